@@ -1,0 +1,68 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import cookie from '@fastify/cookie'
+import websocket from '@fastify/websocket'
+import type { Logger } from 'pino'
+import type { Config } from './config.js'
+import { systemClock, type Clock } from './core/clock.js'
+import errorEnvelope from './plugins/error-envelope.js'
+import auth from './plugins/auth.js'
+import profiles from './plugins/profiles.js'
+import browsers from './plugins/browsers.js'
+import tabs from './plugins/tabs.js'
+import capabilitiesRoutes from './routes/capabilities.js'
+import healthRoutes from './routes/health.js'
+import profileRoutes from './routes/profiles.js'
+import tabRoutes from './routes/tabs.js'
+import cdpRoutes from './routes/cdp.js'
+import metrics from './plugins/metrics.js'
+
+export interface AppOptions {
+  /** The resolved API token (configured or generated); never logged. */
+  token: string
+  logger: Logger
+  /** Time source for idle and hold expiry; tests pass a ManualClock. */
+  clock?: Clock
+  /** Start the default profile's browser when ready (default true), so /health is live from the first call. */
+  startBrowser?: boolean
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config
+  }
+}
+
+/** Builds the host without listening: server.ts listens, tests inject or listen on port 0. */
+export async function buildApp (config: Config, opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: opts.logger as FastifyBaseLogger,
+    bodyLimit: 1024 * 1024,
+    disableRequestLogging: false,
+    trustProxy: false,
+    ajv: { customOptions: { removeAdditional: false, allErrors: false, coerceTypes: false } }
+  })
+  app.decorate('config', config)
+  app.decorate('clock', opts.clock ?? systemClock)
+  await app.register(errorEnvelope)
+  await app.register(cookie)
+  await app.register(websocket, { options: { maxPayload: 256 * 1024 } })
+  await app.register(auth, { token: opts.token })
+  await app.register(profiles)
+  await app.register(browsers)
+  await app.register(tabs)
+  await app.register(capabilitiesRoutes)
+  await app.register(healthRoutes)
+  await app.register(profileRoutes)
+  await app.register(tabRoutes)
+  await app.register(cdpRoutes)
+  await app.register(metrics)
+  if (opts.startBrowser !== false) {
+    app.addHook('onReady', async () => {
+      // A failed start is reported by /health (backend_error), not fatal: the host still serves.
+      await app.browsers.get(config.defaultProfile).catch((err: unknown) => {
+        app.log.error({ err, profile: config.defaultProfile }, 'default profile browser did not start')
+      })
+    })
+  }
+  return app
+}

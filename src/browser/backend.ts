@@ -1,0 +1,58 @@
+import { mkdir } from 'node:fs/promises'
+import puppeteer, { type Browser } from 'puppeteer-core'
+import { AfhttpError } from '../errors.js'
+import { chromiumArgs, DEFAULT_VIEWPORT, runningAsRoot } from './launch-args.js'
+import { clearStaleSingletons, type SingletonCleanup } from './singleton-locks.js'
+
+export interface LaunchSpec {
+  backend: 'chromium' | 'cdp'
+  chromiumPath: string
+  userDataDir: string
+  cdpUrl?: string
+}
+
+export interface StartedBrowser {
+  browser: Browser
+  /** Launched by us (we close it) or attached (we only disconnect). */
+  owned: boolean
+  pid?: number
+  singletons?: SingletonCleanup
+}
+
+const PROTOCOL_TIMEOUT_MS = 30_000
+
+/** Launches Chromium on a profile's user-data-dir, or attaches to a `cdp` profile's endpoint. */
+export async function startBrowser (spec: LaunchSpec): Promise<StartedBrowser> {
+  if (spec.backend === 'cdp') {
+    if (!spec.cdpUrl) throw new AfhttpError('backend_unavailable', 'This cdp profile has no cdp_url.')
+    const endpoint = spec.cdpUrl.startsWith('ws') ? { browserWSEndpoint: spec.cdpUrl } : { browserURL: spec.cdpUrl }
+    try {
+      const browser = await puppeteer.connect({ ...endpoint, defaultViewport: null, protocolTimeout: PROTOCOL_TIMEOUT_MS })
+      return { browser, owned: false }
+    } catch (err) {
+      throw new AfhttpError('backend_unavailable', `Could not attach to ${spec.cdpUrl}: ${(err as Error).message}`, {}, { cause: err })
+    }
+  }
+  await mkdir(spec.userDataDir, { recursive: true })
+  const singletons = await clearStaleSingletons(spec.userDataDir)
+  if (singletons.ownerAlive) {
+    throw new AfhttpError('backend_unavailable', `Another Chromium (pid ${singletons.ownerPid}) is still using this profile's browser data.`)
+  }
+  try {
+    const browser = await puppeteer.launch({
+      executablePath: spec.chromiumPath,
+      userDataDir: spec.userDataDir,
+      headless: true,
+      args: chromiumArgs({ isRoot: runningAsRoot(), ...DEFAULT_VIEWPORT }),
+      defaultViewport: { ...DEFAULT_VIEWPORT },
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      protocolTimeout: PROTOCOL_TIMEOUT_MS,
+      timeout: 30_000
+    })
+    return { browser, owned: true, pid: browser.process()?.pid, singletons }
+  } catch (err) {
+    throw new AfhttpError('backend_unavailable', `Chromium did not start (${spec.chromiumPath}): ${(err as Error).message.split('\n')[0]}`, {}, { cause: err })
+  }
+}

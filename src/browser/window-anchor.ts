@@ -1,0 +1,62 @@
+import type { Browser, CDPSession } from 'puppeteer-core'
+import { AfhttpError } from '../errors.js'
+
+export const ANCHOR_URL = 'about:blank#afhttp-window-anchor'
+export const ANCHOR_TIMEOUT_MS = 5_000
+
+export function isAnchorUrl (url: string): boolean {
+  return url === ANCHOR_URL
+}
+
+// One guard at a time per browser: twenty concurrent closes must agree on one anchor,
+// not race to create twenty (or none).
+const queues = new WeakMap<Browser, Promise<unknown>>()
+const sessions = new WeakMap<Browser, CDPSession>()
+
+async function browserSession (browser: Browser): Promise<CDPSession> {
+  const existing = sessions.get(browser)
+  if (existing && !existing.detached) return existing
+  const session = await browser.target().createCDPSession()
+  sessions.set(browser, session)
+  return session
+}
+
+async function ensureOnce (browser: Browser): Promise<string> {
+  const session = await browserSession(browser)
+  // A live round trip, not puppeteer's cached target list: a hung browser must fail the guard.
+  const { targetInfos } = await session.send('Target.getTargets')
+  const anchor = targetInfos.find((t) => t.type === 'page' && isAnchorUrl(t.url))
+  if (anchor) return anchor.targetId
+  // Its own window keeps it frontmost there, so health's screencast probe gets frames.
+  const { targetId } = await session.send('Target.createTarget', { url: ANCHOR_URL, newWindow: true })
+  return targetId
+}
+
+function withTimeout<T> (p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)
+  })
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
+}
+
+/**
+ * Makes sure the browser keeps an inert anchor tab, so closing any page can never
+ * close its last window. Throws `anchor_guard_failed` when that cannot be shown.
+ */
+export async function ensureAnchor (browser: Browser, timeoutMs = ANCHOR_TIMEOUT_MS): Promise<string> {
+  const previous = queues.get(browser) ?? Promise.resolve()
+  const run = previous.catch(() => undefined).then(() => withTimeout(ensureOnce(browser), timeoutMs, 'window anchor check'))
+  queues.set(browser, run)
+  try {
+    return await run
+  } catch (err) {
+    throw new AfhttpError('anchor_guard_failed', `The window anchor could not be ensured, so the page was left open: ${(err as Error).message}`, {}, { cause: err })
+  }
+}
+
+/** The anchor's page, from puppeteer's target list (no round trip); undefined when missing. */
+export async function findAnchorPage (browser: Browser): Promise<import('puppeteer-core').Page | undefined> {
+  const target = browser.targets().find((t) => t.type() === 'page' && isAnchorUrl(t.url()))
+  return (await target?.page()) ?? undefined
+}

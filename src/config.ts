@@ -1,0 +1,119 @@
+import { accessSync, constants } from 'node:fs'
+import { delimiter, join, resolve } from 'node:path'
+import { envSchema } from 'env-schema'
+
+/** One frozen, typed view of the environment (SPEC section 3). */
+export interface Config {
+  readonly host: string
+  readonly port: number
+  /** The configured token; undefined means "generate one in the profiles dir". */
+  readonly token: string | undefined
+  readonly profilesDir: string
+  readonly publicUrl: string
+  readonly chromiumPath: string
+  /** True when AFHTTP_CHROMIUM named the executable explicitly. */
+  readonly chromiumExplicit: boolean
+  readonly defaultProfile: string
+  readonly tabIdleMs: number
+  readonly handoffHoldMs: number
+  readonly logLevel: string
+}
+
+export const MAX_HANDOFF_HOLD_MS = 600_000
+export const PROFILE_NAME_RE = /^[a-z0-9][a-z0-9._-]{0,62}$/
+
+const schema = {
+  type: 'object',
+  properties: {
+    AFHTTP_HOST: { type: 'string', minLength: 1, default: '127.0.0.1' },
+    AFHTTP_PORT: { type: 'integer', minimum: 0, maximum: 65535, default: 8787 },
+    AFHTTP_TOKEN: { type: 'string', minLength: 16 },
+    AFHTTP_PROFILES_DIR: { type: 'string', minLength: 1, default: './profiles' },
+    AFHTTP_PUBLIC_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    AFHTTP_CHROMIUM: { type: 'string', minLength: 1 },
+    AFHTTP_DEFAULT_PROFILE: { type: 'string', pattern: PROFILE_NAME_RE.source, default: 'default' },
+    AFHTTP_TAB_IDLE_MS: { type: 'integer', minimum: 1000, default: 600_000 },
+    AFHTTP_HANDOFF_HOLD_MS: { type: 'integer', minimum: 1000, maximum: MAX_HANDOFF_HOLD_MS, default: MAX_HANDOFF_HOLD_MS },
+    AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }
+  }
+} as const
+
+interface RawEnv {
+  AFHTTP_HOST: string
+  AFHTTP_PORT: number
+  AFHTTP_TOKEN?: string
+  AFHTTP_PROFILES_DIR: string
+  AFHTTP_PUBLIC_URL?: string
+  AFHTTP_CHROMIUM?: string
+  AFHTTP_DEFAULT_PROFILE: string
+  AFHTTP_TAB_IDLE_MS: number
+  AFHTTP_HANDOFF_HOLD_MS: number
+  AFHTTP_LOG_LEVEL: string
+}
+
+/** A configuration problem, phrased as the one line an operator sees at start. */
+export class ConfigError extends Error {
+  constructor (readonly variable: string, why: string) {
+    super(`invalid configuration: ${variable} ${why}`)
+    this.name = 'ConfigError'
+  }
+}
+
+function isExecutable (path: string): boolean {
+  try { accessSync(path, constants.X_OK); return true } catch { return false }
+}
+
+/** SPEC order: /usr/bin/chromium, then chromium, chromium-browser, google-chrome on PATH. */
+export function findChromium (pathEnv = process.env.PATH ?? ''): string | undefined {
+  if (isExecutable('/usr/bin/chromium')) return '/usr/bin/chromium'
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    for (const dir of pathEnv.split(delimiter)) {
+      if (dir && isExecutable(join(dir, name))) return join(dir, name)
+    }
+  }
+  return undefined
+}
+
+function isLoopback (host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}
+
+export function loadConfig (env: Record<string, string | undefined> = process.env): Config {
+  const relevant = Object.fromEntries(Object.entries(env).filter(([k, v]) => k.startsWith('AFHTTP_') && v !== ''))
+  let raw: RawEnv
+  try {
+    raw = envSchema<RawEnv>({ schema, data: relevant, dotenv: false, env: false })
+  } catch (err) {
+    const errors = (err as { errors?: Array<{ instancePath?: string, message?: string }> }).errors
+    const first = errors?.[0]
+    const variable = first?.instancePath?.replace(/^\//, '') || 'environment'
+    throw new ConfigError(variable, first?.message ?? String(err))
+  }
+
+  let chromiumPath = raw.AFHTTP_CHROMIUM
+  if (chromiumPath !== undefined && !isExecutable(chromiumPath)) {
+    const onPath = findChromium(`${env.PATH ?? ''}`) && !chromiumPath.includes('/')
+      ? (env.PATH ?? '').split(delimiter).map((d) => join(d, chromiumPath as string)).find(isExecutable)
+      : undefined
+    if (!onPath) throw new ConfigError('AFHTTP_CHROMIUM', `is not an executable file: ${chromiumPath}`)
+    chromiumPath = onPath
+  }
+  const publicHost = raw.AFHTTP_HOST === '0.0.0.0' || raw.AFHTTP_HOST === '::' ? '127.0.0.1' : raw.AFHTTP_HOST
+  const hostForUrl = publicHost.includes(':') ? `[${publicHost}]` : publicHost
+
+  return Object.freeze({
+    host: raw.AFHTTP_HOST,
+    port: raw.AFHTTP_PORT,
+    token: raw.AFHTTP_TOKEN,
+    profilesDir: resolve(raw.AFHTTP_PROFILES_DIR),
+    publicUrl: (raw.AFHTTP_PUBLIC_URL ?? `http://${hostForUrl}:${raw.AFHTTP_PORT}`).replace(/\/+$/, ''),
+    chromiumPath: chromiumPath ?? findChromium(env.PATH) ?? '/usr/bin/chromium',
+    chromiumExplicit: raw.AFHTTP_CHROMIUM !== undefined,
+    defaultProfile: raw.AFHTTP_DEFAULT_PROFILE,
+    tabIdleMs: raw.AFHTTP_TAB_IDLE_MS,
+    handoffHoldMs: raw.AFHTTP_HANDOFF_HOLD_MS,
+    logLevel: raw.AFHTTP_LOG_LEVEL
+  })
+}
+
+export { isLoopback }

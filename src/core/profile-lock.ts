@@ -1,0 +1,165 @@
+import { hostname } from 'node:os'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { open, readFile, rename, link, unlink, stat } from 'node:fs/promises'
+import { AfhttpError } from '../errors.js'
+
+/** SPEC section 4: one host process owns a profile; this file in the profile dir says which. */
+export const LOCK_FILE = 'afhttp.lock'
+
+export interface LockRecord {
+  pid: number
+  /** When the owning process started (not when it took the lock): tells pid reuse apart in logs. */
+  started_at: string
+  hostname: string
+  acquired_at: string
+}
+
+export interface StaleTakeover {
+  previous: LockRecord | null
+  reason: 'dead_pid' | 'previous_incarnation' | 'unreadable'
+}
+
+export interface ProfileLock {
+  readonly path: string
+  readonly record: LockRecord
+  /** Set when a stale lock was replaced; the caller logs it. */
+  readonly takeover?: StaleTakeover
+  /** Removes the lock file if it is still ours; true when it removed it. */
+  release (): Promise<boolean>
+}
+
+/** A lock file that cannot be parsed is left alone this long: its writer may be between open and write. */
+const UNREADABLE_GRACE_MS = 5_000
+const MAX_ATTEMPTS = 5
+const PROCESS_STARTED_AT = new Date(Date.now() - process.uptime() * 1000).toISOString()
+
+/** Lock paths this process holds, so a second acquire in the same process is refused like any other owner. */
+const heldHere = new Set<string>()
+
+/** kill(pid, 0) probes without signalling; EPERM still means the process exists. */
+export function isProcessAlive (pid: number): boolean {
+  // 0 and negative pids address process groups; never probe them.
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function parseRecord (text: string): LockRecord | null {
+  try {
+    const doc = JSON.parse(text) as Partial<LockRecord>
+    if (!Number.isSafeInteger(doc.pid) || (doc.pid as number) <= 0) return null
+    return {
+      pid: doc.pid as number,
+      started_at: String(doc.started_at ?? ''),
+      hostname: String(doc.hostname ?? ''),
+      acquired_at: String(doc.acquired_at ?? '')
+    }
+  } catch {
+    return null
+  }
+}
+
+type Existing = { text: string, record: LockRecord | null, ageMs: number } | undefined
+
+async function readExisting (path: string): Promise<Existing> {
+  try {
+    const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)])
+    return { text, record: parseRecord(text), ageMs: Date.now() - info.mtimeMs }
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw err
+  }
+}
+
+/** Why the existing lock may be taken over, or undefined if its owner may be alive. */
+function staleReason (path: string, existing: NonNullable<Existing>): StaleTakeover['reason'] | undefined {
+  const rec = existing.record
+  if (!rec) return existing.ageMs > UNREADABLE_GRACE_MS ? 'unreadable' : undefined
+  if (rec.pid === process.pid) {
+    // Our pid but not our lock: a previous run in a container that reused the pid.
+    return heldHere.has(path) ? undefined : 'previous_incarnation'
+  }
+  return isProcessAlive(rec.pid) ? undefined : 'dead_pid'
+}
+
+function lockedError (path: string, rec: LockRecord | null): AfhttpError {
+  const who = rec ? `process ${rec.pid} on ${rec.hostname || 'an unknown host'} (started ${rec.started_at})` : 'a process that is still writing the lock'
+  return new AfhttpError('profile_locked',
+    `The profile is owned by ${who}. Stop that process, or remove ${path} if it is certainly gone.`,
+    { lock_file: path, ...(rec ? { pid: rec.pid, hostname: rec.hostname, started_at: rec.started_at } : {}) })
+}
+
+/**
+ * Moves the stale lock aside under a unique name before deleting it. Rename is
+ * atomic, so of two processes taking over the same stale lock only one gets
+ * it; if what we moved is not the record we judged stale (someone else took
+ * over in between), it is linked back and we start again.
+ */
+async function removeStale (path: string, seenText: string): Promise<boolean> {
+  const aside = `${path}.stale.${process.pid}.${randomBytes(4).toString('hex')}`
+  try {
+    await rename(path, aside)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false
+    throw err
+  }
+  const moved = await readFile(aside, 'utf8').catch(() => seenText)
+  if (moved !== seenText) await link(aside, path).catch(() => {})
+  await unlink(aside).catch(() => {})
+  return moved === seenText
+}
+
+async function createExclusive (path: string, text: string): Promise<boolean> {
+  let fh
+  try {
+    fh = await open(path, 'wx', 0o644)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false
+    throw err
+  }
+  try {
+    await fh.writeFile(text)
+    await fh.sync()
+  } catch (err) {
+    await fh.close().catch(() => {})
+    await unlink(path).catch(() => {})
+    throw err
+  }
+  await fh.close().catch(() => {})
+  return true
+}
+
+/** Takes `<profileDir>/afhttp.lock`, replacing a stale one; throws profile_locked if a live process owns it. */
+export async function acquireProfileLock (profileDir: string): Promise<ProfileLock> {
+  const path = join(profileDir, LOCK_FILE)
+  const record: LockRecord = { pid: process.pid, started_at: PROCESS_STARTED_AT, hostname: hostname(), acquired_at: new Date().toISOString() }
+  const text = `${JSON.stringify(record)}\n`
+  let takeover: StaleTakeover | undefined
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    if (await createExclusive(path, text)) {
+      heldHere.add(path)
+      return { path, record, ...(takeover ? { takeover } : {}), release: () => releaseLock(path, text) }
+    }
+    const existing = await readExisting(path)
+    if (!existing) continue // released between our open and our read
+    const reason = staleReason(path, existing)
+    if (!reason) throw lockedError(path, existing.record)
+    if (await removeStale(path, existing.text)) takeover = { previous: existing.record, reason }
+  }
+  throw lockedError(path, (await readExisting(path))?.record ?? null)
+}
+
+async function releaseLock (path: string, ours: string): Promise<boolean> {
+  heldHere.delete(path)
+  const current = await readFile(path, 'utf8').catch(() => undefined)
+  // Someone took the lock over (e.g. judged us dead); their lock is not ours to remove.
+  if (current !== ours) return false
+  await unlink(path).catch(() => {})
+  return true
+}

@@ -1,0 +1,73 @@
+/**
+ * The one table of coded errors. Codes are public (SPEC section 5): extend, never rename.
+ * docs/errors.md is generated from this table by scripts/generate-errors-doc.mjs.
+ */
+export interface ErrorSpec {
+  status: number
+  retryable: boolean
+  message: string
+}
+
+export const ERRORS = {
+  unauthorized: { status: 401, retryable: false, message: 'Missing or wrong bearer token.' },
+  invalid_request: { status: 400, retryable: false, message: 'The request is not valid.' },
+  payload_too_large: { status: 413, retryable: false, message: 'The request body is larger than allowed.' },
+  url_not_allowed: { status: 400, retryable: false, message: 'Only http: and https: URLs can be fetched.' },
+  route_not_found: { status: 404, retryable: false, message: 'No such route.' },
+  profile_not_found: { status: 404, retryable: false, message: 'No such profile.' },
+  profile_exists: { status: 409, retryable: false, message: 'A profile with this name already exists.' },
+  profile_metadata_invalid: { status: 409, retryable: false, message: 'The profile metadata file is not valid.' },
+  profile_metadata_write_failed: { status: 507, retryable: true, message: 'The profile metadata could not be written.' },
+  profile_locked: { status: 423, retryable: true, message: 'Another host process owns this profile.' },
+  backend_unavailable: { status: 503, retryable: true, message: 'The browser backend is not available.' },
+  tab_not_found: { status: 404, retryable: false, message: 'No such tab.' },
+  tab_under_human_control: { status: 409, retryable: true, message: 'A person holds this tab; only observations are allowed.' },
+  navigation_failed: { status: 502, retryable: true, message: 'The page could not be loaded.' },
+  navigation_timeout: { status: 504, retryable: true, message: 'The page did not load in time.' },
+  handoff_not_found: { status: 404, retryable: false, message: 'This tab has no handoff.' },
+  handoff_fence_stale: { status: 409, retryable: false, message: 'The handoff fence is not the current one.' },
+  handoff_expired: { status: 410, retryable: false, message: 'The handoff hold has expired.' },
+  handoff_secret_invalid: { status: 410, retryable: false, message: 'This panel link was already used, revoked or has expired.' },
+  handoff_capacity: { status: 409, retryable: false, message: 'This tab has reached its limit of finished handoffs.' },
+  takeover_unavailable: { status: 503, retryable: true, message: 'Takeover is not available right now.' },
+  anchor_guard_failed: { status: 500, retryable: true, message: 'The window anchor could not be ensured; the page was left open.' },
+  cdp_command_failed: { status: 400, retryable: false, message: 'The browser rejected the CDP command.' },
+  rate_limited: { status: 429, retryable: true, message: 'Too many requests.' },
+  internal: { status: 500, retryable: true, message: 'Internal error.' }
+} as const satisfies Record<string, ErrorSpec>
+
+export type ErrorCode = keyof typeof ERRORS
+
+export interface ErrorEnvelope {
+  error: { code: ErrorCode, message: string, retryable: boolean, details: Record<string, unknown> }
+}
+
+/** A failure with a stable public code. Its message is always safe to show to the caller. */
+export class AfhttpError extends Error {
+  readonly code: ErrorCode
+  readonly statusCode: number
+  readonly retryable: boolean
+  readonly details: Record<string, unknown>
+
+  constructor (code: ErrorCode, message?: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+    super(message ?? ERRORS[code].message, options)
+    this.name = 'AfhttpError'
+    this.code = code
+    this.statusCode = ERRORS[code].status
+    this.retryable = ERRORS[code].retryable
+    this.details = details
+  }
+
+  toEnvelope (): ErrorEnvelope {
+    return { error: { code: this.code, message: this.message, retryable: this.retryable, details: this.details } }
+  }
+}
+
+export function isAfhttpError (err: unknown): err is AfhttpError {
+  return err instanceof AfhttpError
+}
+
+/** Shorthand for the most common failure: a bad field in a request. */
+export function invalidRequest (field: string, why: string): AfhttpError {
+  return new AfhttpError('invalid_request', `${field}: ${why}`, { field })
+}

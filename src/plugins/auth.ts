@@ -1,0 +1,31 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { AfhttpError } from '../errors.js'
+import { tokenMatches } from '../core/token.js'
+
+/** Routes that need the bearer token: the API, health and metrics (SPEC section 5). */
+export function requiresToken (url: string): boolean {
+  const path = url.split('?')[0]
+  return path.startsWith('/v1/') || path === '/v1' || path === '/health' || path === '/metrics'
+}
+
+export function bearerFrom (req: FastifyRequest): string | undefined {
+  const header = req.headers.authorization
+  if (typeof header !== 'string') return undefined
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
+  return match?.[1]
+}
+
+async function auth (app: FastifyInstance, opts: { token: string }): Promise<void> {
+  app.addHook('onRequest', async (req) => {
+    if (!requiresToken(req.url)) return
+    const presented = bearerFrom(req)
+    if (presented === undefined || !tokenMatches(presented, opts.token)) {
+      throw new AfhttpError('unauthorized', presented === undefined
+        ? 'Send "Authorization: Bearer <token>"; the token is AFHTTP_TOKEN or the file .afhttp-token in the profiles directory.'
+        : 'The bearer token is wrong.')
+    }
+  })
+}
+
+export default fp(auth, { name: 'afhttp-auth' })

@@ -1,0 +1,218 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import type { Browser, Page, Target } from 'puppeteer-core'
+import { AfhttpError } from '../errors.js'
+import { ensureAnchor, isAnchorUrl } from '../browser/window-anchor.js'
+import { newTabId } from '../core/tab-id.js'
+import { planReap } from '../core/reaper.js'
+import { systemClock, type Clock } from '../core/clock.js'
+
+export interface TabRecord {
+  readonly id: string
+  readonly profile: string
+  readonly page: Page
+  readonly openedAt: number
+  lastActiveAt: number
+  /** Kept open for a person or a later re-fetch instead of being closed after use. */
+  retained: boolean
+  /** `host`: opened by afhttp; `adopted`: appeared in the browser (popup, CDP client). */
+  origin: 'host' | 'adopted'
+}
+
+export interface TabView {
+  tab_id: string
+  profile: string
+  url: string
+  title: string | null
+  controller: string
+  retained: boolean
+  idle_ms: number
+  handoff: unknown
+  [extra: string]: unknown
+}
+
+export type TabCloseReason = 'api' | 'fetch_cleanup' | 'reaper' | 'page_closed' | 'browser_lost' | 'recycled'
+
+export interface ReapReport {
+  at: string
+  closed: Array<{ tab_id: string, idle_ms: number }>
+  failed: Array<{ tab_id: string, error: string }>
+  protected: Array<{ tab_id: string, idle_ms: number, by: string }>
+}
+
+export interface TabRegistry {
+  open (profile: string): Promise<TabRecord>
+  get (id: string): TabRecord
+  find (id: string): TabRecord | undefined
+  list (): TabRecord[]
+  touch (id: string): void
+  idleMs (tab: TabRecord): number
+  close (id: string, reason: TabCloseReason): Promise<void>
+  reap (): Promise<ReapReport>
+  lastReap (): ReapReport | undefined
+  /** Returns why a tab may not be reaped (e.g. an open handoff), or undefined. */
+  addProtector (fn: (tab: TabRecord) => string | undefined): void
+  onClosed (fn: (tab: TabRecord, reason: TabCloseReason) => void): void
+  /** Adds fields (controller, handoff) to the inventory view of a tab. */
+  addDescriber (fn: (tab: TabRecord) => Partial<TabView>): void
+  describe (tab: TabRecord): Promise<TabView>
+  /** Throws (tab_under_human_control) when a hold forbids agent page effects on this tab. */
+  assertAgentMayAct (tab: TabRecord): void
+  addActGuard (fn: (tab: TabRecord) => void): void
+}
+
+const TITLE_TIMEOUT_MS = 1_000
+
+async function boundedTitle (page: Page): Promise<string | null> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), TITLE_TIMEOUT_MS) })
+  try {
+    return await Promise.race([page.title().catch(() => null), late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    tabs: TabRegistry
+    clock: Clock
+  }
+}
+
+async function tabsPlugin (app: FastifyInstance): Promise<void> {
+  if (!app.hasDecorator('clock')) app.decorate('clock', systemClock)
+  const clock = app.clock
+  const byId = new Map<string, TabRecord>()
+  const byTarget = new WeakMap<Target, TabRecord>()
+  const protectors: Array<(tab: TabRecord) => string | undefined> = []
+  const closedListeners: Array<(tab: TabRecord, reason: TabCloseReason) => void> = []
+  const closing = new Map<string, TabCloseReason>()
+  const actGuards: Array<(tab: TabRecord) => void> = []
+  const describers: Array<(tab: TabRecord) => Partial<TabView>> = []
+  let last: ReapReport | undefined
+
+  function forget (tab: TabRecord, reason: TabCloseReason): void {
+    if (!byId.delete(tab.id)) return
+    for (const l of closedListeners) {
+      try { l(tab, reason) } catch (err) { app.log.error({ err }, 'tab close listener failed') }
+    }
+  }
+
+  function register (profile: string, page: Page, origin: TabRecord['origin']): TabRecord {
+    const target = page.target()
+    const known = byTarget.get(target)
+    if (known) {
+      // Our own newPage() and the targetcreated event race; the host's claim wins.
+      if (origin === 'host') known.origin = 'host'
+      return known
+    }
+    const now = clock.now()
+    const tab: TabRecord = { id: newTabId(), profile, page, openedAt: now, lastActiveAt: now, retained: false, origin }
+    byTarget.set(target, tab)
+    byId.set(tab.id, tab)
+    page.once('close', () => forget(tab, closing.get(tab.id) ?? 'page_closed'))
+    return tab
+  }
+
+  async function adopt (profile: string, target: Target): Promise<void> {
+    if (target.type() !== 'page' || isAnchorUrl(target.url())) return
+    const page = await target.page().catch(() => null)
+    if (page && !page.isClosed() && !isAnchorUrl(page.url())) register(profile, page, 'adopted')
+  }
+
+  app.browsers.onStarted((profile: string, browser: Browser) => {
+    browser.on('targetcreated', (target: Target) => { void adopt(profile, target) })
+  })
+  app.browsers.onLost((profile) => {
+    for (const tab of [...byId.values()]) if (tab.profile === profile) forget(tab, 'browser_lost')
+  })
+
+  const registry: TabRegistry = {
+    async open (profile) {
+      const browser = await app.browsers.get(profile)
+      // Each tab gets its own window: a background tab in a shared window paints no
+      // screencast frames, and two people may be working two tabs at once.
+      const page = await browser.newPage({ type: 'window' })
+      return register(profile, page, 'host')
+    },
+    get (id) {
+      const tab = byId.get(id)
+      if (!tab) throw new AfhttpError('tab_not_found', `No tab ${JSON.stringify(id).slice(0, 80)}; list tabs with GET /v1/tabs.`, { tab_id: id })
+      return tab
+    },
+    find: (id) => byId.get(id),
+    list: () => [...byId.values()].filter((t) => !t.page.isClosed()),
+    touch (id) {
+      const tab = byId.get(id)
+      if (tab) tab.lastActiveAt = clock.now()
+    },
+    idleMs: (tab) => Math.max(0, clock.now() - tab.lastActiveAt),
+    async close (id, reason) {
+      const tab = registry.get(id)
+      // The guard comes first: if it fails, the page stays open and the caller hears why.
+      await ensureAnchor(tab.page.browser())
+      closing.set(id, reason)
+      try {
+        if (!tab.page.isClosed()) await tab.page.close()
+        forget(tab, reason)
+      } finally {
+        closing.delete(id)
+      }
+    },
+    async reap () {
+      const tabs = registry.list()
+      const plan = planReap(tabs.map((t) => ({ id: t.id, idleMs: registry.idleMs(t), protectedBy: protectors.map((p) => p(t)).find(Boolean) })), app.config.tabIdleMs)
+      const report: ReapReport = {
+        at: new Date(clock.now()).toISOString(),
+        closed: [],
+        failed: [],
+        protected: plan.keep.map((k) => ({ tab_id: k.id, idle_ms: k.idleMs, by: k.protectedBy }))
+      }
+      for (const c of plan.close) {
+        const tab = byId.get(c.id)
+        if (!tab) continue
+        if (tab.origin === 'adopted' && !app.browsers.status(tab.profile).pid) continue // not ours to reap in an attached browser
+        try {
+          await registry.close(c.id, 'reaper')
+          report.closed.push({ tab_id: c.id, idle_ms: c.idleMs })
+        } catch (err) {
+          report.failed.push({ tab_id: c.id, error: (err as Error).message })
+        }
+      }
+      if (report.closed.length || report.failed.length) {
+        app.log[report.failed.length ? 'warn' : 'info']({ reaper: report }, 'idle reaper ran')
+      }
+      last = report
+      return report
+    },
+    lastReap: () => last,
+    addProtector (fn) { protectors.push(fn) },
+    onClosed (fn) { closedListeners.push(fn) },
+    addDescriber (fn) { describers.push(fn) },
+    addActGuard (fn) { actGuards.push(fn) },
+    assertAgentMayAct (tab) { for (const g of actGuards) g(tab) },
+    async describe (tab) {
+      const view: TabView = {
+        tab_id: tab.id,
+        profile: tab.profile,
+        url: tab.page.url(),
+        title: await boundedTitle(tab.page),
+        controller: 'agent',
+        retained: tab.retained,
+        idle_ms: registry.idleMs(tab),
+        handoff: null
+      }
+      for (const d of describers) Object.assign(view, d(tab))
+      return view
+    }
+  }
+
+  app.decorate('tabs', registry)
+  const every = Math.max(250, Math.min(30_000, Math.floor(app.config.tabIdleMs / 4)))
+  const timer = setInterval(() => { registry.reap().catch((err: unknown) => app.log.error({ err }, 'idle reaper failed')) }, every)
+  timer.unref()
+  app.addHook('onClose', async () => { clearInterval(timer) })
+}
+
+export default fp(tabsPlugin, { name: 'afhttp-tabs', dependencies: ['afhttp-browsers'] })

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify'
+import { API_VERSION, VERSION } from '../version.js'
+
+export const WAIT_STRATEGIES = ['load', 'domcontentloaded', 'networkidle', 'selector:<css>', 'selector-stable:<css>']
+export const CAPTURES = ['html', 'text', 'screenshot']
+export const LIMITS = {
+  timeout_ms_max: 120_000,
+  timeout_ms_default: 30_000,
+  body_bytes_max: 1024 * 1024,
+  ws_message_bytes_max: 256 * 1024,
+  paste_chars_max: 100_000,
+  finished_handoffs_per_tab: 64
+}
+
+/** Public and static: what this host is configured to do, never live state or secrets. */
+export default async function capabilitiesRoutes (app: FastifyInstance): Promise<void> {
+  app.get('/capabilities', async () => ({
+    service: 'afhttp',
+    version: VERSION,
+    api_version: API_VERSION,
+    takeover: { configured: true, backend: 'chromium', provider: 'afhttp-panel' },
+    wait_strategies: WAIT_STRATEGIES,
+    captures: CAPTURES,
+    limits: { ...LIMITS, handoff_hold_ms_max: app.config.handoffHoldMs, tab_idle_ms: app.config.tabIdleMs }
+  }))
+}

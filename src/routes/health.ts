@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify'
+import type { Page } from 'puppeteer-core'
+import { COMMIT, VERSION } from '../version.js'
+import { failedCheck, runLiveChecks, type LiveCheck } from '../browser/live-checks.js'
+import { findAnchorPage } from '../browser/window-anchor.js'
+
+const HEALTH_BUDGET_MS = 1_800
+
+async function anchorPage (app: FastifyInstance, profile: string): Promise<Page | undefined> {
+  const browser = app.browsers.peek(profile)
+  if (!browser) return undefined
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), 300) })
+  try {
+    return await Promise.race([findAnchorPage(browser).catch(() => undefined), late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * A bounded live observation of the default profile (SPEC sections 5 and 9). It only looks:
+ * it never starts or restarts a browser, switches profile or touches cookies.
+ */
+export default async function healthRoutes (app: FastifyInstance): Promise<void> {
+  app.get('/health', async (_req, reply) => {
+    const name = app.config.defaultProfile
+    const started = performance.now()
+    const status = app.browsers.status(name)
+    const browser = app.browsers.peek(name)
+    const page = await anchorPage(app, name)
+    const checks: LiveCheck[] = await runLiveChecks({ browser, page }, HEALTH_BUDGET_MS - (performance.now() - started))
+    if (browser && !page && checks.every((c) => c.ok)) {
+      checks.push({ name: 'page_answers', ok: false, ms: 0, error: 'the window anchor tab is missing' })
+    }
+    const failed = failedCheck(checks)
+    const backendConnected = status.connected
+    const ready = failed === undefined
+    let profileBackend: string | undefined = status.backend
+    let metadataError: string | undefined
+    try {
+      profileBackend = (await app.profiles.get(name)).backend
+    } catch (err) {
+      metadataError = (err as Error).message
+    }
+    const backendError = status.error ?? metadataError ?? (backendConnected ? undefined : 'browser not running')
+    const body = {
+      status: {
+        running: true,
+        host_build: `${VERSION}+${COMMIT}`,
+        backend_connected: backendConnected,
+        takeover_configured: true,
+        takeover_health: ready ? 'ok' : backendConnected ? 'degraded' : 'unavailable',
+        takeover_ready: ready
+      },
+      build: { version: VERSION, commit: COMMIT, node: process.version, chromium: app.browsers.chromiumVersion(name) ?? null },
+      takeover: { checks },
+      profile: { name, backend: profileBackend ?? null },
+      ...(backendError && !ready ? { backend_error: backendError } : {}),
+      ...(failed && !backendError ? { backend_error: `${failed.name}: ${failed.error}` } : {}),
+      reaper: app.tabs.lastReap() ?? null,
+      elapsed_ms: Math.round(performance.now() - started)
+    }
+    // 503 when takeover is not ready, so a container HEALTHCHECK and load balancers see it too.
+    return reply.status(ready ? 200 : 503).send(body)
+  })
+}

@@ -1,0 +1,48 @@
+import t from 'tap'
+import { ConfigError, loadConfig, MAX_HANDOFF_HOLD_MS } from '../../src/config.js'
+
+const base = { PATH: process.env.PATH }
+
+t.test('defaults follow SPEC section 3', async (t) => {
+  const c = loadConfig({ ...base })
+  t.equal(c.host, '127.0.0.1')
+  t.equal(c.port, 8787)
+  t.equal(c.token, undefined)
+  t.match(c.profilesDir, /profiles$/)
+  t.equal(c.publicUrl, 'http://127.0.0.1:8787')
+  t.equal(c.defaultProfile, 'default')
+  t.equal(c.tabIdleMs, 600_000)
+  t.equal(c.handoffHoldMs, MAX_HANDOFF_HOLD_MS)
+  t.equal(c.logLevel, 'info')
+  t.ok(Object.isFrozen(c))
+})
+
+t.test('values are read and the public URL follows host and port', async (t) => {
+  const c = loadConfig({ ...base, AFHTTP_HOST: '127.0.0.2', AFHTTP_PORT: '9000', AFHTTP_TAB_IDLE_MS: '5000', AFHTTP_HANDOFF_HOLD_MS: '60000' })
+  t.equal(c.publicUrl, 'http://127.0.0.2:9000')
+  t.equal(c.port, 9000)
+  t.equal(c.tabIdleMs, 5000)
+  t.equal(c.handoffHoldMs, 60000)
+  t.equal(loadConfig({ ...base, AFHTTP_PUBLIC_URL: 'https://panel.example.test/' }).publicUrl, 'https://panel.example.test')
+})
+
+const invalid: Array<[string, string]> = [
+  ['AFHTTP_PORT', 'eighty'],
+  ['AFHTTP_PORT', '70000'],
+  ['AFHTTP_TOKEN', 'short'],
+  ['AFHTTP_PUBLIC_URL', 'ftp://x'],
+  ['AFHTTP_DEFAULT_PROFILE', '../etc'],
+  ['AFHTTP_TAB_IDLE_MS', '-1'],
+  ['AFHTTP_HANDOFF_HOLD_MS', String(MAX_HANDOFF_HOLD_MS + 1)],
+  ['AFHTTP_LOG_LEVEL', 'loud'],
+  ['AFHTTP_CHROMIUM', '/nonexistent/chromium']
+]
+for (const [variable, value] of invalid) {
+  t.test(`invalid ${variable}=${value} fails naming the variable`, async (t) => {
+    const err = t.throws(() => loadConfig({ ...base, [variable]: value })) as unknown as ConfigError
+    t.type(err, ConfigError)
+    t.equal(err.variable, variable)
+    t.match(err.message, new RegExp(`^invalid configuration: ${variable} `))
+    t.notMatch(err.message, /\n/, 'one line')
+  })
+}

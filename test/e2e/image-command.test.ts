@@ -1,0 +1,87 @@
+import t from 'tap'
+import { spawn, execFile } from 'node:child_process'
+import { readFile } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { promisify } from 'node:util'
+
+/**
+ * No Docker engine runs here, so this starts the host exactly as the image does:
+ * the Dockerfile's ENV and CMD, read from the Dockerfile itself, with the
+ * profiles volume and port swapped for temporary ones. Then it runs the image's
+ * HEALTHCHECK command against it.
+ */
+function dockerfileEnv (dockerfile: string): Record<string, string> {
+  const env: Record<string, string> = {}
+  const joined = dockerfile.replace(/\\\n/g, ' ')
+  for (const line of joined.split('\n')) {
+    const m = /^ENV\s+(.*)$/.exec(line.trim())
+    if (!m) continue
+    for (const pair of m[1].matchAll(/(\w+)=("[^"]*"|\S+)/g)) env[pair[1]] = pair[2].replace(/^"|"$/g, '')
+  }
+  return env
+}
+
+function jsonArray (dockerfile: string, instruction: string): string[] {
+  const line = dockerfile.split('\n').find((l) => l.startsWith(`${instruction} [`))
+  if (!line) throw new Error(`no ${instruction} in the Dockerfile`)
+  return JSON.parse(line.slice(instruction.length).trim()) as string[]
+}
+
+async function freePort (): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number }
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+t.test('the container command and environment serve an authenticated /health', async (t) => {
+  const dockerfile = await readFile(new URL('../../Dockerfile', import.meta.url), 'utf8')
+  const env = dockerfileEnv(dockerfile)
+  t.equal(env.AFHTTP_HOST, '0.0.0.0')
+  t.equal(env.AFHTTP_PROFILES_DIR, '/profiles')
+  const cmd = jsonArray(dockerfile, 'CMD')
+  const healthcheck = jsonArray(dockerfile, '  CMD')
+  t.same(cmd, ['node', 'dist/cli/index.js', 'serve'])
+
+  const profiles = t.testdir()
+  const port = await freePort()
+  const runEnv: Record<string, string | undefined> = { ...process.env, ...env, AFHTTP_PROFILES_DIR: profiles, AFHTTP_PORT: String(port), AFHTTP_CHROMIUM: process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium' }
+  delete runEnv.AFHTTP_TOKEN
+  const root = new URL('../..', import.meta.url).pathname
+  const child = spawn(cmd[0], cmd.slice(1), { cwd: root, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (d) => { output += d })
+  child.stderr.on('data', (d) => { output += d })
+  t.teardown(() => { child.kill('SIGTERM') })
+
+  let body: { status?: { takeover_ready?: boolean } } | undefined
+  for (let i = 0; i < 100 && !body?.status?.takeover_ready; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    try {
+      const token = (await readFile(`${profiles}/.afhttp-token`, 'utf8')).trim()
+      const res = await fetch(`http://127.0.0.1:${port}/health`, { headers: { authorization: `Bearer ${token}` } })
+      body = await res.json() as typeof body
+    } catch { /* not up yet */ }
+  }
+  t.equal(body?.status?.takeover_ready, true, 'the host is ready')
+  t.match(output, /token/i, 'logs where the generated token is')
+  const token = (await readFile(`${profiles}/.afhttp-token`, 'utf8')).trim()
+  t.notMatch(output, token, 'but never its value')
+
+  const { stdout } = await promisify(execFile)(healthcheck[0], healthcheck.slice(1), { cwd: root, env: runEnv })
+  t.match(stdout, /takeover_ready=true/, 'the image HEALTHCHECK passes')
+
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  t.equal(await exited, 0, 'a graceful shutdown exits 0')
+})
+
+t.test('bad configuration fails at start with one line naming the variable', async (t) => {
+  const root = new URL('../..', import.meta.url).pathname
+  const run = promisify(execFile)
+  const err = await run('node', ['dist/cli/index.js', 'serve'], { cwd: root, env: { ...process.env, AFHTTP_PORT: 'eighty' } }).catch((e: { code: number, stderr: string }) => e)
+  t.equal((err as { code: number }).code, 2)
+  t.match((err as { stderr: string }).stderr, /^afhttp: invalid configuration: AFHTTP_PORT .*\n$/)
+})
