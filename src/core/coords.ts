@@ -145,7 +145,7 @@ export function clampAim(aim: Rect, geom: FrameGeometry, margin = 0): Rect {
 /** A JPEG pixel to viewport CSS pixels (CDP-NOTES point 6). */
 export function imagePixelToViewport(px: Point, geom: FrameGeometry): Point {
   return {
-    x: px.x * geom.deviceHeight / geom.imageHeight,
+    x: px.x * geom.deviceWidth / geom.imageWidth,
     y: px.y * geom.deviceHeight / geom.imageHeight
   }
 }

@@ -114,6 +114,10 @@ t.test('the table covers exactly the states and events under test', async t => {
   for (const row of Object.values(TABLE)) t.same(Object.keys(row).sort(), Object.keys(EVENTS).sort())
 })
 
+t.test('an event type from a bad message throws instead of passing silently', async t => {
+  t.throws(() => applyControl(STATES.humanA, { type: 'steal', viewerId: 'B' } as unknown as ControlEvent), TypeError)
+})
+
 t.test('acceptsInput: only the live holder, only the current generation', async t => {
   const cases: Array<[keyof typeof STATES, string, number, boolean]> = [
     ['humanA', 'A', GEN, true],
