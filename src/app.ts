@@ -9,11 +9,15 @@ import auth from './plugins/auth.js'
 import profiles from './plugins/profiles.js'
 import browsers from './plugins/browsers.js'
 import tabs from './plugins/tabs.js'
+import handoffs from './plugins/handoffs.js'
 import capabilitiesRoutes from './routes/capabilities.js'
 import healthRoutes from './routes/health.js'
 import profileRoutes from './routes/profiles.js'
 import tabRoutes from './routes/tabs.js'
 import cdpRoutes from './routes/cdp.js'
+import fetchRoutes from './routes/fetch.js'
+import handoffRoutes from './routes/handoffs.js'
+import snapshotRoutes from './routes/snapshot.js'
 import metrics from './plugins/metrics.js'
 
 export interface AppOptions {
@@ -50,11 +54,15 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(profiles)
   await app.register(browsers)
   await app.register(tabs)
+  await app.register(handoffs)
   await app.register(capabilitiesRoutes)
   await app.register(healthRoutes)
   await app.register(profileRoutes)
   await app.register(tabRoutes)
   await app.register(cdpRoutes)
+  await app.register(fetchRoutes)
+  await app.register(handoffRoutes)
+  await app.register(snapshotRoutes)
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {

@@ -40,6 +40,8 @@ export type ErrorCode = keyof typeof ERRORS
 
 export interface ErrorEnvelope {
   error: { code: ErrorCode, message: string, retryable: boolean, details: Record<string, unknown> }
+  /** Present when a failed fetch left a tab open: `trace.retained_tab_id` (SPEC section 6). */
+  trace?: { retained_tab_id: string }
 }
 
 /** A failure with a stable public code. Its message is always safe to show to the caller. */
@@ -59,7 +61,10 @@ export class AfhttpError extends Error {
   }
 
   toEnvelope (): ErrorEnvelope {
-    return { error: { code: this.code, message: this.message, retryable: this.retryable, details: this.details } }
+    const envelope: ErrorEnvelope = { error: { code: this.code, message: this.message, retryable: this.retryable, details: this.details } }
+    const trace = this.details.trace as { retained_tab_id?: string } | undefined
+    if (trace?.retained_tab_id) envelope.trace = { retained_tab_id: trace.retained_tab_id }
+    return envelope
   }
 }
 

@@ -17,6 +17,8 @@ export interface TabRecord {
   retained: boolean
   /** `host`: opened by afhttp; `adopted`: appeared in the browser (popup, CDP client). */
   origin: 'host' | 'adopted'
+  /** The main frame's latest document response, whoever navigated (driver or person). */
+  lastResponse?: { status: number, url: string, headers: Record<string, string> }
 }
 
 export interface TabView {
@@ -112,6 +114,15 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     byTarget.set(target, tab)
     byId.set(tab.id, tab)
     page.once('close', () => forget(tab, closing.get(tab.id) ?? 'page_closed'))
+    page.on('response', (res) => {
+      try {
+        const req = res.request()
+        // Redirect hops are not the document; the final answer is.
+        if (req.isNavigationRequest() && res.frame() === page.mainFrame() && (res.status() < 300 || res.status() >= 400)) {
+          tab.lastResponse = { status: res.status(), url: res.url(), headers: res.headers() }
+        }
+      } catch { /* a response of a frame being torn down */ }
+    })
     return tab
   }
 

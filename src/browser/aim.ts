@@ -1,0 +1,47 @@
+import type { Page } from 'puppeteer-core'
+
+export interface AimRect { x: number, y: number, width: number, height: number }
+
+/** What the panel shows: the driver's region, a recognised challenge widget, or the whole viewport. */
+export interface Aim {
+  kind: 'selector' | 'detected' | 'viewport'
+  selector?: string
+  /** Viewport CSS pixels at the time of measuring; the panel re-measures per frame. */
+  rect?: AimRect
+  /** The driver's region selector matched nothing visible (warning takeover_selector_missed). */
+  missed?: boolean
+}
+
+const MIN_SIZE = 4
+
+/** Viewport rect of the first visible match, or null. Runs in the page. */
+export async function visibleRect (page: Page, selector: string): Promise<AimRect | null> {
+  try {
+    return await page.evaluate((sel: string) => {
+      for (const el of Array.from(document.querySelectorAll(sel))) {
+        const r = el.getBoundingClientRect()
+        const style = getComputedStyle(el)
+        if (r.width >= 4 && r.height >= 4 && style.visibility !== 'hidden' && style.display !== 'none') {
+          return { x: r.x, y: r.y, width: r.width, height: r.height }
+        }
+      }
+      return null
+    }, selector)
+  } catch {
+    return null // an invalid selector or a navigating page aims nowhere
+  }
+}
+
+export async function resolveAim (page: Page, region?: string, widgetSelector?: string): Promise<Aim> {
+  let missed = false
+  if (region) {
+    const rect = await visibleRect(page, region)
+    if (rect && rect.width >= MIN_SIZE) return { kind: 'selector', selector: region, rect }
+    missed = true
+  }
+  if (widgetSelector) {
+    const rect = await visibleRect(page, widgetSelector)
+    if (rect) return { kind: 'detected', selector: widgetSelector, rect, ...(missed ? { missed } : {}) }
+  }
+  return { kind: 'viewport', ...(missed ? { missed } : {}) }
+}

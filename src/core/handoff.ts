@@ -1,0 +1,112 @@
+// The handoff record and its summary (SPEC section 7). Pure: the handoffs plugin owns
+// the records, the clock and the browser; this file decides what a record means.
+import { initialControl, type ControlState } from './control.js'
+
+export type HandoffState = 'open' | 'human' | 'human_disconnected' | 'finished' | 'expired' | 'revoked'
+export type FinishReason = 'driver' | 'human_done' | 'auto_detected' | 'tab_closed' | 'browser_lost' | 'shutdown' | 'api_close'
+
+export const MAX_FINISHED_PER_TAB = 64
+export const COMPLETION_CHECKS_PER_HANDOFF = 12
+
+export interface Handoff {
+  readonly fence: string
+  readonly tabId: string
+  readonly openedAt: number
+  readonly expiresAt: number
+  /** Terminal outcome; undefined while the handoff is live (or only expired). */
+  ended?: { state: 'finished' | 'revoked', reason: FinishReason, at: number }
+  control: ControlState
+  /** sha256 of the one usable panel secret; a second mint replaces it. */
+  secretHash?: string
+  secretUsed: boolean
+  /** What the driver asked the human to reach: a `selector-stable:` target and/or a region. */
+  readySelector?: string
+  region?: string
+  /** A challenge was seen during this handoff (makes "challenge gone" a completion signal). */
+  challengeSeen: boolean
+  /** URL when the handoff began, to tell whether the page navigated. */
+  startUrl: string
+  checksLeft: number
+  autoDone: boolean
+}
+
+export interface HandoffSummary {
+  tab_id: string
+  state: HandoffState
+  finish_reason?: FinishReason
+  handoff_fence: string
+  expires_at: string
+  controller: ControlState['controller']
+  generation: number
+  auto_done: boolean
+  will_check_again: boolean
+  checks_left: number
+}
+
+export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean }): Handoff {
+  return {
+    fence: init.fence,
+    tabId: init.tabId,
+    openedAt: init.now,
+    expiresAt: init.now + init.holdMs,
+    control: initialControl(init.generation),
+    secretUsed: false,
+    readySelector: init.readySelector,
+    region: init.region,
+    challengeSeen: init.challengeSeen,
+    startUrl: init.startUrl,
+    checksLeft: COMPLETION_CHECKS_PER_HANDOFF,
+    autoDone: false
+  }
+}
+
+export function handoffState (h: Handoff, now: number): HandoffState {
+  if (h.ended) return h.ended.state
+  if (now >= h.expiresAt) return 'expired'
+  if (h.control.controller === 'human') return 'human'
+  if (h.control.controller === 'human_disconnected') return 'human_disconnected'
+  return 'open'
+}
+
+/** Live: the hold still protects the tab from agent page effects and the reaper. */
+export function isHeld (h: Handoff | undefined, now: number): boolean {
+  if (!h) return false
+  const state = handoffState(h, now)
+  return state === 'open' || state === 'human' || state === 'human_disconnected'
+}
+
+export function summarize (h: Handoff, now: number): HandoffSummary {
+  const state = handoffState(h, now)
+  const live = state === 'open' || state === 'human' || state === 'human_disconnected'
+  return {
+    tab_id: h.tabId,
+    state,
+    ...(h.ended ? { finish_reason: h.ended.reason } : {}),
+    handoff_fence: h.fence,
+    expires_at: new Date(h.expiresAt).toISOString(),
+    controller: h.control.controller,
+    generation: h.control.generation,
+    auto_done: h.autoDone,
+    will_check_again: live && h.checksLeft > 0 && (h.challengeSeen || h.readySelector !== undefined),
+    checks_left: live ? h.checksLeft : 0
+  }
+}
+
+export interface CompletionObservation {
+  url: string
+  challengePresent: boolean
+  /** The `selector-stable` target is present, visible, non-empty and settled. */
+  targetReady: boolean
+}
+
+/**
+ * SPEC section 7 completion: done if a challenge seen during this handoff is gone and the page
+ * navigated, or the handoff's selector-stable target is ready. "Nothing recognisable" counts only
+ * when a challenge was seen. A selector that stops matching never counts.
+ */
+export function completionReached (h: Handoff, obs: CompletionObservation): boolean {
+  if (h.readySelector !== undefined && obs.targetReady) return true
+  if (!h.challengeSeen) return false
+  const navigated = obs.url !== h.startUrl
+  return !obs.challengePresent && navigated
+}

@@ -1,0 +1,180 @@
+import type { FastifyInstance } from 'fastify'
+import { AfhttpError, isAfhttpError } from '../errors.js'
+import { recognizePage, type Recognition } from '../core/challenge.js'
+import { decideReclaim, type Verdict } from '../core/verdict.js'
+import type { TabRecord } from '../plugins/tabs.js'
+import { navigate, type MainResponse } from './navigate.js'
+import { awaitReadiness, type Readiness } from './readiness.js'
+import { capture, observePage, type Artifacts } from './capture.js'
+import type { FetchRequest } from './request.js'
+
+export interface Warning { code: string, message: string }
+
+export interface HumanTakeoverAction {
+  kind: 'human_takeover'
+  reason: string
+  takeover_url_secret?: string
+  handoff_fence?: string
+  expires_at?: string
+}
+
+export interface FetchResult {
+  ok: boolean
+  url: string
+  final_url: string
+  status: number | null
+  page_kind?: Recognition['page_kind']
+  challenge?: Recognition['challenge']
+  readiness: Readiness
+  artifacts: Artifacts
+  warnings: Warning[]
+  tab_id: string
+  tab_retained: boolean
+  actions: HumanTakeoverAction[]
+  trace: { timings: Record<string, number>, retained_tab_id?: string }
+}
+
+interface Inspection {
+  response?: MainResponse
+  readiness: Readiness
+  recognition: Recognition
+  verdict: Verdict
+  artifacts: Artifacts
+  warnings: Warning[]
+}
+
+/** Observes the page as it is now: readiness, recognition, captures and the verdict. */
+export async function inspectTab (tab: TabRecord, req: Pick<FetchRequest, 'wait' | 'capture'>, deadline: number, response?: MainResponse): Promise<Inspection> {
+  const readiness = await awaitReadiness(tab.page, req.wait, deadline)
+  const seen = await observePage(tab.page)
+  const main = response ?? tab.lastResponse
+  const recognition = recognizePage({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+  const captured = await capture(tab.page, req.capture, seen)
+  const verdict = decideReclaim({
+    status: main?.status ?? null,
+    hasVisibleText: seen.text.trim().length > 0,
+    documentEmpty: seen.html.replace(/<(head|script|style)[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '').trim() === '' && seen.text.trim() === '',
+    recognition,
+    requestedCaptures: req.capture,
+    failedCaptures: captured.failed,
+    readiness: readiness.measured ? readiness : undefined
+  })
+  return { response: main, readiness, recognition, verdict, artifacts: captured.artifacts, warnings: [...captured.warnings, ...verdict.warnings] }
+}
+
+function readinessWarning (r: Readiness): Warning[] {
+  return r.measured && !r.satisfied
+    ? [{ code: 'readiness_timeout', message: `${r.strategy} was not satisfied within the timeout (${r.samples} samples).` }]
+    : []
+}
+
+/** POST /v1/fetch (SPEC section 6). */
+export async function runFetch (app: FastifyInstance, req: FetchRequest): Promise<FetchResult> {
+  const started = performance.now()
+  const deadline = started + req.timeoutMs
+  const timings: Record<string, number> = {}
+  const mark = (name: string, since: number): void => { timings[name] = Math.round(performance.now() - since) }
+
+  let tab: TabRecord
+  const ownTab = req.tabId === undefined
+  if (req.tabId !== undefined) {
+    tab = app.tabs.get(req.tabId)
+    if (req.profile && req.profile !== tab.profile) throw new AfhttpError('invalid_request', `tab_id: the tab belongs to profile ${tab.profile}`, { field: 'tab_id' })
+    app.tabs.assertAgentMayAct(tab)
+  } else {
+    const t0 = performance.now()
+    tab = await app.tabs.open(req.profile ?? app.config.defaultProfile)
+    mark('open_tab_ms', t0)
+  }
+  app.tabs.touch(tab.id)
+
+  let response: MainResponse | undefined
+  if (req.url !== undefined) {
+    const t0 = performance.now()
+    try {
+      response = await navigate(tab.page, req.url, req.wait, req.timeoutMs)
+    } catch (err) {
+      throw await failedNavigation(app, tab, ownTab, req, err)
+    }
+    mark('navigate_ms', t0)
+  }
+  const t1 = performance.now()
+  const seen = await inspectTab(tab, req, deadline, response)
+  mark('inspect_ms', t1)
+  app.tabs.touch(tab.id)
+
+  const result: FetchResult = {
+    ok: seen.verdict.ok,
+    url: req.url ?? tab.page.url(),
+    final_url: tab.page.url(),
+    status: seen.response?.status ?? null,
+    ...(seen.recognition.page_kind ? { page_kind: seen.recognition.page_kind } : {}),
+    ...(seen.recognition.challenge ? { challenge: seen.recognition.challenge } : {}),
+    readiness: seen.readiness,
+    artifacts: seen.artifacts,
+    warnings: [...seen.warnings, ...readinessWarning(seen.readiness)],
+    tab_id: tab.id,
+    tab_retained: false,
+    actions: [],
+    trace: { timings }
+  }
+
+  if (req.takeover && !seen.verdict.reclaim) {
+    tab.retained = true
+    result.tab_retained = true
+    result.trace.retained_tab_id = tab.id
+    result.actions.push(await humanAction(app, tab, req, seen, result.warnings))
+  } else if (ownTab || (req.takeover && seen.verdict.reclaim)) {
+    // A plain fetch closes only its own tab; a successful takeover re-fetch recycles the caller's.
+    await closeQuietly(app, tab, result)
+  }
+  mark('total_ms', started)
+  return result
+}
+
+async function humanAction (app: FastifyInstance, tab: TabRecord, req: FetchRequest, seen: Inspection, warnings: Warning[]): Promise<HumanTakeoverAction> {
+  const action: HumanTakeoverAction = { kind: 'human_takeover', reason: seen.verdict.reason ?? 'content_unverified' }
+  try {
+    const minted = await app.handoffs.mint(tab.id, {
+      region: req.region,
+      readySelector: req.wait.kind === 'selector-stable' ? req.wait.selector : undefined,
+      challengeSeen: seen.recognition.challenge !== undefined,
+      widgetSelector: seen.recognition.widget_selector
+    })
+    action.takeover_url_secret = minted.takeover_url_secret
+    action.handoff_fence = minted.handoff_fence
+    action.expires_at = minted.expires_at
+    warnings.push(...minted.warnings)
+  } catch (err) {
+    const coded = isAfhttpError(err) ? err : new AfhttpError('internal', (err as Error).message)
+    warnings.push({ code: 'takeover_url_unavailable', message: `No panel URL could be minted (${coded.code}): ${coded.message}` })
+  }
+  return action
+}
+
+async function closeQuietly (app: FastifyInstance, tab: TabRecord, result: FetchResult): Promise<void> {
+  try {
+    await app.tabs.close(tab.id, 'fetch_cleanup')
+  } catch (err) {
+    // The guard failed: the page stays open and the caller learns where it is.
+    tab.retained = true
+    result.tab_retained = true
+    result.trace.retained_tab_id = tab.id
+    result.warnings.push({ code: 'anchor_guard_failed', message: (err as Error).message })
+  }
+}
+
+async function failedNavigation (app: FastifyInstance, tab: TabRecord, ownTab: boolean, req: FetchRequest, err: unknown): Promise<AfhttpError> {
+  const coded = isAfhttpError(err) ? err : new AfhttpError('navigation_failed', (err as Error).message)
+  let retained = !ownTab
+  if (ownTab && req.takeover) {
+    // A takeover fetch keeps the tab so a person can look at what failed to load.
+    tab.retained = true
+    retained = true
+  } else if (ownTab) {
+    try { await app.tabs.close(tab.id, 'fetch_cleanup') } catch { retained = true }
+  }
+  return retained
+    ? new AfhttpError(coded.code, coded.message, { ...coded.details, tab_id: tab.id, trace: { retained_tab_id: tab.id } })
+    : coded
+}

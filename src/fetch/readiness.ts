@@ -1,0 +1,65 @@
+import type { Page } from 'puppeteer-core'
+import { formatWaitStrategy, StabilityTracker, type StabilitySample, type WaitStrategy } from '../core/wait-strategy.js'
+
+export interface Readiness {
+  strategy: string
+  measured: boolean
+  satisfied: boolean
+  elapsed_ms: number
+  target_ready: boolean
+  samples: number
+}
+
+const SAMPLE_EVERY_MS = 100
+/** selector-stable: unchanged text for at least this long (and 3 samples). */
+export const SETTLE_MS = 500
+
+async function sample (page: Page, selector: string): Promise<Omit<StabilitySample, 'at'>> {
+  try {
+    return await page.evaluate((sel: string) => {
+      const el = document.querySelector(sel) as HTMLElement | null
+      if (!el) return { present: false, visible: false, text: '' }
+      const r = el.getBoundingClientRect()
+      const style = getComputedStyle(el)
+      const visible = r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && style.display !== 'none' && style.opacity !== '0'
+      return { present: true, visible, text: (el.innerText ?? el.textContent ?? '').trim() }
+    }, selector)
+  } catch {
+    // A navigation in progress destroys the context; the next sample sees the new page.
+    return { present: false, visible: false, text: '' }
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Waits for scoped readiness until `deadline` (performance.now() time). A timeout is a result
+ * (`satisfied: false`), not an error. Lifecycle strategies were awaited by navigation already.
+ */
+export async function awaitReadiness (page: Page, wait: WaitStrategy, deadline: number): Promise<Readiness> {
+  const start = performance.now()
+  const strategy = formatWaitStrategy(wait)
+  if (!('selector' in wait)) {
+    return { strategy, measured: false, satisfied: true, elapsed_ms: 0, target_ready: false, samples: 0 }
+  }
+  const tracker = new StabilityTracker(SETTLE_MS, 3)
+  let samples = 0
+  let targetReady = false
+  for (;;) {
+    const s = await sample(page, wait.selector)
+    samples++
+    const at = performance.now()
+    if (wait.kind === 'selector') {
+      targetReady = s.present && s.visible
+      if (targetReady) return { strategy, measured: true, satisfied: true, elapsed_ms: Math.round(at - start), target_ready: true, samples }
+    } else {
+      const state = tracker.observe({ ...s, at })
+      targetReady = state.targetReady
+      if (state.stable) return { strategy, measured: true, satisfied: true, elapsed_ms: Math.round(at - start), target_ready: true, samples }
+    }
+    if (at + SAMPLE_EVERY_MS > deadline) {
+      return { strategy, measured: true, satisfied: false, elapsed_ms: Math.round(at - start), target_ready: targetReady, samples }
+    }
+    await sleep(SAMPLE_EVERY_MS)
+  }
+}

@@ -1,0 +1,213 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance } from 'fastify'
+import { AfhttpError } from '../errors.js'
+import { runLiveChecks, failedCheck, type LiveCheck } from '../browser/live-checks.js'
+import { resolveAim, type Aim } from '../browser/aim.js'
+import { hashSecret, newFence, newSecret } from '../core/secrets.js'
+import { applyControl, type ControlEvent, type ControlResult } from '../core/control.js'
+import {
+  handoffState, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
+  type FinishReason, type Handoff, type HandoffSummary
+} from '../core/handoff.js'
+import type { TabRecord } from './tabs.js'
+
+export interface MintOptions {
+  region?: string
+  readySelector?: string
+  challengeSeen?: boolean
+  widgetSelector?: string
+}
+
+export interface MintResult {
+  takeover_url_secret: string
+  handoff_fence: string
+  expires_at: string
+  surface: { tab_id: string, url: string, aim: Aim }
+  warnings: Array<{ code: string, message: string }>
+}
+
+export interface HandoffService {
+  mint (tabId: string, opts?: MintOptions): Promise<MintResult>
+  current (tabId: string): Handoff | undefined
+  summary (tabId: string): HandoffSummary
+  finish (tabId: string, fence: string, reason: FinishReason): HandoffSummary
+  /** Exchanges a panel secret once; the caller runs live checks first. */
+  consumeSecret (secret: string): Handoff
+  /** Looks a secret up without consuming it (for the 410/503 decision). */
+  peekSecret (secret: string): Handoff | undefined
+  control (tabId: string, event: ControlEvent): ControlResult
+  isHeld (tabId: string): boolean
+  liveChecks (tab: TabRecord, opts?: { screencast?: boolean }): Promise<LiveCheck[]>
+  onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
+  /** Emits a change (after completion checks update a record). */
+  touched (tabId: string): void
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    handoffs: HandoffService
+  }
+}
+
+interface TabHandoffs {
+  current?: Handoff
+  finishedCount: number
+  lastGeneration: number
+}
+
+async function handoffsPlugin (app: FastifyInstance): Promise<void> {
+  const clock = app.clock
+  const perTab = new Map<string, TabHandoffs>()
+  const bySecret = new Map<string, Handoff>()
+  const listeners: Array<(tabId: string, s: HandoffSummary) => void> = []
+
+  const emit = (h: Handoff): void => {
+    const s = summarize(h, clock.now())
+    for (const l of listeners) {
+      try { l(h.tabId, s) } catch (err) { app.log.error({ err }, 'handoff listener failed') }
+    }
+  }
+
+  function revokeSecret (h: Handoff): void {
+    if (h.secretHash) bySecret.delete(h.secretHash)
+    h.secretHash = undefined
+  }
+
+  function end (h: Handoff, state: 'finished' | 'revoked', reason: FinishReason): void {
+    if (h.ended) return
+    h.ended = { state, reason, at: clock.now() }
+    const res = applyControl(h.control, { type: 'finish' })
+    h.control = res.state
+    revokeSecret(h)
+    const rec = perTab.get(h.tabId)
+    if (rec) {
+      rec.finishedCount += 1
+      rec.lastGeneration = h.control.generation
+    }
+    app.log.info({ tab_id: h.tabId, state, reason }, 'handoff ended')
+    emit(h)
+  }
+
+  const service: HandoffService = {
+    async mint (tabId, opts = {}) {
+      const tab = app.tabs.get(tabId)
+      const checks = await service.liveChecks(tab)
+      const failed = failedCheck(checks)
+      if (failed) throw new AfhttpError('takeover_unavailable', `Live check ${failed.name} failed: ${failed.error}`, { check: failed.name, checks })
+      const rec = perTab.get(tabId) ?? { finishedCount: 0, lastGeneration: 0 }
+      perTab.set(tabId, rec)
+      const now = clock.now()
+      let h = rec.current
+      if (h && !isHeld(h, now)) h = undefined
+      if (!h) {
+        if (rec.finishedCount >= MAX_FINISHED_PER_TAB) {
+          throw new AfhttpError('handoff_capacity', `This tab already has ${MAX_FINISHED_PER_TAB} finished handoffs; close it and fetch again in a new tab.`, { limit: MAX_FINISHED_PER_TAB })
+        }
+        if (rec.current && !rec.current.ended) rec.finishedCount += 1 // an expired record is kept as finished history
+        h = newHandoff({
+          fence: newFence(),
+          tabId,
+          now,
+          holdMs: app.config.handoffHoldMs,
+          startUrl: tab.page.url(),
+          generation: rec.lastGeneration + 1,
+          readySelector: opts.readySelector,
+          region: opts.region,
+          challengeSeen: opts.challengeSeen ?? false
+        })
+        rec.current = h
+        app.log.info({ tab_id: tabId, expires_at: new Date(h.expiresAt).toISOString() }, 'handoff opened')
+      } else {
+        // A second mint while open: same fence and expiry, fresh URL; the unused secret dies.
+        if (opts.challengeSeen) h.challengeSeen = true
+        if (opts.region) h.region = opts.region
+      }
+      revokeSecret(h)
+      const secret = newSecret()
+      h.secretHash = hashSecret(secret)
+      h.secretUsed = false
+      bySecret.set(h.secretHash, h)
+      tab.retained = true
+      const aim = await resolveAim(tab.page, h.region, opts.widgetSelector)
+      const warnings = aim.missed ? [{ code: 'takeover_selector_missed', message: `The region selector ${JSON.stringify(h.region)} matched nothing; the panel shows ${aim.kind === 'detected' ? 'the challenge widget' : 'the whole page'}.` }] : []
+      emit(h)
+      return {
+        takeover_url_secret: `${app.config.publicUrl}/takeover/${secret}`,
+        handoff_fence: h.fence,
+        expires_at: new Date(h.expiresAt).toISOString(),
+        surface: { tab_id: tabId, url: tab.page.url(), aim },
+        warnings
+      }
+    },
+    current: (tabId) => perTab.get(tabId)?.current,
+    summary (tabId) {
+      const h = perTab.get(tabId)?.current
+      if (!h) throw new AfhttpError('handoff_not_found', 'This tab has no handoff.', { tab_id: tabId })
+      return summarize(h, clock.now())
+    },
+    finish (tabId, fence, reason) {
+      const h = perTab.get(tabId)?.current
+      if (!h) throw new AfhttpError('handoff_not_found', 'This tab has no handoff.', { tab_id: tabId })
+      if (h.fence !== fence) throw new AfhttpError('handoff_fence_stale', 'That fence is not the current handoff of this tab; read GET /v1/tabs/:tab_id/handoff.', { tab_id: tabId })
+      const state = handoffState(h, clock.now())
+      if (state === 'finished' || state === 'revoked') throw new AfhttpError('handoff_fence_stale', `This handoff is already ${state}; re-fetch or snapshot the tab.`, { tab_id: tabId, state })
+      end(h, 'finished', reason)
+      return summarize(h, clock.now())
+    },
+    peekSecret: (secret) => bySecret.get(hashSecret(secret)),
+    consumeSecret (secret) {
+      const hash = hashSecret(secret)
+      const h = bySecret.get(hash)
+      if (!h || h.secretUsed || !isHeld(h, clock.now())) {
+        throw new AfhttpError('handoff_secret_invalid', h && !isHeld(h, clock.now()) ? `This panel link's handoff is ${handoffState(h, clock.now())}.` : undefined)
+      }
+      h.secretUsed = true
+      bySecret.delete(hash)
+      return h
+    },
+    control (tabId, event) {
+      const h = perTab.get(tabId)?.current
+      if (!h) throw new AfhttpError('handoff_not_found')
+      if (!isHeld(h, clock.now())) return { ok: false, state: h.control, reason: 'finished' }
+      const res = applyControl(h.control, event)
+      if (res.ok && res.changed) {
+        h.control = res.state
+        emit(h)
+      }
+      return res
+    },
+    isHeld: (tabId) => isHeld(perTab.get(tabId)?.current, clock.now()),
+    liveChecks: (tab, opts) => runLiveChecks({ browser: tab.page.browser(), page: tab.page, screencast: opts?.screencast }),
+    onChange (fn) { listeners.push(fn) },
+    touched (tabId) {
+      const h = perTab.get(tabId)?.current
+      if (h) emit(h)
+    }
+  }
+
+  app.decorate('handoffs', service)
+
+  app.tabs.addActGuard((tab) => {
+    if (service.isHeld(tab.id)) {
+      const s = service.summary(tab.id)
+      throw new AfhttpError('tab_under_human_control', `A person holds this tab until ${s.expires_at} (state ${s.state}); observe with snapshot or finish the handoff.`, { tab_id: tab.id, handoff: s })
+    }
+  })
+  app.tabs.addProtector((tab) => service.isHeld(tab.id) ? 'open handoff' : undefined)
+  app.tabs.addDescriber((tab) => {
+    const h = perTab.get(tab.id)?.current
+    if (!h) return {}
+    const s = summarize(h, clock.now())
+    return { controller: isHeld(h, clock.now()) ? s.controller : 'agent', handoff: s }
+  })
+  app.tabs.onClosed((tab, reason) => {
+    const rec = perTab.get(tab.id)
+    if (rec?.current) end(rec.current, 'revoked', reason === 'browser_lost' ? 'browser_lost' : 'tab_closed')
+    perTab.delete(tab.id)
+  })
+  app.addHook('preClose', async () => {
+    for (const rec of perTab.values()) if (rec.current) end(rec.current, 'revoked', 'shutdown')
+  })
+}
+
+export default fp(handoffsPlugin, { name: 'afhttp-handoffs', dependencies: ['afhttp-tabs'] })

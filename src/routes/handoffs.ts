@@ -1,0 +1,52 @@
+import type { FastifyInstance } from 'fastify'
+
+interface TabParams { tab_id: string }
+
+const tabParams = {
+  type: 'object',
+  properties: { tab_id: { type: 'string', minLength: 1, maxLength: 64 } },
+  required: ['tab_id']
+} as const
+
+const mintBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    region: { type: 'string', minLength: 1, maxLength: 1024 },
+    ready_selector: { type: 'string', minLength: 1, maxLength: 1024 }
+  }
+} as const
+
+const finishBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['handoff_fence'],
+  properties: { handoff_fence: { type: 'string', minLength: 1, maxLength: 128 } }
+} as const
+
+/** The driver's side of a handoff (SPEC section 7): mint, summary, finish. */
+export default async function handoffRoutes (app: FastifyInstance): Promise<void> {
+  app.post<{ Params: TabParams, Body: { region?: string, ready_selector?: string } | null }>(
+    '/v1/tabs/:tab_id/handoff',
+    { schema: { params: tabParams, body: mintBody } },
+    async (req) => {
+      const tab = app.tabs.get(req.params.tab_id)
+      const minted = await app.handoffs.mint(tab.id, { region: req.body?.region, readySelector: req.body?.ready_selector })
+      return minted
+    }
+  )
+
+  app.get<{ Params: TabParams }>('/v1/tabs/:tab_id/handoff', { schema: { params: tabParams } }, async (req) => {
+    app.tabs.get(req.params.tab_id)
+    return app.handoffs.summary(req.params.tab_id)
+  })
+
+  app.post<{ Params: TabParams, Body: { handoff_fence: string } }>(
+    '/v1/tabs/:tab_id/handoff/finish',
+    { schema: { params: tabParams, body: finishBody } },
+    async (req) => {
+      app.tabs.get(req.params.tab_id)
+      return app.handoffs.finish(req.params.tab_id, req.body.handoff_fence, 'driver')
+    }
+  )
+}

@@ -1,0 +1,39 @@
+import type { FastifyInstance } from 'fastify'
+import { recognizePage } from '../core/challenge.js'
+import { capture, observePage, type CaptureName } from '../fetch/capture.js'
+
+const snapshotBody = {
+  type: ['object', 'null'],
+  additionalProperties: false,
+  properties: {
+    capture: { type: 'array', maxItems: 3, uniqueItems: true, items: { type: 'string', enum: ['html', 'text', 'screenshot'] } }
+  }
+} as const
+
+/** Observation only: allowed while a person drives the tab (SPEC section 5). */
+export default async function snapshotRoutes (app: FastifyInstance): Promise<void> {
+  app.post<{ Params: { tab_id: string }, Body: { capture?: CaptureName[] } | null }>(
+    '/v1/tabs/:tab_id/snapshot',
+    { schema: { body: snapshotBody } },
+    async (req) => {
+      const tab = app.tabs.get(req.params.tab_id)
+      const wanted = req.body?.capture ?? ['html', 'text']
+      const seen = await observePage(tab.page)
+      const main = tab.lastResponse
+      const recognition = recognizePage({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+      const captured = await capture(tab.page, wanted, seen)
+      const handoff = app.handoffs.current(tab.id) ? app.handoffs.summary(tab.id) : null
+      return {
+        tab_id: tab.id,
+        url: tab.page.url(),
+        title: seen.title,
+        status: main?.status ?? null,
+        ...(recognition.page_kind ? { page_kind: recognition.page_kind } : {}),
+        ...(recognition.challenge ? { challenge: recognition.challenge } : {}),
+        artifacts: captured.artifacts,
+        warnings: captured.warnings,
+        handoff
+      }
+    }
+  )
+}
