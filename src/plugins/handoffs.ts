@@ -151,6 +151,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       if (h.fence !== fence) throw new AfhttpError('handoff_fence_stale', 'That fence is not the current handoff of this tab; read GET /v1/tabs/:tab_id/handoff.', { tab_id: tabId })
       const state = handoffState(h, clock.now())
       if (state === 'finished' || state === 'revoked') throw new AfhttpError('handoff_fence_stale', `This handoff is already ${state}; re-fetch or snapshot the tab.`, { tab_id: tabId, state })
+      if (state === 'expired') throw new AfhttpError('handoff_expired', `The hold expired at ${new Date(h.expiresAt).toISOString()}; re-fetch or snapshot the tab before acting on it.`, { tab_id: tabId, state })
       end(h, 'finished', reason)
       return summarize(h, clock.now())
     },

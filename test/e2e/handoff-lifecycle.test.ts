@@ -1,0 +1,128 @@
+import t from 'tap'
+import { startHost } from '../helpers/host.js'
+import { startFixtureServer } from '../helpers/fixture-server.js'
+import { ManualClock } from '../../src/core/clock.js'
+import { MAX_FINISHED_PER_TAB } from '../../src/core/handoff.js'
+
+const CHALLENGE = '<!doctype html><title>Just a moment...</title><div id="challenge-form">Checking your browser</div><div class="cf-turnstile" style="width:300px;height:65px"></div><script src="/cdn-cgi/challenge-platform/h/g/orchestrate/chl_page/v1"></script>'
+
+t.test('handoff lifecycle from the driver side', async (t) => {
+  const clock = new ManualClock()
+  const host = await startHost(t, { clock, env: { AFHTTP_HANDOFF_HOLD_MS: '60000', AFHTTP_TAB_IDLE_MS: '5000' } })
+  const site = await startFixtureServer(t, { '/cf': { status: 403, headers: { 'cf-mitigated': 'challenge' }, body: CHALLENGE } })
+  const json = async (path: string, init?: RequestInit): Promise<{ status: number, body: Record<string, any> }> => {
+    const res = await host.api(path, init)
+    return { status: res.status, body: await res.json() as Record<string, any> }
+  }
+  const takeoverFetch = async (): Promise<Record<string, any>> =>
+    (await json('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/cf`, takeover: true }) })).body
+
+  t.test('mint, duplicate mint, summary and finish', async (t) => {
+    const first = await takeoverFetch()
+    const tabId = first.tab_id as string
+    const action = first.actions[0]
+    const summary = await json(`/v1/tabs/${tabId}/handoff`)
+    t.equal(summary.status, 200)
+    t.match(summary.body, { state: 'open', handoff_fence: action.handoff_fence, expires_at: action.expires_at, controller: 'agent', auto_done: false, will_check_again: true })
+    t.type(summary.body.generation, 'number')
+    t.type(summary.body.checks_left, 'number')
+
+    clock.advance(10_000)
+    const second = await json(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: JSON.stringify({}) })
+    t.equal(second.status, 200)
+    t.equal(second.body.handoff_fence, action.handoff_fence, 'same fence')
+    t.equal(second.body.expires_at, action.expires_at, 'the hold is not renewed')
+    t.not(second.body.takeover_url_secret, action.takeover_url_secret, 'a fresh URL')
+    t.match(second.body.surface, { tab_id: tabId, url: `${site.url}/cf` })
+    t.ok(['selector', 'detected', 'viewport'].includes(second.body.surface.aim.kind))
+    const oldSecret = action.takeover_url_secret.split('/').pop()
+    const newSecret = second.body.takeover_url_secret.split('/').pop()
+    t.equal(host.app.handoffs.peekSecret(oldSecret), undefined, 'the earlier unused secret is revoked')
+    t.ok(host.app.handoffs.peekSecret(newSecret), 'the new one works')
+
+    const stale = await json(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: 'hf_wrong' }) })
+    t.equal(stale.status, 409)
+    t.equal(stale.body.error.code, 'handoff_fence_stale')
+
+    const done = await json(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: action.handoff_fence }) })
+    t.equal(done.status, 200)
+    t.match(done.body, { state: 'finished', finish_reason: 'driver', will_check_again: false, checks_left: 0, controller: 'agent' })
+    t.equal(host.app.handoffs.peekSecret(newSecret), undefined, 'finishing revokes the unused secret')
+    const twice = await json(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: action.handoff_fence }) })
+    t.equal(twice.body.error.code, 'handoff_fence_stale', 'the same fence cannot finish (or begin) again')
+
+    const refetch = await json('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tabId }) })
+    t.equal(refetch.status, 200, 'after finish the driver may fetch the tab again')
+    await json(`/v1/tabs/${tabId}`, { method: 'DELETE' })
+  })
+
+  t.test('the hold expires without handing control back silently, and the reaper respects it until then', async (t) => {
+    const res = await takeoverFetch()
+    const tabId = res.tab_id as string
+    clock.advance(30_000)
+    const report = await host.app.tabs.reap()
+    t.ok(report.protected.some((p) => p.tab_id === tabId), 'a held tab is protected from the reaper')
+    t.ok(host.app.tabs.find(tabId))
+    const held = await json('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tabId }) })
+    t.equal(held.body.error.code, 'tab_under_human_control')
+
+    clock.advance(31_000)
+    const summary = await json(`/v1/tabs/${tabId}/handoff`)
+    t.equal(summary.body.state, 'expired')
+    t.equal(summary.body.will_check_again, false)
+    const secret = res.actions[0].takeover_url_secret.split('/').pop()
+    t.throws(() => host.app.handoffs.consumeSecret(secret), { code: 'handoff_secret_invalid' }, 'an expired hold\'s URL is dead')
+    const view = await json(`/v1/tabs/${tabId}`)
+    t.equal(view.body.tab.handoff.state, 'expired')
+    const late = await json(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: res.actions[0].handoff_fence }) })
+    t.equal(late.body.error.code, 'handoff_expired', 'finishing an expired hold says it expired')
+    const reaped = await host.app.tabs.reap()
+    t.ok(reaped.closed.some((c) => c.tab_id === tabId), 'expiry removes the idle protection')
+  })
+
+  t.test('closing the tab revokes the hold', async (t) => {
+    const res = await takeoverFetch()
+    const tabId = res.tab_id as string
+    const secret = res.actions[0].takeover_url_secret.split('/').pop()
+    const del = await json(`/v1/tabs/${tabId}`, { method: 'DELETE' })
+    t.equal(del.status, 200, 'DELETE is the explicit escape path even while held')
+    t.equal(host.app.handoffs.peekSecret(secret), undefined)
+    t.equal((await json(`/v1/tabs/${tabId}/handoff`)).body.error.code, 'tab_not_found')
+  })
+
+  t.test(`at most ${MAX_FINISHED_PER_TAB} finished handoffs per tab`, async (t) => {
+    const res = await takeoverFetch()
+    const tabId = res.tab_id as string
+    let fence = res.actions[0].handoff_fence as string
+    for (let i = 0; i < MAX_FINISHED_PER_TAB; i++) {
+      if (i > 0) fence = (await json(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })).body.handoff_fence
+      const done = await json(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: fence }) })
+      t.equal(done.status, 200)
+    }
+    const over = await json(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })
+    t.equal(over.status, 409)
+    t.equal(over.body.error.code, 'handoff_capacity')
+  })
+
+  t.test('a mint whose live checks fail is takeover_unavailable; a takeover fetch keeps its action without a URL', async (t) => {
+    const res = await takeoverFetch()
+    const tabId = res.tab_id as string
+    await json(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: res.actions[0].handoff_fence }) })
+    const pid = host.app.browsers.status(host.config.defaultProfile).pid!
+    process.kill(pid, 'SIGSTOP')
+    let mint
+    try {
+      mint = await json(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })
+    } finally {
+      process.kill(pid, 'SIGCONT')
+    }
+    t.equal(mint.status, 503)
+    t.equal(mint.body.error.code, 'takeover_unavailable')
+    t.ok(mint.body.error.details.check, 'names the failing check')
+  })
+
+  t.test('the summary of a tab that never had a handoff is handoff_not_found', async (t) => {
+    const tab = await host.app.tabs.open(host.config.defaultProfile)
+    t.equal((await json(`/v1/tabs/${tab.id}/handoff`)).body.error.code, 'handoff_not_found')
+  })
+})
