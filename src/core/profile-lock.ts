@@ -34,9 +34,6 @@ const UNREADABLE_GRACE_MS = 5_000
 const MAX_ATTEMPTS = 5
 const PROCESS_STARTED_AT = new Date(Date.now() - process.uptime() * 1000).toISOString()
 
-/** Lock paths this process holds, so a second acquire in the same process is refused like any other owner. */
-const heldHere = new Set<string>()
-
 /** kill(pid, 0) probes without signalling; EPERM still means the process exists. */
 export function isProcessAlive (pid: number): boolean {
   // 0 and negative pids address process groups; never probe them.
@@ -77,12 +74,13 @@ async function readExisting (path: string): Promise<Existing> {
 }
 
 /** Why the existing lock may be taken over, or undefined if its owner may be alive. */
-function staleReason (path: string, existing: NonNullable<Existing>): StaleTakeover['reason'] | undefined {
+function staleReason (existing: NonNullable<Existing>): StaleTakeover['reason'] | undefined {
   const rec = existing.record
   if (!rec) return existing.ageMs > UNREADABLE_GRACE_MS ? 'unreadable' : undefined
   if (rec.pid === process.pid) {
-    // Our pid but not our lock: a previous run in a container that reused the pid.
-    return heldHere.has(path) ? undefined : 'previous_incarnation'
+    // Same pid, other start time: an earlier run in a container that reused the pid.
+    // Same start time: this very process holds it, and a second owner is refused like any other.
+    return rec.started_at === PROCESS_STARTED_AT ? undefined : 'previous_incarnation'
   }
   return isProcessAlive(rec.pid) ? undefined : 'dead_pid'
 }
@@ -143,12 +141,11 @@ export async function acquireProfileLock (profileDir: string): Promise<ProfileLo
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     if (await createExclusive(path, text)) {
-      heldHere.add(path)
       return { path, record, ...(takeover ? { takeover } : {}), release: () => releaseLock(path, text) }
     }
     const existing = await readExisting(path)
     if (!existing) continue // released between our open and our read
-    const reason = staleReason(path, existing)
+    const reason = staleReason(existing)
     if (!reason) throw lockedError(path, existing.record)
     if (await removeStale(path, existing.text)) takeover = { previous: existing.record, reason }
   }
@@ -156,7 +153,6 @@ export async function acquireProfileLock (profileDir: string): Promise<ProfileLo
 }
 
 async function releaseLock (path: string, ours: string): Promise<boolean> {
-  heldHere.delete(path)
   const current = await readFile(path, 'utf8').catch(() => undefined)
   // Someone took the lock over (e.g. judged us dead); their lock is not ours to remove.
   if (current !== ours) return false

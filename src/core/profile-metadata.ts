@@ -38,7 +38,7 @@ export function cdpUrlProblem (url: unknown): string | undefined {
   if (url.length > LIMITS.cdpUrl) return `must be at most ${LIMITS.cdpUrl} characters`
   if (!CDP_URL_RE.test(url)) return 'must be a ws://, wss://, http:// or https:// URL'
   try {
-    new URL(url) // eslint-disable-line no-new
+    new URL(url)
   } catch {
     return 'is not a valid URL'
   }
@@ -83,6 +83,13 @@ function schemaProblem (doc: Record<string, unknown>): string | undefined {
   return undefined
 }
 
+/** A parse error at the very end of the text means the file was cut short (V8 words this several ways). */
+function endsEarly (text: string, message: string): boolean {
+  if (/end of (JSON )?input/i.test(message)) return true
+  const at = /at position (\d+)/.exec(message)
+  return at !== null && Number(at[1]) >= text.trimEnd().length
+}
+
 export interface ParseOptions {
   /**
    * The backend the directory itself shows (e.g. 'chromium' when browser/
@@ -119,8 +126,7 @@ export function parseMetadata (bytes: Uint8Array | string, dirName: string, file
   try {
     doc = JSON.parse(text)
   } catch (err) {
-    const truncated = /end of (JSON )?input/i.test((err as Error).message)
-    throw fail(truncated ? 'the file ends before the JSON is complete (truncated)' : 'the file is not valid JSON')
+    throw fail(endsEarly(text, (err as Error).message) ? 'the file ends before the JSON is complete (truncated)' : 'the file is not valid JSON')
   }
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw fail('the file is not a JSON object')
   const record = doc as Record<string, unknown>

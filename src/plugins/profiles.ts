@@ -176,7 +176,9 @@ export class Profiles implements ProfileService {
       this.held.set(name, lock)
       this.reportTakeover(name, lock)
       // We own the profile now, so no other writer can be mid-write here.
-      await cleanStaleTemps(this.dir(name), METADATA_FILE, { fs: this.fs })
+      await cleanStaleTemps(this.dir(name), METADATA_FILE, { fs: this.fs }).catch((err: unknown) => {
+        this.log.warn({ err, profile: name }, 'could not clean stale metadata temp files')
+      })
     })
   }
 
