@@ -79,6 +79,11 @@ export function recognizePage (obs: PageObservation): Recognition {
   return pageKind === undefined ? {} : { page_kind: pageKind }
 }
 
+// Without a challenge: denial statuses, then other errors, then a blank page;
+// a short notice with denial wording is a denial whatever its status. Only a
+// 2xx page is content, and only with at least CONTENT_MIN_WORDS words that are
+// not a loading placeholder and do not merely surround a sign-in form.
+// Everything else stays unclassified: the host cannot tell.
 function classifyPage (f: PageFacts): PageKind | undefined {
   if (f.status !== null && DENIAL_STATUSES.has(f.status)) return 'denied'
   if (f.status !== null && f.status >= 400) return 'http_error'
@@ -228,14 +233,14 @@ function sucuri (f: PageFacts): Detection {
 
 function turnstile (f: PageFacts): Detection {
   const script = hasSrc(f, /challenges\.cloudflare\.com\/turnstile\//, ['script'])
-  const widget = findVisible(f, tag => hasClassName(tag, 'cf-turnstile'))
+  const widget = findVisibleWidget(f, 'cf-turnstile')
   return captchaWidget(f, script, widget, 'script challenges.cloudflare.com/turnstile', 'widget .cf-turnstile', '.cf-turnstile')
 }
 
 function hcaptcha (f: PageFacts): Detection {
   const script = hasSrc(f, /hcaptcha\.com\/1\/api\.js/, ['script'])
   const frame = findVisible(f, tag => tag.name === 'iframe' && /hcaptcha\.com\/.*#frame=checkbox(?!-invisible)/.test(tag.attrs.src ?? ''))
-  const div = findVisible(f, tag => hasClassName(tag, 'h-captcha'))
+  const div = findVisibleWidget(f, 'h-captcha')
   const evidence = div !== undefined ? 'widget .h-captcha' : 'iframe hcaptcha.com checkbox'
   const selector = div !== undefined ? '.h-captcha' : 'iframe[src*="hcaptcha.com"][src*="frame=checkbox"]'
   return captchaWidget(f, script || frame !== undefined, div ?? frame, 'script hcaptcha.com/1/api.js', evidence, selector)
@@ -245,7 +250,7 @@ function recaptcha (f: PageFacts): Detection {
   const script = hasSrc(f, /\/recaptcha\/(?:api|enterprise)\.js/, ['script'])
   // The anchor iframe also renders inside the invisible v3 badge, with size=invisible.
   const anchor = findVisible(f, tag => tag.name === 'iframe' && /\/recaptcha\/(?:api2|enterprise)\/anchor\?/.test(tag.attrs.src ?? '') && !/[?&]size=invisible/.test(tag.attrs.src ?? ''))
-  const div = findVisible(f, tag => hasClassName(tag, 'g-recaptcha'))
+  const div = findVisibleWidget(f, 'g-recaptcha')
   const evidence = div !== undefined ? 'widget .g-recaptcha' : 'iframe recaptcha anchor'
   const selector = div !== undefined ? '.g-recaptcha' : 'iframe[src*="/recaptcha/"][src*="/anchor?"]:not([src*="size=invisible"])'
   return captchaWidget(f, script || anchor !== undefined, div ?? anchor, 'script recaptcha api.js', evidence, selector)
@@ -358,6 +363,13 @@ function hasClassName (tag: Tag, name: string): boolean {
 
 function findVisible (f: PageFacts, match: (tag: Tag) => boolean): Tag | undefined {
   return f.tags.find(tag => match(tag) && !looksHidden(tag))
+}
+
+// CAPTCHA vendors render a visible widget into a container; the same class on
+// a button or link binds an invisible check to that control (reCAPTCHA v3,
+// invisible hCaptcha), which shows nothing to solve.
+function findVisibleWidget (f: PageFacts, className: string): Tag | undefined {
+  return findVisible(f, tag => hasClassName(tag, className) && !['button', 'input', 'a'].includes(tag.name))
 }
 
 // Only what the markup itself says; stylesheet-hidden elements look visible

@@ -1,0 +1,230 @@
+import t from 'tap'
+import { readdirSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { countWords, recognizePage, type PageKind, type PageObservation } from '../../src/core/challenge.js'
+import { documentTitle, visibleText } from '../helpers/visible-text.js'
+
+const FIXTURES = fileURLToPath(new URL('../fixtures/challenges/', import.meta.url))
+const PROVIDERS = ['cloudflare', 'turnstile', 'hcaptcha', 'recaptcha', 'datadome', 'perimeterx', 'akamai', 'imperva',
+  'aws_waf', 'ddos_guard', 'vercel', 'sucuri', 'generic']
+const CSP = "default-src 'self' 'unsafe-inline'"
+
+interface FixtureEntry {
+  file: string
+  status: number
+  headers: Record<string, string>
+  csp: string
+  expect: { page_kind: PageKind | null; provider: string | null; widget_selector?: string }
+}
+
+const index = JSON.parse(readFileSync(FIXTURES + 'index.json', 'utf8')) as { fixtures: FixtureEntry[] }
+
+function observe (html: string, status: number | null = 200, headers: Record<string, string> = {}): PageObservation {
+  return { status, url: 'http://127.0.0.1/page', title: documentTitle(html), html, text: visibleText(html), headers }
+}
+
+function page (body: string, head = ''): string {
+  return `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`
+}
+
+// ~120 words of plain prose: a document, not a notice.
+const PROSE = '<p>' + Array.from({ length: 12 }, (_, i) => `Paragraph sentence number ${i} talks about bread, flour, water and the patience a good loaf needs.`).join(' ') + '</p>'
+
+t.test('fixture corpus: every file is indexed and every entry is servable', async t => {
+  const onDisk = readdirSync(FIXTURES).filter(f => f.endsWith('.html')).sort()
+  t.same(index.fixtures.map(f => f.file).sort(), onDisk, 'index.json lists exactly the HTML files')
+  for (const f of index.fixtures) {
+    t.equal(f.csp, CSP, `${f.file} carries the CSP that keeps Chromium on 127.0.0.1`)
+    t.ok(Number.isInteger(f.status) && f.status >= 100 && f.status <= 599, `${f.file} has a real status`)
+  }
+  const providers = new Set(index.fixtures.map(f => f.expect.provider))
+  for (const provider of PROVIDERS) t.ok(providers.has(provider), `a fixture covers provider ${provider}`)
+  const kinds = new Set(index.fixtures.map(f => f.expect.page_kind))
+  for (const kind of ['content', 'challenge', 'denied', 'http_error', 'empty', null]) t.ok(kinds.has(kind as PageKind | null), `a fixture expects page_kind ${kind}`)
+})
+
+for (const f of index.fixtures) {
+  t.test(`fixture ${f.file} → ${f.expect.page_kind ?? '(absent)'} / ${f.expect.provider ?? 'no challenge'}`, async t => {
+    const r = recognizePage(observe(readFileSync(FIXTURES + f.file, 'utf8'), f.status, f.headers))
+    t.equal(r.page_kind, f.expect.page_kind ?? undefined, 'page_kind')
+    t.equal(r.challenge?.provider, f.expect.provider ?? undefined, 'provider')
+    t.equal(r.widget_selector, f.expect.widget_selector, 'widget_selector')
+    if (f.expect.provider !== null) {
+      t.ok(r.challenge!.evidence.length > 0, 'evidence names at least one marker')
+      t.ok(r.challenge!.evidence.every(e => typeof e === 'string' && e.length > 0 && e.length <= 100), 'evidence is short strings')
+      t.equal(new Set(r.challenge!.evidence).size, r.challenge!.evidence.length, 'evidence has no duplicates')
+    }
+  })
+}
+
+t.test('decisive headers recognize a challenge on a blank page, whatever their case', async t => {
+  const cases: Array<[Record<string, string>, number, string, string]> = [
+    [{ 'CF-Mitigated': 'Challenge' }, 403, 'cloudflare', 'header cf-mitigated: challenge'],
+    [{ 'x-vercel-mitigated': 'challenge' }, 429, 'vercel', 'header x-vercel-mitigated: challenge'],
+    [{ 'X-Amzn-Waf-Action': 'challenge' }, 202, 'aws_waf', 'header x-amzn-waf-action: challenge'],
+    [{ 'x-amzn-waf-action': 'captcha' }, 405, 'aws_waf', 'header x-amzn-waf-action: captcha'],
+    [{ 'x-sucuri-block': 'BNP005' }, 403, 'sucuri', 'header x-sucuri-block']
+  ]
+  for (const [headers, status, provider, evidence] of cases) {
+    const r = recognizePage(observe(page(''), status, headers))
+    t.equal(r.page_kind, 'challenge', provider)
+    t.equal(r.challenge?.provider, provider)
+    t.ok(r.challenge?.evidence.includes(evidence), `evidence names ${evidence}`)
+  }
+  t.same(recognizePage(observe(page(''), 200, { 'cf-mitigated': 'none' })), { page_kind: 'empty' }, 'other cf-mitigated values do not count')
+})
+
+t.test('pass-through provider headers on ordinary content are not challenges', async t => {
+  const content = page('<h1>Opening hours</h1><p>Open Monday to Friday from nine to five.</p>')
+  const passThrough: Array<Record<string, string>> = [{ server: 'cloudflare', 'cf-ray': '1-AMS' }, { 'x-datadome': 'protected' },
+    { 'x-sucuri-id': '14016' }, { server: 'AkamaiGHost' }, { server: 'ddos-guard' }, { 'x-iinfo': '14-1-0' }]
+  for (const headers of passThrough) {
+    t.same(recognizePage(observe(content, 200, headers)), { page_kind: 'content' }, JSON.stringify(headers))
+  }
+})
+
+t.test('pass-through headers count with the status their provider blocks with', async t => {
+  t.equal(recognizePage(observe(page(''), 403, { 'x-datadome': 'protected' })).challenge?.provider, 'datadome', 'x-datadome + 403')
+  t.equal(recognizePage(observe(page(''), 200, { 'x-datadome': 'protected' })).challenge, undefined, 'x-datadome + 200')
+  t.equal(recognizePage(observe(page('<p>Forbidden</p>'), 403, { 'x-sucuri-id': '1' })).challenge?.provider, 'sucuri', 'x-sucuri-id + 403')
+
+  const rayNotice = page('<h1>127.0.0.1</h1><p>Verify you are human by completing the action below.</p><p>Ray ID: 8f1a2b3c4d5e6f70</p>')
+  t.equal(recognizePage(observe(rayNotice, 403, { server: 'cloudflare' })).challenge?.provider, 'cloudflare', 'server: cloudflare + 403 + Ray ID notice')
+  t.equal(recognizePage(observe(rayNotice, 200, { server: 'cloudflare' })).challenge?.provider, 'generic', 'the same notice at 200 is only the generic wording')
+  const originForbidden = page('<h1>403 Forbidden</h1><p>nginx</p>')
+  t.same(recognizePage(observe(originForbidden, 403, { server: 'cloudflare' })), { page_kind: 'denied' }, 'an origin 403 relayed by Cloudflare is a denial')
+
+  const akamaiDenied = page('<h1>Access Denied</h1><p>You don\'t have permission to access this server.</p>', '<title>Access Denied</title>')
+  t.equal(recognizePage(observe(akamaiDenied, 403, { server: 'AkamaiGHost' })).challenge?.provider, 'akamai', 'AkamaiGHost + 403 + Access Denied')
+  t.same(recognizePage(observe(akamaiDenied, 403)), { page_kind: 'denied' }, 'Access Denied without an Akamai marker is a plain denial')
+})
+
+t.test('invisible CAPTCHA variants on a short page are not challenges', async t => {
+  const v3 = '<script src="https://www.google.com/recaptcha/api.js?render=KEY"></script>'
+  const hc = '<script src="https://js.hcaptcha.com/1/api.js"></script>'
+  const cases: Record<string, string> = {
+    'reCAPTCHA v2 invisible div': page('<p>Sign up for our weekly letter.</p><div class="g-recaptcha" data-sitekey="K" data-size="invisible"></div>', v3),
+    'reCAPTCHA bound to a button': page('<p>Sign up for our weekly letter.</p><button class="g-recaptcha" data-sitekey="K">Send</button>', v3),
+    'reCAPTCHA v3 badge anchor': page('<p>Sign up for our weekly letter.</p><div class="grecaptcha-badge"><iframe src="https://www.google.com/recaptcha/api2/anchor?ar=1&amp;k=K&amp;size=invisible"></iframe></div>', v3),
+    'hidden reCAPTCHA container': page('<p>Sign up for our weekly letter.</p><div class="g-recaptcha" style="display: none" data-sitekey="K"></div>', v3),
+    'hCaptcha invisible div': page('<p>Sign up for our weekly letter.</p><div class="h-captcha" data-size="invisible"></div>', hc),
+    'hCaptcha bound to a button': page('<p>Sign up for our weekly letter.</p><button class="h-captcha" data-sitekey="K">Send</button>', hc),
+    'hCaptcha invisible checkbox frame': page('<p>Sign up for our weekly letter.</p><iframe src="https://newassets.hcaptcha.com/captcha/v1/x/static/hcaptcha.html#frame=checkbox-invisible"></iframe>', hc),
+    'hidden Turnstile container': page('<p>Sign up for our weekly letter.</p><div class="cf-turnstile" hidden></div>', '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>')
+  }
+  for (const [name, html] of Object.entries(cases)) t.same(recognizePage(observe(html)), { page_kind: 'content' }, name)
+})
+
+t.test('a visible CAPTCHA widget needs its vendor loader, and gates only a block-shaped page', async t => {
+  const widget = '<div class="g-recaptcha" data-sitekey="K"></div>'
+  const loader = '<script src="https://www.google.com/recaptcha/api.js"></script>'
+  t.equal(recognizePage(observe(page('<p>Please solve the check.</p>' + widget, loader))).challenge?.provider, 'recaptcha', 'short page + loader + widget')
+  t.equal(recognizePage(observe(page('<p>Please solve the check.</p>' + widget))).challenge, undefined, 'a lookalike class without the loader')
+  t.same(recognizePage(observe(page(PROSE + widget, loader))), { page_kind: 'content' }, 'a widget in a long document')
+  t.equal(recognizePage(observe(page(PROSE + widget, loader), 403)).challenge?.provider, 'recaptcha', 'the same document behind a 403')
+  const hcaptchaFrame = '<iframe src="https://newassets.hcaptcha.com/captcha/v1/x/static/hcaptcha.html#frame=checkbox&amp;id=1"></iframe>'
+  const r = recognizePage(observe(page('<p>Please solve the check.</p>' + hcaptchaFrame)))
+  t.equal(r.challenge?.provider, 'hcaptcha', 'a rendered hCaptcha checkbox frame is its own loader')
+  t.equal(r.widget_selector, 'iframe[src*="hcaptcha.com"][src*="frame=checkbox"]')
+})
+
+t.test('markers only count as markup, not as text, comments or fallbacks', async t => {
+  const cases: Record<string, string> = {
+    'escaped code sample': page('<p>Embed it like this:</p><pre>&lt;div id="px-captcha"&gt;&lt;/div&gt; &lt;iframe src="https://geo.captcha-delivery.com/captcha/"&gt;</pre>'),
+    'HTML comment': page('<p>Our shop is open today.</p><!-- <div id="px-captcha"></div> <iframe src="/_Incapsula_Resource?incident_id=1"></iframe> -->'),
+    'noscript fallback': page('<p>Our shop is open today.</p><noscript><div id="sec-if-cpt-container"></div></noscript>'),
+    'string inside a script': page('<p>Our shop is open today.</p><script>const tpl = \'<div id="px-captcha"></div>\'</script>'),
+    'structured data': page('<p>Our shop is open today.</p><script type="application/ld+json">{"description":"window._cf_chl_opt gokuProps"}</script>'),
+    'class name that merely starts the same': page('<p>Our shop is open today.</p><div class="cf-browser-verification-notes"></div>')
+  }
+  for (const [name, html] of Object.entries(cases)) t.same(recognizePage(observe(html)), { page_kind: 'content' }, name)
+})
+
+t.test('vendor sensor snippets are challenges only when they are the whole page', async t => {
+  const incapsula = '<script src="/_Incapsula_Resource?SWJIYLWA=719d34d3"></script>'
+  const awsSdk = '<script src="https://x.token.awswaf.com/x/y/challenge.js"></script>'
+  const pxSensor = "<script>window._pxAppId='PXabc'</script>"
+  const shortContent = '<p>The library is open from nine to five on weekdays.</p>'
+  t.equal(recognizePage(observe(page('', incapsula))).challenge?.provider, 'imperva', 'Incapsula script on a blank page')
+  t.same(recognizePage(observe(page(shortContent, incapsula))), { page_kind: 'content' }, 'Incapsula script on content')
+  t.equal(recognizePage(observe(page('', awsSdk))).challenge?.provider, 'aws_waf', 'AWS WAF SDK on a blank page')
+  t.same(recognizePage(observe(page(shortContent, awsSdk))), { page_kind: 'content' }, 'AWS WAF SDK on content')
+  t.equal(recognizePage(observe(page('<p>Access to this page has been denied.</p>', pxSensor), 403)).challenge?.provider, 'perimeterx', 'PX sensor on a short 403')
+  t.same(recognizePage(observe(page(shortContent, pxSensor))), { page_kind: 'content' }, 'PX sensor on content')
+})
+
+t.test('titles: exact interstitial titles, "Just a moment..." only on a notice', async t => {
+  t.equal(recognizePage(observe(page('<p>One moment.</p>', '<title>Just a moment...</title>'))).challenge?.provider, 'cloudflare')
+  t.equal(recognizePage(observe(page('<p>One moment.</p>', '<title>Just a moment…</title>'))).challenge?.provider, 'cloudflare', 'unicode ellipsis')
+  t.same(recognizePage(observe(page(PROSE, '<title>Just a moment...</title>'))), { page_kind: 'content' }, 'a long document titled the same')
+  t.same(recognizePage(observe(page(PROSE, '<title>Fixing "Attention Required! | Cloudflare" errors</title>'))), { page_kind: 'content' }, 'a title that quotes one')
+  t.equal(recognizePage(observe(page(PROSE, '<title>Attention Required! | Cloudflare</title>'))).challenge?.provider, 'cloudflare', 'the exact block title')
+})
+
+t.test('generic browser checks: short notices only, and only when no provider is recognized', async t => {
+  for (const phrase of ['Hang tight! We are checking your browser.', 'Checking your browser before accessing 127.0.0.1.',
+    'Please wait while we verify your browser.', 'Checking if the site connection is secure', 'Verifying you are human. This may take a few seconds.',
+    'Please verify you are a human', 'Are you a robot?']) {
+    const r = recognizePage(observe(page(`<p>${phrase}</p>`)))
+    t.equal(r.challenge?.provider, 'generic', phrase)
+    t.equal(r.page_kind, 'challenge')
+  }
+  t.same(recognizePage(observe(page(PROSE + '<p>Some sites keep checking your browser before accessing them.</p>'))), { page_kind: 'content' }, 'a long document using the words')
+  t.same(recognizePage(observe(page('<p>Hang tight, your dashboard is loading.</p>'))), { page_kind: 'content' }, '"Hang tight" alone is not a check')
+  const ddg = recognizePage(observe(page('<p>Checking your browser before accessing 127.0.0.1.</p>', '<title>DDoS-Guard</title>')))
+  t.equal(ddg.challenge?.provider, 'ddos_guard', 'a provider marker wins over the wording')
+  t.notOk(ddg.challenge?.evidence.some(e => e.includes('short page')), 'and the generic wording is not reported as its evidence')
+})
+
+t.test('page kinds without a challenge', async t => {
+  const words = page('<h1>Kettle</h1><p>A blue enamel kettle that whistles.</p>')
+  for (const status of [401, 403, 407, 429, 451]) t.same(recognizePage(observe(words, status)), { page_kind: 'denied' }, `status ${status}`)
+  for (const status of [400, 404, 410, 500, 502, 503, 504]) t.same(recognizePage(observe(words, status)), { page_kind: 'http_error' }, `status ${status}`)
+  for (const status of [200, 203, 206]) t.same(recognizePage(observe(words, status)), { page_kind: 'content' }, `status ${status}`)
+  for (const status of [null, 101, 301, 304]) t.same(recognizePage(observe(words, status)), {}, `status ${status}: the host cannot tell`)
+  t.same(recognizePage(observe(page('', '<script src="/app.js"></script>'), 200)), { page_kind: 'empty' }, 'blank 200')
+  t.same(recognizePage(observe('', 204)), { page_kind: 'empty' }, 'empty 204')
+  t.same(recognizePage(observe(page(''), null)), { page_kind: 'empty' }, 'blank page with no status')
+  t.same(recognizePage(observe(page(''), 404)), { page_kind: 'http_error' }, 'blank 404 is still an error')
+})
+
+t.test('2xx pages: what counts as content', async t => {
+  const kind = (body: string): PageKind | undefined => recognizePage(observe(page(body))).page_kind
+  t.equal(kind('<p>Loading...</p>'), undefined, 'a spinner label')
+  t.equal(kind('<p>Loading, please wait</p>'), undefined, 'a longer placeholder')
+  t.equal(kind('<p>Price: €34.90</p>'), 'content', 'three words')
+  t.equal(kind('<p>Hello world</p>'), undefined, 'two words are not enough')
+  t.equal(kind('<p>…</p>'), undefined, 'punctuation only')
+  t.equal(kind('<p>Loading the annual report for the northern region now, with all the charts</p>'), 'content', 'long text that starts like a placeholder')
+  t.equal(kind('<h1>Access denied</h1>'), 'denied', 'a short denial at 200')
+  t.equal(kind('<h1>Forbidden</h1>'), 'denied')
+  t.equal(kind('<p>You do not have permission to view this document.</p>'), 'denied')
+  t.equal(kind('<p>Your IP address has been blocked.</p>'), 'denied')
+  t.equal(kind(PROSE + '<p>The forbidden fruit was access denied to the garden.</p>'), 'content', 'a long document using denial words')
+})
+
+t.test('a short page built around a password field is a login wall, not content', async t => {
+  const form = '<h1>Sign in</h1><form><input type="email" name="e"><input type="password" name="p"><button>Sign in</button></form>'
+  t.same(recognizePage(observe(page(form))), {}, 'login wall')
+  t.same(recognizePage(observe(page(form.replace('type="password"', 'type="password" style="display:none"')))), { page_kind: 'content' }, 'a hidden password field')
+  t.same(recognizePage(observe(page(PROSE + form))), { page_kind: 'content' }, 'a long page with a sign-in box')
+})
+
+t.test('countWords counts ideographs one by one and ignores punctuation', async t => {
+  t.equal(countWords(''), 0)
+  t.equal(countWords(' … — • '), 0)
+  t.equal(countWords('Hello, world! 42'), 3)
+  t.equal(countWords('l\'été à Paris'), 4)
+  t.equal(countWords('东京は晴れ'), 5)
+  const chinese = '这是一篇关于面包的文章。'.repeat(10)
+  t.same(recognizePage(observe(page(`<p>${chinese}</p>`))), { page_kind: 'content' })
+  t.same(recognizePage(observe(page(`<p>${chinese}请稍候，正在检查您的浏览器</p><div id="challenge-stage"></div>`))), { page_kind: 'content' }, 'a long CJK document is not a notice')
+})
+
+t.test('widget_selector is reported only with a challenge', async t => {
+  const stageOnly = page(PROSE + '<div id="challenge-stage"></div>')
+  t.same(recognizePage(observe(stageOnly)), { page_kind: 'content' }, 'a generic id on a long page is neither a challenge nor a widget')
+  const r = recognizePage(observe(page('<p>Just a second.</p><div id="challenge-stage"></div>')))
+  t.equal(r.challenge?.provider, 'cloudflare')
+  t.equal(r.widget_selector, '#challenge-stage')
+})
