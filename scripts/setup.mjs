@@ -24,7 +24,7 @@ function dependenciesInstalled () {
 
 function onPath (name) {
   for (const dir of (process.env.PATH || '').split(delimiter)) {
-    try { accessSync(join(dir, name), constants.X_OK); return join(dir, name) } catch {}
+    try { accessSync(join(dir, name), constants.X_OK); return join(dir, name) } catch { /* not here */ }
   }
   return null
 }

@@ -52,7 +52,7 @@ export default async function cdpRoutes (app: FastifyInstance): Promise<void> {
     const { name } = req.params
     // Messages sent before the upstream opens are held in order, then forwarded.
     const pending: WebSocket.RawData[] = []
-    let upstream: WebSocket | undefined
+    let upstream: WebSocket | undefined = undefined
     const forward = (data: WebSocket.RawData): void => {
       if (!upstream || upstream.readyState !== WebSocket.OPEN) { pending.push(data); return }
       const text = data.toString()
