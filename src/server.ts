@@ -21,12 +21,11 @@ export async function serve (env: Record<string, string | undefined> = process.e
   try {
     resolved = await resolveToken(config.token, config.profilesDir)
   } catch (err) {
-    const why = `no API token: AFHTTP_TOKEN is unset and ${config.profilesDir}/.afhttp-token could not be created (${(err as Error).message})`
-    if (!isLoopback(config.host)) {
-      process.stderr.write(`afhttp: refusing to bind ${config.host} without a token; ${why}\n`)
-      process.exit(2)
-    }
-    throw err
+    const why = `AFHTTP_TOKEN is unset and ${config.profilesDir}/.afhttp-token could not be created (${(err as Error).message})`
+    process.stderr.write(isLoopback(config.host)
+      ? `afhttp: no API token: ${why}\n`
+      : `afhttp: refusing to bind ${config.host} without a token: ${why}\n`)
+    process.exit(2)
   }
   if (resolved.source !== 'env') logger.info({ token_file: resolved.file, source: resolved.source }, 'API token is stored in the profiles directory')
 

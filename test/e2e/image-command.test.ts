@@ -85,3 +85,13 @@ t.test('bad configuration fails at start with one line naming the variable', asy
   t.equal((err as { code: number }).code, 2)
   t.match((err as { stderr: string }).stderr, /^afhttp: invalid configuration: AFHTTP_PORT .*\n$/)
 })
+
+t.test('a non-loopback bind without a token it can create is refused', async (t) => {
+  const root = new URL('../..', import.meta.url).pathname
+  const run = promisify(execFile)
+  const env = { ...process.env, AFHTTP_HOST: '0.0.0.0', AFHTTP_PROFILES_DIR: '/dev/null/profiles' }
+  delete env.AFHTTP_TOKEN
+  const err = await run('node', ['dist/cli/index.js', 'serve'], { cwd: root, env }).catch((e: { code: number, stderr: string }) => e)
+  t.equal((err as { code: number }).code, 2)
+  t.match((err as { stderr: string }).stderr, /refusing to bind 0\.0\.0\.0 without a token/)
+})
