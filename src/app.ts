@@ -41,7 +41,6 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
-    disableRequestLogging: false,
     trustProxy: false,
     ajv: { customOptions: { removeAdditional: false, allErrors: false, coerceTypes: false } }
   })
