@@ -1,0 +1,90 @@
+import { AfhttpClientError, type AfhttpClient, type HandoffSummary } from '../../client/index.js'
+import { formatDuration } from '../output.js'
+
+export type WaitOutcome =
+  | { kind: 'finished', summary: HandoffSummary }
+  /** The host ended the hold without a finish: `expired` or `revoked`. */
+  | { kind: 'ended', summary: HandoffSummary }
+  /** The tab or its handoff no longer exists (closed, host restarted). */
+  | { kind: 'gone', error: AfhttpClientError }
+  | { kind: 'interrupted', summary?: HandoffSummary }
+  | { kind: 'unreachable', error: AfhttpClientError }
+
+export interface WaitOptions {
+  tabId: string
+  /** Expiry known from the fetch's action; the summary's own `expires_at` wins once read. */
+  expiresAt?: string
+  pollMs: number
+  now: () => number
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>
+  signal: AbortSignal
+  progress: (text: string, key: string) => void
+}
+
+const STATE_TEXT: Record<string, string> = {
+  open: 'panel not opened yet',
+  human: 'a person has control',
+  human_disconnected: "the person's panel disconnected"
+}
+
+// Keep trying this long past the hold's end while the host does not answer: a restart takes a moment.
+const UNREACHABLE_GRACE_MS = 30_000
+const UNREACHABLE_WITHOUT_EXPIRY_MS = 60_000
+
+/** The progress line for one summary: elapsed, hold left, who controls, whether the host still checks. */
+export function renderProgress (s: HandoffSummary, elapsedMs: number, nowMs: number): { text: string, key: string } {
+  const left = Date.parse(s.expires_at) - nowMs
+  const parts = [
+    'waiting for a person',
+    `${formatDuration(elapsedMs)} elapsed`,
+    Number.isFinite(left) ? (left > 0 ? `${formatDuration(left)} hold left` : 'hold time is up') : 'hold end unknown',
+    STATE_TEXT[s.state] ?? s.state,
+    s.will_check_again
+      ? `host checking for completion (${s.checks_left} check${s.checks_left === 1 ? '' : 's'} left)`
+      : 'host no longer checks: press Done in the panel'
+  ]
+  return { text: parts.join(' · '), key: `${s.state}|${s.will_check_again}` }
+}
+
+function isTransient (err: AfhttpClientError): boolean {
+  return ['host_unreachable', 'connection_lost', 'request_timeout', 'rate_limited'].includes(err.code) || (err.status ?? 0) >= 500
+}
+
+/**
+ * Polls the handoff summary until the person finishes, the hold ends, the tab disappears, the
+ * signal aborts (Ctrl-C) or the host stays unreachable past the hold. Never touches the tab.
+ */
+export async function waitForHandoff (client: Pick<AfhttpClient, 'handoffSummary'>, opts: WaitOptions): Promise<WaitOutcome> {
+  const started = opts.now()
+  let last: HandoffSummary | undefined
+  let failingSince: number | undefined
+  for (;;) {
+    if (opts.signal.aborted) return { kind: 'interrupted', summary: last }
+    try {
+      const s = await client.handoffSummary(opts.tabId, { signal: opts.signal, timeoutMs: Math.max(5_000, opts.pollMs * 5) })
+      last = s
+      failingSince = undefined
+      if (s.state === 'finished') return { kind: 'finished', summary: s }
+      if (s.state === 'expired' || s.state === 'revoked') return { kind: 'ended', summary: s }
+      const now = opts.now()
+      const { text, key } = renderProgress(s, now - started, now)
+      opts.progress(text, key)
+    } catch (err) {
+      if (opts.signal.aborted) return { kind: 'interrupted', summary: last }
+      if (!(err instanceof AfhttpClientError)) throw err
+      if (err.code === 'tab_not_found' || err.code === 'handoff_not_found') return { kind: 'gone', error: err }
+      if (!isTransient(err)) throw err
+      const now = opts.now()
+      failingSince ??= now
+      const expiry = Date.parse(last?.expires_at ?? opts.expiresAt ?? '')
+      const giveUpAt = Number.isFinite(expiry) ? expiry + UNREACHABLE_GRACE_MS : failingSince + UNREACHABLE_WITHOUT_EXPIRY_MS
+      if (now >= giveUpAt) return { kind: 'unreachable', error: err }
+      opts.progress(`waiting for a person · ${formatDuration(now - started)} elapsed · host not answering (${err.code}), retrying`, 'unreachable')
+    }
+    try {
+      await opts.sleep(opts.pollMs, opts.signal)
+    } catch {
+      return { kind: 'interrupted', summary: last }
+    }
+  }
+}

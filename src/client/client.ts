@@ -1,0 +1,221 @@
+import { Pool, type Dispatcher } from 'undici'
+import { AfhttpClientError, answerError, transportError } from './errors.js'
+import type {
+  Capabilities, CdpRequest, CdpResult, FetchRequest, FetchResult, HandoffFinishResult, HandoffMint, HandoffRequest, HandoffResult,
+  HandoffSummary, Health, ProfileCreateRequest, ProfileDescription, ProfileList, ProfilePatch, ProfileWriteResult,
+  SnapshotRequest, SnapshotResult, TabCloseResult, TabDescription, TabList, Warning
+} from './types.js'
+
+/** How to reach a host. */
+export interface AfhttpClientOptions {
+  /** Base URL of the host, e.g. `http://127.0.0.1:8787`. A path prefix (behind a proxy) is kept. */
+  url: string | URL
+  /** The API bearer token (`AFHTTP_TOKEN` of the host). Only `capabilities()` works without it. */
+  token?: string
+  /** Default per-call timeout in ms (default 30000). `fetch()` adds its navigation budget on top. */
+  timeoutMs?: number
+  /** Keep-alive connections to the host (default 8). */
+  connections?: number
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Overrides the client's per-call timeout; the call fails with `request_timeout` after it. */
+  timeoutMs?: number
+  /** Cancels the call; the promise rejects with the signal's reason. */
+  signal?: AbortSignal
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000
+const DEFAULT_NAVIGATION_MS = 30_000
+// A fetch answers after its own navigation budget; leave room for captures and the answer.
+const FETCH_MARGIN_MS = 15_000
+
+/**
+ * Typed client of one afhttp host. One instance keeps a keep-alive pool: reuse it, and call
+ * `close()` when done. Every method returns the host's JSON body and throws `AfhttpClientError`.
+ */
+export class AfhttpClient {
+  /** The host's base URL without credentials, safe to print. */
+  readonly baseUrl: string
+  readonly #token: string | undefined
+  readonly #timeoutMs: number
+  readonly #prefix: string
+  readonly #pool: Pool
+
+  constructor (opts: AfhttpClientOptions) {
+    const url = new URL(opts.url)
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`afhttp host URL must be http: or https:, got ${url.protocol}`)
+    this.#prefix = url.pathname.replace(/\/+$/, '')
+    this.baseUrl = url.origin + this.#prefix
+    this.#token = opts.token
+    this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.#pool = new Pool(url.origin, { connections: opts.connections ?? 8, keepAliveTimeout: 10_000 })
+  }
+
+  /** `GET /capabilities`: configured support (public). */
+  capabilities (opts?: CallOptions): Promise<Capabilities> {
+    return this.#call('GET', '/capabilities', undefined, opts)
+  }
+
+  /**
+   * `GET /health`: live observation. Resolves with the body on HTTP 200 (ready) and on 503 (not
+   * ready): read `status.takeover_ready`. Rejects on other answers, e.g. 404 from a host without `/health`.
+   */
+  health (opts?: CallOptions): Promise<Health> {
+    return this.#call('GET', '/health', undefined, opts, (status, body) => status === 503 && isHealth(body))
+  }
+
+  /** `GET /v1/profiles` */
+  listProfiles (opts?: CallOptions): Promise<ProfileList> {
+    return this.#call('GET', '/v1/profiles', undefined, opts)
+  }
+
+  /** `POST /v1/profiles` (a durable metadata write; check `warnings`). */
+  createProfile (input: ProfileCreateRequest, opts?: CallOptions): Promise<ProfileWriteResult> {
+    return this.#call('POST', '/v1/profiles', input, opts)
+  }
+
+  /** `GET /v1/profiles/:name`: metadata plus running state. */
+  getProfile (name: string, opts?: CallOptions): Promise<ProfileDescription> {
+    return this.#call('GET', `/v1/profiles/${enc(name)}`, undefined, opts)
+  }
+
+  /** `PATCH /v1/profiles/:name`: update `labels` (merge patch) or `cdp_url`. */
+  updateProfile (name: string, patch: ProfilePatch, opts?: CallOptions): Promise<ProfileWriteResult> {
+    return this.#call('PATCH', `/v1/profiles/${enc(name)}`, patch, opts)
+  }
+
+  /**
+   * `POST /v1/fetch`. Resolves whenever a page loaded (check `ok`, `page_kind` and `actions`);
+   * rejects with `navigation_failed`/`navigation_timeout` (and `details`/`trace` of a retained tab) otherwise.
+   * The default call timeout is the request's `timeout_ms` plus a margin.
+   */
+  fetch (req: FetchRequest, opts: CallOptions = {}): Promise<FetchResult> {
+    const timeoutMs = opts.timeoutMs ?? (req.timeout_ms ?? DEFAULT_NAVIGATION_MS) + FETCH_MARGIN_MS
+    return this.#call('POST', '/v1/fetch', req, { ...opts, timeoutMs })
+  }
+
+  /** `GET /v1/tabs` */
+  listTabs (opts?: CallOptions): Promise<TabList> {
+    return this.#call('GET', '/v1/tabs', undefined, opts)
+  }
+
+  /** `GET /v1/tabs/:tab_id` */
+  getTab (tabId: string, opts?: CallOptions): Promise<TabDescription> {
+    return this.#call('GET', `/v1/tabs/${enc(tabId)}`, undefined, opts)
+  }
+
+  /** `POST /v1/tabs/:tab_id/snapshot`: observe without page effects (works while a person drives). */
+  snapshot (tabId: string, req: SnapshotRequest = {}, opts?: CallOptions): Promise<SnapshotResult> {
+    return this.#call('POST', `/v1/tabs/${enc(tabId)}/snapshot`, req, opts)
+  }
+
+  /** `DELETE /v1/tabs/:tab_id`: close through the window-anchor guard; also revokes a handoff. */
+  closeTab (tabId: string, opts?: CallOptions): Promise<TabCloseResult> {
+    return this.#call('DELETE', `/v1/tabs/${enc(tabId)}`, undefined, opts)
+  }
+
+  /**
+   * Mints a panel URL for a tab (`POST /v1/tabs/:tab_id/handoff`) after checking `/health`:
+   * - backend not connected or takeover not ready → rejects with `takeover_unavailable` (no mint);
+   * - host without `/health` (404) → mints anyway and adds warning `liveness_unattested`.
+   * The host runs its own live checks on the tab before minting as well.
+   */
+  async handoff (tabId: string, req: HandoffRequest = {}, opts?: CallOptions): Promise<HandoffResult> {
+    const warnings = await this.#attestLiveness(opts)
+    const mint = await this.#call<HandoffMint>('POST', `/v1/tabs/${enc(tabId)}/handoff`, req, opts)
+    const hostWarnings = Array.isArray(mint.warnings) ? mint.warnings as Warning[] : []
+    return { ...mint, warnings: [...hostWarnings, ...warnings] }
+  }
+
+  /** `GET /v1/tabs/:tab_id/handoff`: read this after a lost response instead of replaying. */
+  handoffSummary (tabId: string, opts?: CallOptions): Promise<HandoffSummary> {
+    return this.#call('GET', `/v1/tabs/${enc(tabId)}/handoff`, undefined, opts)
+  }
+
+  /** `POST /v1/tabs/:tab_id/handoff/finish`: end the hold from the driver side (`handoff_fence_stale` if not current). */
+  finishHandoff (tabId: string, handoffFence: string, opts?: CallOptions): Promise<HandoffFinishResult> {
+    return this.#call('POST', `/v1/tabs/${enc(tabId)}/handoff/finish`, { handoff_fence: handoffFence }, opts)
+  }
+
+  /** `POST /v1/cdp`: one raw CDP command (low level; `Target.closeTarget` here has no anchor protection). */
+  cdp<T = unknown> (req: CdpRequest, opts?: CallOptions): Promise<CdpResult<T>> {
+    return this.#call('POST', '/v1/cdp', req, opts)
+  }
+
+  /** Closes the keep-alive pool. */
+  async close (): Promise<void> {
+    await this.#pool.close()
+  }
+
+  async #attestLiveness (opts?: CallOptions): Promise<Warning[]> {
+    let health: Health
+    try {
+      health = await this.health(opts)
+    } catch (err) {
+      if (err instanceof AfhttpClientError && err.status === 404) {
+        return [{ code: 'liveness_unattested', message: `${this.baseUrl} has no /health route, so the client cannot attest that the browser and takeover are live; minting anyway` }]
+      }
+      throw err
+    }
+    const { backend_connected: connected, takeover_ready: ready } = health.status
+    if (connected && ready) return []
+    const failed = (health.takeover?.checks ?? []).filter((c) => !c.ok).map((c) => `${c.name}${c.error ? `: ${c.error}` : ''}`)
+    const why = health.backend_error ?? failed[0] ?? (connected ? 'takeover is not ready' : 'the browser backend is not connected')
+    throw new AfhttpClientError('takeover_unavailable', `not minting a panel URL: /health says ${why}`, {
+      status: 503,
+      retryable: true,
+      details: { backend_connected: connected, takeover_ready: ready, failed_checks: failed, profile: health.profile }
+    })
+  }
+
+  async #call<T> (method: Dispatcher.HttpMethod, path: string, body: unknown, opts: CallOptions = {}, acceptError?: (status: number, body: unknown) => boolean): Promise<T> {
+    const timeoutMs = opts.timeoutMs ?? this.#timeoutMs
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'afhttp-client' }
+    if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    let statusCode: number
+    let text: string
+    try {
+      const res = await this.#pool.request({ path: this.#prefix + path, method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal })
+      statusCode = res.statusCode
+      text = await res.body.text()
+    } catch (err) {
+      if (opts.signal?.aborted) throw opts.signal.reason
+      if (timeout.aborted) {
+        throw new AfhttpClientError('request_timeout', `${method} ${path}: no answer from ${this.baseUrl} within ${timeoutMs} ms`, {
+          retryable: true, details: { timeout_ms: timeoutMs, may_have_taken_effect: method !== 'GET' }
+        })
+      }
+      throw transportError(err, this.baseUrl, method)
+    }
+    const parsed = parseJson(text)
+    if (statusCode >= 200 && statusCode < 300) {
+      if (parsed === undefined) throw new AfhttpClientError('invalid_response', `${method} ${path}: HTTP ${statusCode} but the body is not JSON`, { status: statusCode })
+      return parsed as T
+    }
+    if (acceptError?.(statusCode, parsed)) return parsed as T
+    throw answerError(statusCode, parsed, text)
+  }
+}
+
+function enc (segment: string): string {
+  return encodeURIComponent(segment)
+}
+
+function parseJson (text: string): unknown {
+  if (!text) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function isHealth (body: unknown): body is Health {
+  const status = (body as { status?: unknown } | undefined)?.status
+  return typeof status === 'object' && status !== null && 'takeover_ready' in status
+}
