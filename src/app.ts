@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import cookie from '@fastify/cookie'
 import websocket from '@fastify/websocket'
 import type { Logger } from 'pino'
-import type { Config } from './config.js'
+import { withBoundPort, type Config } from './config.js'
 import { systemClock, type Clock } from './core/clock.js'
 import errorEnvelope from './plugins/error-envelope.js'
 import auth from './plugins/auth.js'
@@ -46,6 +46,10 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   })
   app.decorate('config', config)
   app.decorate('clock', opts.clock ?? systemClock)
+  app.addHook('onListen', async () => {
+    const address = app.server.address()
+    if (address && typeof address === 'object') app.config = withBoundPort(config, address.port)
+  })
   await app.register(errorEnvelope)
   await app.register(cookie)
   await app.register(websocket, { options: { maxPayload: 256 * 1024 } })

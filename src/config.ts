@@ -10,6 +10,8 @@ export interface Config {
   readonly token: string | undefined
   readonly profilesDir: string
   readonly publicUrl: string
+  /** True when AFHTTP_PUBLIC_URL was set; otherwise publicUrl follows the bound address. */
+  readonly publicUrlExplicit: boolean
   readonly chromiumPath: string
   /** True when AFHTTP_CHROMIUM named the executable explicitly. */
   readonly chromiumExplicit: boolean
@@ -107,6 +109,7 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     token: raw.AFHTTP_TOKEN,
     profilesDir: resolve(raw.AFHTTP_PROFILES_DIR),
     publicUrl: (raw.AFHTTP_PUBLIC_URL ?? `http://${hostForUrl}:${raw.AFHTTP_PORT}`).replace(/\/+$/, ''),
+    publicUrlExplicit: raw.AFHTTP_PUBLIC_URL !== undefined,
     chromiumPath: chromiumPath ?? findChromium(env.PATH) ?? '/usr/bin/chromium',
     chromiumExplicit: raw.AFHTTP_CHROMIUM !== undefined,
     defaultProfile: raw.AFHTTP_DEFAULT_PROFILE,
@@ -117,3 +120,11 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
 }
 
 export { isLoopback }
+
+/** With port 0 the OS picks the port: minted panel URLs must name the one actually bound. */
+export function withBoundPort (config: Config, port: number): Config {
+  if (config.port !== 0 || config.publicUrlExplicit) return config
+  const url = new URL(config.publicUrl)
+  url.port = String(port)
+  return Object.freeze({ ...config, port, publicUrl: url.origin })
+}

@@ -23,6 +23,9 @@ export function describeResponse (res: HTTPResponse | null): MainResponse | unde
  */
 export async function navigate (page: Page, url: string, wait: WaitStrategy, timeoutMs: number): Promise<MainResponse | undefined> {
   const waitUntil = 'selector' in wait ? 'domcontentloaded' : WAIT_UNTIL[wait.kind]
+  // A revalidated cache entry answers 304, which is not the document's status: a fetch asks
+  // the server afresh. The cache is back on afterwards for a person working the tab.
+  await page.setCacheEnabled(false)
   try {
     return describeResponse(await page.goto(url, { waitUntil, timeout: timeoutMs }))
   } catch (err) {
@@ -31,5 +34,7 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
       throw new AfhttpError('navigation_timeout', `The page did not reach "${waitUntil}" within ${timeoutMs} ms.`, { timeout_ms: timeoutMs })
     }
     throw new AfhttpError('navigation_failed', `Loading the page failed: ${message}`, { cause: message })
+  } finally {
+    await page.setCacheEnabled(true).catch(() => undefined)
   }
 }

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { ConfigError, loadConfig, MAX_HANDOFF_HOLD_MS } from '../../src/config.js'
+import { ConfigError, loadConfig, MAX_HANDOFF_HOLD_MS, withBoundPort } from '../../src/config.js'
 
 const base = { PATH: process.env.PATH }
 
@@ -46,3 +46,13 @@ for (const [variable, value] of invalid) {
     t.notMatch(err.message, /\n/, 'one line')
   })
 }
+
+t.test('with port 0 the public URL follows the bound port unless it was configured', async (t) => {
+  const auto = loadConfig({ ...base, AFHTTP_PORT: '0' })
+  t.equal(withBoundPort(auto, 41234).publicUrl, 'http://127.0.0.1:41234')
+  t.equal(withBoundPort(auto, 41234).port, 41234)
+  const explicit = loadConfig({ ...base, AFHTTP_PORT: '0', AFHTTP_PUBLIC_URL: 'https://panel.example.test' })
+  t.equal(withBoundPort(explicit, 41234).publicUrl, 'https://panel.example.test')
+  const fixed = loadConfig({ ...base })
+  t.equal(withBoundPort(fixed, 41234), fixed)
+})

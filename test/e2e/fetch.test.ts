@@ -17,7 +17,8 @@ t.test('POST /v1/fetch against real Chromium and pages on 127.0.0.1', async (t) 
     '/redirect': { status: 302, headers: { location: '/article' }, body: '' },
     '/late-price': { body: '<!doctype html><title>Late</title><p>Loading the price for you now please</p><div id="price"></div><script>setTimeout(() => { document.getElementById("price").textContent = "Price: 42 EUR" }, 400)</script>' },
     '/never-price': { body: '<!doctype html><title>Never</title><p>This shop page never shows the price at all.</p><div id="price"></div>' },
-    '/slow': { body: ARTICLE, delayMs: 5000 }
+    '/slow': { body: ARTICLE, delayMs: 5000 },
+    '/cached': { headers: { 'cache-control': 'max-age=0, must-revalidate', etag: '"v1"' }, body: ARTICLE }
   })
   const post = async (body: unknown): Promise<{ status: number, json: Record<string, any> }> => {
     const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify(body) })
@@ -45,6 +46,16 @@ t.test('POST /v1/fetch against real Chromium and pages on 127.0.0.1', async (t) 
     t.equal(json.url, `${site.url}/redirect`)
   })
 
+  t.test('a re-fetch of a cacheable page is a fresh 200, never a 304', async (t) => {
+    const tab = await host.app.tabs.open(host.config.defaultProfile)
+    const first = await post({ tab_id: tab.id, url: `${site.url}/cached` })
+    const second = await post({ tab_id: tab.id, url: `${site.url}/cached` })
+    t.equal(first.json.status, 200)
+    t.equal(second.json.status, 200)
+    t.equal(second.json.ok, true)
+    await host.app.tabs.close(tab.id, 'api')
+  })
+
   t.test('a plain fetch still recognises a challenge and reports it', async (t) => {
     const { status, json } = await post({ url: `${site.url}/cf` })
     t.equal(status, 200, 'HTTP 200 whenever a page loaded')
@@ -65,7 +76,7 @@ t.test('POST /v1/fetch against real Chromium and pages on 127.0.0.1', async (t) 
     const action = json.actions[0]
     t.equal(action.kind, 'human_takeover')
     t.equal(action.reason, 'challenge')
-    t.match(action.takeover_url_secret, new RegExp(`^${host.config.publicUrl}/takeover/[A-Za-z0-9_-]{43}$`))
+    t.match(action.takeover_url_secret, new RegExp(`^${host.url}/takeover/[A-Za-z0-9_-]{43}$`), 'the URL names the port actually bound')
     t.match(action.handoff_fence, /^hf_/)
     t.ok(Date.parse(action.expires_at) > Date.now())
     t.equal(json.artifacts.screenshot.mime, 'image/jpeg')

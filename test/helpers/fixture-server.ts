@@ -33,6 +33,12 @@ export async function startFixtureServer (t: Teardown, routes: Record<string, Fi
         res.end('<!doctype html><title>Not found</title><h1>Not found</h1><p>No fixture is served at this path.</p>')
         return
       }
+      const etag = route.headers?.etag
+      if (etag && req.headers['if-none-match'] === etag) {
+        res.writeHead(304, { etag })
+        res.end()
+        return
+      }
       const body = typeof route.body === 'function' ? route.body(req) : route.body
       res.writeHead(route.status ?? 200, {
         'content-type': 'text/html; charset=utf-8',

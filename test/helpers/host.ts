@@ -74,7 +74,7 @@ export async function startHost (t: Teardown, opts: HostOptions = {}): Promise<T
   t.teardown(close)
   return {
     app,
-    config,
+    config: app.config,
     url,
     token: config.token ?? TEST_TOKEN,
     profilesDir,
