@@ -9,6 +9,10 @@ export function requiresToken (url: string): boolean {
   return path.startsWith('/v1/') || path === '/v1' || path === '/health' || path === '/metrics'
 }
 
+function safeDecode (url: string): string {
+  try { return decodeURIComponent(url.split('?')[0]) } catch { return url }
+}
+
 export function bearerFrom (req: FastifyRequest): string | undefined {
   const header = req.headers.authorization
   if (typeof header !== 'string') return undefined
@@ -18,7 +22,10 @@ export function bearerFrom (req: FastifyRequest): string | undefined {
 
 async function auth (app: FastifyInstance, opts: { token: string }): Promise<void> {
   app.addHook('onRequest', async (req) => {
-    if (!requiresToken(req.url)) return
+    // Decide on the route the router matched (it decodes %-escapes), never on the raw URL:
+    // "/%761/cdp" is /v1/cdp to the router and must be to the guard too.
+    const matched = req.routeOptions.url
+    if (!requiresToken(matched ?? safeDecode(req.url))) return
     const presented = bearerFrom(req)
     if (presented === undefined || !tokenMatches(presented, opts.token)) {
       throw new AfhttpError('unauthorized', presented === undefined

@@ -24,6 +24,16 @@ t.test('errors share one envelope; auth guards the API', async (t) => {
     }
   })
 
+  t.test('percent-encoded paths cannot slip past the token check', async (t) => {
+    for (const path of ['/%761/profiles', '/v%31/tabs', '/%68ealth', '/%6detrics', '/v1/%70rofiles', '/V1/profiles']) {
+      const res = await fetch(host.url + path)
+      t.not(res.status, 200, `${path} is not answered without a token`)
+      if (res.status !== 404) t.equal((await res.json()).error.code, 'unauthorized', path)
+    }
+    const created = await fetch(host.url + '/%761/profiles', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'sneaky' }) })
+    t.equal(created.status, 401)
+  })
+
   t.test('capabilities is public and carries no secret', async (t) => {
     const res = await fetch(host.url + '/capabilities')
     t.equal(res.status, 200)
