@@ -22,6 +22,7 @@ export const ERRORS = {
   backend_unavailable: { status: 503, retryable: true, message: 'The browser backend is not available.' },
   tab_not_found: { status: 404, retryable: false, message: 'No such tab.' },
   tab_under_human_control: { status: 409, retryable: true, message: 'A person holds this tab; only observations are allowed.' },
+  tab_busy: { status: 409, retryable: true, message: 'Another agent operation is working this tab.' },
   navigation_failed: { status: 502, retryable: true, message: 'The page could not be loaded.' },
   navigation_timeout: { status: 504, retryable: true, message: 'The page did not load in time.' },
   handoff_not_found: { status: 404, retryable: false, message: 'This tab has no handoff.' },

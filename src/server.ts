@@ -36,5 +36,12 @@ export async function serve (env: Record<string, string | undefined> = process.e
     await app.close()
     logger.flush()
   })
-  await app.listen({ host: config.host, port: config.port })
+  try {
+    await app.listen({ host: config.host, port: config.port })
+  } catch (err) {
+    // The browser started on ready: close it and the profile locks instead of hanging.
+    process.stderr.write(`afhttp: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`)
+    await app.close()
+    process.exit(1)
+  }
 }

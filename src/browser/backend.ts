@@ -21,6 +21,16 @@ export interface StartedBrowser {
 
 const PROTOCOL_TIMEOUT_MS = 30_000
 
+/** A cdp_url may carry credentials or a token in its query: never put them in a message. */
+export function redactUrl (url: string): string {
+  try {
+    const u = new URL(url)
+    return `${u.protocol}//${u.host}${u.pathname}`
+  } catch {
+    return '(unparseable cdp_url)'
+  }
+}
+
 /** Launches Chromium on a profile's user-data-dir, or attaches to a `cdp` profile's endpoint. */
 export async function startBrowser (spec: LaunchSpec): Promise<StartedBrowser> {
   if (spec.backend === 'cdp') {
@@ -30,7 +40,7 @@ export async function startBrowser (spec: LaunchSpec): Promise<StartedBrowser> {
       const browser = await puppeteer.connect({ ...endpoint, defaultViewport: null, protocolTimeout: PROTOCOL_TIMEOUT_MS })
       return { browser, owned: false }
     } catch (err) {
-      throw new AfhttpError('backend_unavailable', `Could not attach to ${spec.cdpUrl}: ${(err as Error).message}`, {}, { cause: err })
+      throw new AfhttpError('backend_unavailable', `Could not attach to ${redactUrl(spec.cdpUrl)}: ${(err as Error).message.split('\n')[0]}`, {}, { cause: err })
     }
   }
   await mkdir(spec.userDataDir, { recursive: true })

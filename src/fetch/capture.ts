@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core'
+import { beforeDeadline } from './deadline.js'
 
 export type CaptureName = 'html' | 'text' | 'screenshot'
 
@@ -19,26 +20,34 @@ export interface PageSnapshot {
   title: string
   html: string
   text: string
+  /** Why the page could not be observed (it hung or went away); then html/text are unknown, not empty. */
+  failed?: string
 }
 
-export async function observePage (page: Page): Promise<PageSnapshot> {
-  const [title, html, text] = await Promise.all([
-    page.title().catch(() => ''),
-    page.content().catch(() => ''),
-    page.evaluate(() => document.body?.innerText ?? '').catch(() => '')
-  ])
-  return { title, html, text }
+export async function observePage (page: Page, deadline: number): Promise<PageSnapshot> {
+  try {
+    const [title, html, text] = await Promise.all([
+      beforeDeadline(page.title(), deadline, 'the page title'),
+      beforeDeadline(page.content(), deadline, 'the page HTML'),
+      beforeDeadline(page.evaluate(() => document.body?.innerText ?? ''), deadline, 'the page text')
+    ])
+    return { title, html, text }
+  } catch (err) {
+    return { title: '', html: '', text: '', failed: (err as Error).message.split('\n')[0] }
+  }
 }
 
 /** Takes the requested captures; a failed or empty one is a warning and counts against reclaiming. */
-export async function capture (page: Page, wanted: CaptureName[], seen: PageSnapshot): Promise<CaptureOutcome> {
+export async function capture (page: Page, wanted: CaptureName[], seen: PageSnapshot, deadline: number): Promise<CaptureOutcome> {
   const out: CaptureOutcome = { artifacts: {}, failed: [], warnings: [] }
   const fail = (name: CaptureName, why: string): void => {
     out.failed.push(name)
     out.warnings.push({ code: why === 'empty' ? 'capture_empty' : 'capture_failed', message: why === 'empty' ? `The ${name} capture came back empty.` : `The ${name} capture failed: ${why}` })
   }
   for (const name of wanted) {
-    if (name === 'html') {
+    if (seen.failed && name !== 'screenshot') {
+      fail(name, seen.failed)
+    } else if (name === 'html') {
       out.artifacts.html = seen.html
       if (!seen.html.trim()) fail('html', 'empty')
     } else if (name === 'text') {
@@ -46,7 +55,7 @@ export async function capture (page: Page, wanted: CaptureName[], seen: PageSnap
       if (!seen.text.trim()) fail('text', 'empty')
     } else {
       try {
-        const base64 = await page.screenshot({ type: 'jpeg', quality: 70, encoding: 'base64' }) as string
+        const base64 = await beforeDeadline(page.screenshot({ type: 'jpeg', quality: 70, encoding: 'base64' }), deadline, 'the screenshot') as string
         out.artifacts.screenshot = { mime: 'image/jpeg', base64 }
         if (!base64) fail('screenshot', 'empty')
       } catch (err) {

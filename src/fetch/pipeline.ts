@@ -7,6 +7,7 @@ import { navigate, type MainResponse } from './navigate.js'
 import { awaitReadiness, type Readiness } from './readiness.js'
 import { capture, observePage, type Artifacts } from './capture.js'
 import type { FetchRequest } from './request.js'
+import { observationDeadline } from './deadline.js'
 
 export interface Warning { code: string, message: string }
 
@@ -46,11 +47,13 @@ interface Inspection {
 /** Observes the page as it is now: readiness, recognition, captures and the verdict. */
 export async function inspectTab (tab: TabRecord, req: Pick<FetchRequest, 'wait' | 'capture'>, deadline: number, response?: MainResponse): Promise<Inspection> {
   const readiness = await awaitReadiness(tab.page, req.wait, deadline)
-  const seen = await observePage(tab.page)
+  const observeBy = observationDeadline(deadline)
+  const seen = await observePage(tab.page, observeBy)
   const main = response ?? tab.lastResponse
-  const recognition = recognizePage({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
-  const captured = await capture(tab.page, req.capture, seen)
-  const verdict = decideReclaim({
+  // An unobservable page is not an empty one: recognise nothing rather than invent a kind.
+  const recognition: Recognition = seen.failed ? {} : recognizePage({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+  const captured = await capture(tab.page, req.capture, seen, observeBy)
+  const judged = decideReclaim({
     status: main?.status ?? null,
     hasVisibleText: seen.text.trim().length > 0,
     documentEmpty: seen.html.replace(/<(head|script|style)[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, '').trim() === '' && seen.text.trim() === '',
@@ -59,6 +62,9 @@ export async function inspectTab (tab: TabRecord, req: Pick<FetchRequest, 'wait'
     failedCaptures: captured.failed,
     readiness: readiness.measured ? readiness : undefined
   })
+  const verdict: Verdict = seen.failed
+    ? { ok: false, reclaim: false, reason: 'capture_failed', warnings: [{ code: 'page_unresponsive', message: `The page could not be observed: ${seen.failed}.` }] }
+    : judged
   return { response: main, readiness, recognition, verdict, artifacts: captured.artifacts, warnings: [...captured.warnings, ...verdict.warnings] }
 }
 
@@ -86,6 +92,18 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
     tab = await app.tabs.open(req.profile ?? app.config.defaultProfile)
     mark('open_tab_ms', t0)
   }
+  const done = app.tabs.beginWork(tab)
+  try {
+    return await fetchInTab(app, req, tab, ownTab, { started, deadline, timings, mark })
+  } finally {
+    done()
+  }
+}
+
+interface Clocking { started: number, deadline: number, timings: Record<string, number>, mark: (name: string, since: number) => void }
+
+async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabRecord, ownTab: boolean, c: Clocking): Promise<FetchResult> {
+  const { started, deadline, timings, mark } = c
   app.tabs.touch(tab.id)
 
   let response: MainResponse | undefined
@@ -156,11 +174,11 @@ async function closeQuietly (app: FastifyInstance, tab: TabRecord, result: Fetch
   try {
     await app.tabs.close(tab.id, 'fetch_cleanup')
   } catch (err) {
-    // The guard failed: the page stays open and the caller learns where it is.
+    // The guard failed, or a handoff began meanwhile: the page stays open and the caller learns where.
     tab.retained = true
     result.tab_retained = true
     result.trace.retained_tab_id = tab.id
-    result.warnings.push({ code: 'anchor_guard_failed', message: (err as Error).message })
+    result.warnings.push({ code: isAfhttpError(err) ? err.code : 'anchor_guard_failed', message: (err as Error).message })
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core'
+import { beforeDeadline } from './deadline.js'
 import { formatWaitStrategy, StabilityTracker, type StabilitySample, type WaitStrategy } from '../core/wait-strategy.js'
 
 export interface Readiness {
@@ -14,18 +15,19 @@ const SAMPLE_EVERY_MS = 100
 /** selector-stable: unchanged text for at least this long (and 3 samples). */
 export const SETTLE_MS = 500
 
-async function sample (page: Page, selector: string): Promise<Omit<StabilitySample, 'at'>> {
+async function sample (page: Page, selector: string, deadline: number): Promise<Omit<StabilitySample, 'at'>> {
   try {
-    return await page.evaluate((sel: string) => {
+    return await beforeDeadline(page.evaluate((sel: string) => {
       const el = document.querySelector(sel) as HTMLElement | null
       if (!el) return { present: false, visible: false, text: '' }
       const r = el.getBoundingClientRect()
       const style = getComputedStyle(el)
       const visible = r.width > 0 && r.height > 0 && style.visibility !== 'hidden' && style.display !== 'none' && style.opacity !== '0'
       return { present: true, visible, text: (el.innerText ?? el.textContent ?? '').trim() }
-    }, selector)
+    }, selector), deadline, 'readiness sample')
   } catch {
-    // A navigation in progress destroys the context; the next sample sees the new page.
+    // A navigation in progress destroys the context (the next sample sees the new page);
+    // a hung page answers nothing before the deadline.
     return { present: false, visible: false, text: '' }
   }
 }
@@ -46,7 +48,7 @@ export async function awaitReadiness (page: Page, wait: WaitStrategy, deadline: 
   let samples = 0
   let targetReady = false
   for (;;) {
-    const s = await sample(page, wait.selector)
+    const s = await sample(page, wait.selector, deadline)
     samples++
     const at = performance.now()
     if (wait.kind === 'selector') {

@@ -123,6 +123,8 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     onLost (l) { lost.push(l) },
     async closeAll () {
       await Promise.all([...entries.entries()].map(async ([profile, e]) => {
+        // A launch racing shutdown would orphan its Chromium: let it finish, then close it.
+        if (e.starting) await e.starting.catch(() => undefined)
         const b = e.browser
         if (!b) return
         e.closing = true

@@ -17,6 +17,8 @@ export interface TabRecord {
   retained: boolean
   /** `host`: opened by afhttp; `adopted`: appeared in the browser (popup, CDP client). */
   origin: 'host' | 'adopted'
+  /** Agent operations in flight (a fetch); the reaper and other fetches keep off while > 0. */
+  busy: number
   /** The main frame's latest document response, whoever navigated (driver or person). */
   lastResponse?: { status: number, url: string, headers: Record<string, string> }
 }
@@ -60,6 +62,8 @@ export interface TabRegistry {
   describe (tab: TabRecord): Promise<TabView>
   /** Throws (tab_under_human_control) when a hold forbids agent page effects on this tab. */
   assertAgentMayAct (tab: TabRecord): void
+  /** Marks the tab busy for one agent operation; throws tab_busy if another is running. */
+  beginWork (tab: TabRecord): () => void
   addActGuard (fn: (tab: TabRecord) => void): void
 }
 
@@ -110,7 +114,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       return known
     }
     const now = clock.now()
-    const tab: TabRecord = { id: newTabId(), profile, page, openedAt: now, lastActiveAt: now, retained: false, origin }
+    const tab: TabRecord = { id: newTabId(), profile, page, openedAt: now, lastActiveAt: now, retained: false, origin, busy: 0 }
     byTarget.set(target, tab)
     byId.set(tab.id, tab)
     page.once('close', () => forget(tab, closing.get(tab.id) ?? 'page_closed'))
@@ -129,11 +133,14 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
   async function adopt (profile: string, target: Target): Promise<void> {
     if (target.type() !== 'page' || isAnchorUrl(target.url())) return
     const page = await target.page().catch(() => null)
+    // A popup may already be gone (page.url() then throws): a page must never crash the host.
     if (page && !page.isClosed() && !isAnchorUrl(page.url())) register(profile, page, 'adopted')
   }
 
   app.browsers.onStarted((profile: string, browser: Browser) => {
-    browser.on('targetcreated', (target: Target) => { void adopt(profile, target) })
+    browser.on('targetcreated', (target: Target) => {
+      adopt(profile, target).catch((err: unknown) => app.log.debug({ err }, 'a new page could not be adopted'))
+    })
   })
   app.browsers.onLost((profile) => {
     for (const tab of [...byId.values()]) if (tab.profile === profile) forget(tab, 'browser_lost')
@@ -161,6 +168,12 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     idleMs: (tab) => Math.max(0, clock.now() - tab.lastActiveAt),
     async close (id, reason) {
       const tab = registry.get(id)
+      // Automatic closes re-check protection at the last moment: a handoff may have begun
+      // while the close was planned. Only the explicit DELETE is an escape path.
+      if (reason !== 'api') {
+        const by = protectors.map((p) => p(tab)).find(Boolean)
+        if (by) throw new AfhttpError('tab_under_human_control', `The tab is protected (${by}) and was left open.`, { tab_id: id })
+      }
       // The guard comes first: if it fails, the page stays open and the caller hears why.
       await ensureAnchor(tab.page.browser())
       closing.set(id, reason)
@@ -173,7 +186,8 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     },
     async reap () {
       const tabs = registry.list()
-      const plan = planReap(tabs.map((t) => ({ id: t.id, idleMs: registry.idleMs(t), protectedBy: protectors.map((p) => p(t)).find(Boolean) })), app.config.tabIdleMs)
+      const protectedBy = (t: TabRecord): string | undefined => t.busy > 0 ? 'agent operation in flight' : protectors.map((p) => p(t)).find(Boolean)
+      const plan = planReap(tabs.map((t) => ({ id: t.id, idleMs: registry.idleMs(t), protectedBy: protectedBy(t) })), app.config.tabIdleMs)
       const report: ReapReport = {
         at: new Date(clock.now()).toISOString(),
         closed: [],
@@ -183,7 +197,16 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       for (const c of plan.close) {
         const tab = byId.get(c.id)
         if (!tab) continue
-        if (tab.origin === 'adopted' && !app.browsers.status(tab.profile).pid) continue // not ours to reap in an attached browser
+        if (tab.origin === 'adopted' && !app.browsers.status(tab.profile).pid) {
+          report.failed.push({ tab_id: c.id, error: 'not reaped: a tab the host did not open in an attached (cdp) browser' })
+          continue
+        }
+        // The plan is a moment old: a fetch or a handoff may have started since.
+        const by = protectedBy(tab)
+        if (by || registry.idleMs(tab) <= app.config.tabIdleMs) {
+          if (by) report.protected.push({ tab_id: c.id, idle_ms: registry.idleMs(tab), by })
+          continue
+        }
         try {
           await registry.close(c.id, 'reaper')
           report.closed.push({ tab_id: c.id, idle_ms: c.idleMs })
@@ -203,6 +226,17 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     addDescriber (fn) { describers.push(fn) },
     addActGuard (fn) { actGuards.push(fn) },
     assertAgentMayAct (tab) { for (const g of actGuards) g(tab) },
+    beginWork (tab) {
+      if (tab.busy > 0) throw new AfhttpError('tab_busy', 'Another fetch is working this tab; wait for it to answer.', { tab_id: tab.id })
+      tab.busy += 1
+      let done = false
+      return () => {
+        if (done) return
+        done = true
+        tab.busy -= 1
+        tab.lastActiveAt = clock.now()
+      }
+    },
     async describe (tab) {
       const view: TabView = {
         tab_id: tab.id,

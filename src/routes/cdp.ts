@@ -19,6 +19,9 @@ const cdpBody = {
 } as const
 
 // Closing the host's own browser from outside would strand every tab and handoff.
+const MAX_PENDING = 1000
+const MAX_CLIENT_BUFFER = 64 * 1024 * 1024
+
 const REFUSED_METHODS = new Set(['Browser.close', 'Browser.crash', 'Browser.crashGpuProcess'])
 
 /** Raw CDP, explicit and low level (SPEC section 5): no anchor protection here. */
@@ -54,7 +57,11 @@ export default async function cdpRoutes (app: FastifyInstance): Promise<void> {
     const pending: WebSocket.RawData[] = []
     let upstream: WebSocket | undefined = undefined
     const forward = (data: WebSocket.RawData): void => {
-      if (!upstream || upstream.readyState !== WebSocket.OPEN) { pending.push(data); return }
+      if (!upstream || upstream.readyState !== WebSocket.OPEN) {
+        if (pending.length >= MAX_PENDING) { client.close(1013, 'too many messages before the browser was ready'); return }
+        pending.push(data)
+        return
+      }
       const text = data.toString()
       const refused = refusedCommand(text)
       if (refused) {
@@ -80,7 +87,12 @@ export default async function cdpRoutes (app: FastifyInstance): Promise<void> {
     const up = new WebSocket(endpoint, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024 })
     upstream = up
     up.on('open', () => { for (const data of pending.splice(0)) forward(data) })
-    up.on('message', (data, isBinary) => { if (client.readyState === WebSocket.OPEN) client.send(data, { binary: isBinary }) })
+    up.on('message', (data, isBinary) => {
+      if (client.readyState !== WebSocket.OPEN) return
+      // A client that stops reading must not grow the host's memory without bound.
+      if (client.bufferedAmount > MAX_CLIENT_BUFFER) { client.close(1013, 'client is not reading'); return }
+      client.send(data, { binary: isBinary })
+    })
     up.on('close', () => client.close())
     up.on('error', (err) => { req.log.warn({ err }, 'CDP passthrough upstream error'); client.close(1011) })
   })

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { recognizePage } from '../core/challenge.js'
+import { recognizePage, type Recognition } from '../core/challenge.js'
 import { capture, observePage, type CaptureName } from '../fetch/capture.js'
+
+const SNAPSHOT_BUDGET_MS = 10_000
 
 const snapshotBody = {
   type: ['object', 'null'],
@@ -18,10 +20,11 @@ export default async function snapshotRoutes (app: FastifyInstance): Promise<voi
     async (req) => {
       const tab = app.tabs.get(req.params.tab_id)
       const wanted = req.body?.capture ?? ['html', 'text']
-      const seen = await observePage(tab.page)
+      const deadline = performance.now() + SNAPSHOT_BUDGET_MS
+      const seen = await observePage(tab.page, deadline)
       const main = tab.lastResponse
-      const recognition = recognizePage({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
-      const captured = await capture(tab.page, wanted, seen)
+      const recognition: Recognition = seen.failed ? {} : recognizePage({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+      const captured = await capture(tab.page, wanted, seen, deadline)
       const handoff = app.handoffs.current(tab.id) ? app.handoffs.summary(tab.id) : null
       return {
         tab_id: tab.id,

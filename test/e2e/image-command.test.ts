@@ -95,3 +95,16 @@ t.test('a non-loopback bind without a token it can create is refused', async (t)
   t.equal((err as { code: number }).code, 2)
   t.match((err as { stderr: string }).stderr, /refusing to bind 0\.0\.0\.0 without a token/)
 })
+
+t.test('a port already in use stops the start instead of hanging with a browser open', async (t) => {
+  const root = new URL('../..', import.meta.url).pathname
+  const blocker = createServer().listen(0, '127.0.0.1')
+  await new Promise((resolve) => blocker.once('listening', resolve))
+  t.teardown(() => { blocker.close() })
+  const port = (blocker.address() as { port: number }).port
+  const env = { ...process.env, AFHTTP_PORT: String(port), AFHTTP_PROFILES_DIR: t.testdir(), AFHTTP_TOKEN: 'busy-port-token-0123456789' }
+  const err = await promisify(execFile)('node', ['dist/cli/index.js', 'serve'], { cwd: root, env, timeout: 60_000 }).catch((e: { code: number, stderr: string, killed?: boolean }) => e)
+  t.notOk((err as { killed?: boolean }).killed, 'the process exited by itself')
+  t.equal((err as { code: number }).code, 1)
+  t.match((err as { stderr: string }).stderr, /cannot listen on 127\.0\.0\.1:\d+/)
+})
