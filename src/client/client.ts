@@ -89,11 +89,16 @@ export class AfhttpClient {
   /**
    * `POST /v1/fetch`. Resolves whenever a page loaded (check `ok`, `page_kind` and `actions`);
    * rejects with `navigation_failed`/`navigation_timeout` (and `details`/`trace` of a retained tab) otherwise.
-   * The default call timeout is the request's `timeout_ms` plus a margin.
+   * The default call timeout is the request's `timeout_ms` plus a margin. With `takeover: true` it
+   * checks `/health` first, like `handoff()`: not ready → `takeover_unavailable`; no `/health` → warning.
    */
-  fetch (req: FetchRequest, opts: CallOptions = {}): Promise<FetchResult> {
+  async fetch (req: FetchRequest, opts: CallOptions = {}): Promise<FetchResult> {
+    // A takeover fetch may mint a panel URL: attest liveness first (SPEC section 11), as handoff() does.
+    const warnings = req.takeover ? await this.#attestLiveness(opts) : []
     const timeoutMs = opts.timeoutMs ?? (req.timeout_ms ?? DEFAULT_NAVIGATION_MS) + FETCH_MARGIN_MS
-    return this.#call('POST', '/v1/fetch', req, { ...opts, timeoutMs })
+    const result = await this.#call<FetchResult>('POST', '/v1/fetch', req, { ...opts, timeoutMs })
+    if (warnings.length) result.warnings = [...(result.warnings ?? []), ...warnings]
+    return result
   }
 
   /** `GET /v1/tabs` */

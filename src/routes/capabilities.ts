@@ -12,13 +12,22 @@ export const LIMITS = {
   finished_handoffs_per_tab: 64
 }
 
+async function defaultBackend (app: FastifyInstance): Promise<string> {
+  try {
+    return (await app.profiles.get(app.config.defaultProfile)).backend
+  } catch {
+    return 'chromium'
+  }
+}
+
 /** Public and static: what this host is configured to do, never live state or secrets. */
 export default async function capabilitiesRoutes (app: FastifyInstance): Promise<void> {
   app.get('/capabilities', async () => ({
     service: 'afhttp',
     version: VERSION,
     api_version: API_VERSION,
-    takeover: { configured: true, backend: 'chromium', provider: 'afhttp-panel' },
+    // The default profile's configured backend (its metadata), not whether it is running.
+    takeover: { configured: true, backend: await defaultBackend(app), provider: 'afhttp-panel' },
     wait_strategies: WAIT_STRATEGIES,
     captures: CAPTURES,
     limits: { ...LIMITS, handoff_hold_ms_max: app.config.handoffHoldMs, tab_idle_ms: app.config.tabIdleMs }

@@ -98,6 +98,15 @@ t.test('fetch, handoff, summary and finish through the client', async (t) => {
       t.match(warning?.message, /cannot attest/)
     })
 
+    t.test('a takeover fetch through a host without /health also warns liveness_unattested', async (t) => {
+      const proxied = new AfhttpClient({ url: await proxyWithoutHealth(t, host.url), token: host.token })
+      t.teardown(() => proxied.close())
+      const res = await proxied.fetch({ url: `${site.url}/gate`, takeover: true })
+      t.ok(res.warnings.some((w) => w.code === 'liveness_unattested'), 'the driver says it could not attest liveness')
+      t.equal(res.tab_retained, true)
+      await proxied.closeTab(res.tab_id)
+    })
+
     t.test('a fetch on the held tab is refused; a snapshot is allowed', async (t) => {
       const err = await rejection(client.fetch({ tab_id: tabId }))
       t.equal(err.code, 'tab_under_human_control')

@@ -158,8 +158,11 @@ t.test('POST /v1/fetch against real Chromium and pages on 127.0.0.1', async (t) 
   })
 
   t.test('navigation failures and timeouts are error envelopes', async (t) => {
+    const before = host.app.tabs.list().length
     const refused = await post({ url: 'http://127.0.0.1:9/nothing' })
     t.equal(refused.json.error.code, 'navigation_failed')
+    t.equal(refused.json.trace, undefined, 'a plain fetch keeps no tab')
+    t.equal(host.app.tabs.list().length, before, 'and closed the one it opened')
     const slow = await post({ url: `${site.url}/slow`, timeout_ms: 800, takeover: true })
     t.equal(slow.json.error.code, 'navigation_timeout')
     t.match(slow.json.trace.retained_tab_id, /^tab_/, 'a takeover fetch keeps the tab and says which')

@@ -66,7 +66,7 @@ t.test('the container command and environment serve an authenticated /health', a
     } catch { /* not up yet */ }
   }
   t.equal(body?.status?.takeover_ready, true, 'the host is ready')
-  t.match(output, /token/i, 'logs where the generated token is')
+  t.match(output, `${profiles}/.afhttp-token`, 'logs where the generated token is')
   const token = (await readFile(`${profiles}/.afhttp-token`, 'utf8')).trim()
   t.notMatch(output, token, 'but never its value')
 
