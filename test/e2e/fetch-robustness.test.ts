@@ -22,8 +22,10 @@ t.test('fetch stays bounded and safe against hostile or racing pages', async (t)
     await post({ tab_id: tab.id, url: `${site.url}/popups` })
     await new Promise((resolve) => setTimeout(resolve, 1500))
     await host.app.tabs.close(tab.id, 'api')
-    const health = await host.api('/health')
-    t.equal(health.status, 200, 'the host still answers and is ready')
+    const health = await (await host.api('/health')).json()
+    t.equal(health.status.running, true, 'the host still answers')
+    t.equal(health.status.backend_connected, true)
+    t.equal((await post({ url: `${site.url}/article` })).ok, true, 'and still fetches')
   })
 
   t.test('a page that hangs after loading answers near timeout_ms, with no invented page kind', async (t) => {
