@@ -1,8 +1,9 @@
 import t from 'tap'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { AfhttpClient, AfhttpClientError } from '../../src/client/index.js'
+import { AfhttpClient } from '../../src/client/index.js'
 import { startHost } from '../helpers/host.js'
+import { rejection } from '../helpers/client-errors.js'
 
 /** A port nothing listens on: bind one, then close it. */
 async function closedPort (): Promise<number> {
@@ -13,15 +14,6 @@ async function closedPort (): Promise<number> {
   return port
 }
 
-async function rejection (p: Promise<unknown>): Promise<AfhttpClientError> {
-  try {
-    await p
-  } catch (err) {
-    if (err instanceof AfhttpClientError) return err
-    throw err
-  }
-  throw new Error('expected the call to fail')
-}
 
 t.test('the client against a real host', async (t) => {
   const host = await startHost(t)

@@ -1,8 +1,9 @@
 import t from 'tap'
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { AfhttpClient, AfhttpClientError } from '../../src/client/index.js'
+import { AfhttpClient } from '../../src/client/index.js'
 import { startHost } from '../helpers/host.js'
+import { rejection } from '../helpers/client-errors.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 
 const GATE = '<!doctype html><title>Just a moment...</title><p>Hang tight! We are checking your browser</p>'
@@ -31,15 +32,6 @@ async function proxyWithoutHealth (t: { teardown: (fn: () => Promise<void>) => v
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/afhttp`
 }
 
-async function rejection (p: Promise<unknown>): Promise<AfhttpClientError> {
-  try {
-    await p
-  } catch (err) {
-    if (err instanceof AfhttpClientError) return err
-    throw err
-  }
-  throw new Error('expected the call to fail')
-}
 
 t.test('fetch, handoff, summary and finish through the client', async (t) => {
   const host = await startHost(t)
@@ -102,9 +94,9 @@ t.test('fetch, handoff, summary and finish through the client', async (t) => {
       const proxied = new AfhttpClient({ url: await proxyWithoutHealth(t, host.url), token: host.token })
       t.teardown(() => proxied.close())
       const res = await proxied.fetch({ url: `${site.url}/gate`, takeover: true })
-      t.ok(res.warnings.some((w) => w.code === 'liveness_unattested'), 'the driver says it could not attest liveness')
+      t.ok((res.warnings ?? []).some((w) => w.code === 'liveness_unattested'), 'the driver says it could not attest liveness')
       t.equal(res.tab_retained, true)
-      await proxied.closeTab(res.tab_id)
+      await proxied.closeTab(res.tab_id as string)
     })
 
     t.test('a fetch on the held tab is refused; a snapshot is allowed', async (t) => {
