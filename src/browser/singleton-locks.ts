@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { readlink, rm } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
@@ -5,7 +6,9 @@ import { join } from 'node:path'
 const SINGLETON_FILES = ['SingletonLock', 'SingletonSocket', 'SingletonCookie']
 
 function pidAlive (pid: number): boolean {
-  try { process.kill(pid, 0); return true } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM' }
+  try { process.kill(pid, 0) } catch (err) { return (err as NodeJS.ErrnoException).code === 'EPERM' }
+  // A killed browser stays a zombie until its parent reaps it: signal 0 still succeeds then.
+  try { return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8')) } catch { return true }
 }
 
 export interface SingletonCleanup { removed: string[], ownerPid?: number, ownerAlive: boolean }

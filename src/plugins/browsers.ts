@@ -22,8 +22,21 @@ interface Entry {
   /** Why the last browser went away or failed to start; cleared by a successful start. */
   error?: string
   version?: string
+  /** Settles when the last launched process has exited (a relaunch waits, bounded, for it). */
+  exited?: Promise<void>
   /** Set while the host itself closes the browser, so the disconnect is not reported as a crash. */
   closing?: boolean
+}
+
+/** Resolves when the launched process exits, or 3 s after the disconnect, whichever comes first. */
+function processExit (browser: Browser): Promise<void> {
+  const child = browser.process()
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise<void>((resolve) => {
+    child.once('exit', () => resolve())
+    // Never block a relaunch on a process that will not go away; the singleton check decides then.
+    browser.once('disconnected', () => { setTimeout(resolve, 3_000).unref() })
+  })
 }
 
 export type BrowserListener = (profile: string, browser: Browser) => void
@@ -57,6 +70,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     await app.profiles.acquire(profile)
     entry.backend = meta.backend
     const restart = entry.error !== undefined
+    await entry.exited?.catch(() => undefined)
     app.log.info({ profile, backend: meta.backend, restart, previous_error: entry.error }, restart ? 'restarting browser after it went away' : 'starting browser')
     const result = await startBrowser({
       backend: meta.backend,
@@ -71,6 +85,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     entry.browser = browser
     entry.owned = result.owned
     entry.pid = result.pid
+    entry.exited = processExit(browser)
     entry.error = undefined
     entry.version = await browser.version().catch(() => undefined)
     browser.on('disconnected', () => {

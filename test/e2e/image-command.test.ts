@@ -89,7 +89,7 @@ t.test('bad configuration fails at start with one line naming the variable', asy
 t.test('a non-loopback bind without a token it can create is refused', async (t) => {
   const root = new URL('../..', import.meta.url).pathname
   const run = promisify(execFile)
-  const env = { ...process.env, AFHTTP_HOST: '0.0.0.0', AFHTTP_PROFILES_DIR: '/dev/null/profiles' }
+  const env: Record<string, string | undefined> = { ...process.env, AFHTTP_HOST: '0.0.0.0', AFHTTP_PROFILES_DIR: '/dev/null/profiles' }
   delete env.AFHTTP_TOKEN
   const err = await run('node', ['dist/cli/index.js', 'serve'], { cwd: root, env }).catch((e: { code: number, stderr: string }) => e)
   t.equal((err as { code: number }).code, 2)
