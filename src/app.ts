@@ -10,6 +10,7 @@ import profiles from './plugins/profiles.js'
 import browsers from './plugins/browsers.js'
 import tabs from './plugins/tabs.js'
 import handoffs from './plugins/handoffs.js'
+import panel from './plugins/panel.js'
 import capabilitiesRoutes from './routes/capabilities.js'
 import healthRoutes from './routes/health.js'
 import profileRoutes from './routes/profiles.js'
@@ -18,6 +19,9 @@ import cdpRoutes from './routes/cdp.js'
 import fetchRoutes from './routes/fetch.js'
 import handoffRoutes from './routes/handoffs.js'
 import snapshotRoutes from './routes/snapshot.js'
+import takeoverRoutes from './routes/takeover.js'
+import panelApiRoutes from './routes/panel-api.js'
+import panelWsRoutes from './routes/panel-ws.js'
 import metrics from './plugins/metrics.js'
 
 export interface AppOptions {
@@ -58,6 +62,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(browsers)
   await app.register(tabs)
   await app.register(handoffs)
+  await app.register(panel)
   await app.register(capabilitiesRoutes)
   await app.register(healthRoutes)
   await app.register(profileRoutes)
@@ -66,6 +71,9 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(fetchRoutes)
   await app.register(handoffRoutes)
   await app.register(snapshotRoutes)
+  await app.register(takeoverRoutes)
+  await app.register(panelApiRoutes)
+  await app.register(panelWsRoutes)
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {

@@ -34,6 +34,9 @@ export const ERRORS = {
   anchor_guard_failed: { status: 500, retryable: true, message: 'The window anchor could not be ensured; the page was left open.' },
   cdp_command_failed: { status: 400, retryable: false, message: 'The browser rejected the CDP command.' },
   rate_limited: { status: 429, retryable: true, message: 'Too many requests.' },
+  panel_lease_invalid: { status: 401, retryable: false, message: 'This panel has no valid lease; open a fresh panel link.' },
+  panel_origin_refused: { status: 403, retryable: false, message: 'The panel only accepts requests from its own origin.' },
+  panel_control_held: { status: 409, retryable: true, message: 'Another viewer is driving this tab.' },
   internal: { status: 500, retryable: true, message: 'Internal error.' }
 } as const satisfies Record<string, ErrorSpec>
 

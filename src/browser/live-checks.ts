@@ -51,6 +51,8 @@ export interface LiveCheckTarget {
   page?: Page
   /** Skip the screencast check where a running stream already proves it. */
   screencast?: boolean
+  /** Proves a frame through the tab's shared stream instead of a private screencast. */
+  proveFrame?: () => Promise<void>
 }
 
 /**
@@ -72,7 +74,7 @@ export async function runLiveChecks (target: LiveCheckTarget, budgetMs = LIVE_CH
       if (page.isClosed()) throw new Error('the tab is closed')
       await page.evaluate('1')
     }])
-    if (target.screencast !== false) steps.push(['screencast_frame', () => oneScreencastFrame(page)])
+    if (target.screencast !== false) steps.push(['screencast_frame', target.proveFrame ?? (() => oneScreencastFrame(page))])
   }
   for (const [name, fn] of steps) {
     if (!checks[checks.length - 1].ok) {

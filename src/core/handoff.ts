@@ -24,11 +24,17 @@ export interface Handoff {
   region?: string
   /** A challenge was seen during this handoff (makes "challenge gone" a completion signal). */
   challengeSeen: boolean
+  /** The recognised challenge widget the panel aims at when no region matches. */
+  widgetSelector?: string
+  /** Warnings for the driver that arose after the mint (e.g. takeover_selector_missed). */
+  warnings: HandoffWarning[]
   /** URL when the handoff began, to tell whether the page navigated. */
   startUrl: string
   checksLeft: number
   autoDone: boolean
 }
+
+export interface HandoffWarning { code: string, message: string }
 
 export interface HandoffSummary {
   tab_id: string
@@ -41,9 +47,11 @@ export interface HandoffSummary {
   auto_done: boolean
   will_check_again: boolean
   checks_left: number
+  /** Present when something the driver asked for could not be honoured in the panel. */
+  warnings?: HandoffWarning[]
 }
 
-export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean }): Handoff {
+export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean, widgetSelector?: string }): Handoff {
   return {
     fence: init.fence,
     tabId: init.tabId,
@@ -54,6 +62,8 @@ export function newHandoff (init: { fence: string, tabId: string, now: number, h
     readySelector: init.readySelector,
     region: init.region,
     challengeSeen: init.challengeSeen,
+    widgetSelector: init.widgetSelector,
+    warnings: [],
     startUrl: init.startUrl,
     checksLeft: COMPLETION_CHECKS_PER_HANDOFF,
     autoDone: false
@@ -88,12 +98,25 @@ export function summarize (h: Handoff, now: number): HandoffSummary {
     generation: h.control.generation,
     auto_done: h.autoDone,
     will_check_again: live && h.checksLeft > 0 && (h.challengeSeen || h.readySelector !== undefined),
-    checks_left: live ? h.checksLeft : 0
+    checks_left: live ? h.checksLeft : 0,
+    ...(h.warnings.length ? { warnings: h.warnings.map((w) => ({ ...w })) } : {})
   }
+}
+
+/** Adds a driver warning once per code. */
+export function addWarning (h: Handoff, warning: HandoffWarning): boolean {
+  if (h.warnings.some((w) => w.code === warning.code)) return false
+  h.warnings.push({ ...warning })
+  return true
 }
 
 export interface CompletionObservation {
   url: string
+  /**
+   * A main-frame document load happened since the handoff began. A solved challenge often
+   * reloads the very URL it guarded, so a changed URL is not the only sign of navigation.
+   */
+  navigated: boolean
   challengePresent: boolean
   /** The `selector-stable` target is present, visible, non-empty and settled. */
   targetReady: boolean
@@ -107,6 +130,6 @@ export interface CompletionObservation {
 export function completionReached (h: Handoff, obs: CompletionObservation): boolean {
   if (h.readySelector !== undefined && obs.targetReady) return true
   if (!h.challengeSeen) return false
-  const navigated = obs.url !== h.startUrl
+  const navigated = obs.navigated || obs.url !== h.startUrl
   return !obs.challengePresent && navigated
 }

@@ -3,13 +3,26 @@ import type { FastifyInstance } from 'fastify'
 import { AfhttpError } from '../errors.js'
 import { runLiveChecks, failedCheck, type LiveCheck } from '../browser/live-checks.js'
 import { resolveAim, type Aim } from '../browser/aim.js'
-import { hashSecret, newFence, newSecret } from '../core/secrets.js'
+import { newFence, newSecret } from '../core/secrets.js'
+import { SecretLedger } from '../core/secret-ledger.js'
 import { applyControl, type ControlEvent, type ControlResult } from '../core/control.js'
 import {
-  handoffState, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
-  type FinishReason, type Handoff, type HandoffSummary
+  addWarning, handoffState, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
+  type FinishReason, type Handoff, type HandoffSummary, type HandoffWarning
 } from '../core/handoff.js'
 import type { TabRecord } from './tabs.js'
+
+/** Why a panel secret cannot be exchanged; each gets its own wording on the 410 page. */
+export type SecretProblem = 'unknown' | 'used' | 'revoked' | 'finished' | 'expired'
+
+/** Proves the screencast delivers a frame, through the tab's shared stream when there is one. */
+export type FrameProver = (tab: TabRecord, opts: { keepStreaming: boolean }) => Promise<void>
+
+export interface LiveCheckOptions {
+  screencast?: boolean
+  /** The caller expects a viewer soon (exchange, panel document): keep the proving stream warm. */
+  keepStreaming?: boolean
+}
 
 export interface MintOptions {
   region?: string
@@ -35,12 +48,26 @@ export interface HandoffService {
   consumeSecret (secret: string): Handoff
   /** Looks a secret up without consuming it (for the 410/503 decision). */
   peekSecret (secret: string): Handoff | undefined
+  /** Why `secret` cannot be exchanged now, or undefined when it can. */
+  secretProblem (secret: string): SecretProblem | undefined
   control (tabId: string, event: ControlEvent): ControlResult
   isHeld (tabId: string): boolean
-  liveChecks (tab: TabRecord, opts?: { screencast?: boolean }): Promise<LiveCheck[]>
+  liveChecks (tab: TabRecord, opts?: LiveCheckOptions): Promise<LiveCheck[]>
   onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
   /** Emits a change (after completion checks update a record). */
   touched (tabId: string): void
+  /** A viewer pressed Done: refused (panel_control_held) while another viewer drives. */
+  finishByViewer (tabId: string, viewerId: string): HandoffSummary
+  /** Completion detection saw the page get through (SPEC section 7). */
+  autoFinish (tabId: string): void
+  /** Spends one of the handoff's finite completion checks; false when none is left. */
+  takeCheck (tabId: string): boolean
+  /** A challenge showed up during the handoff: "challenge gone" now counts as completion. */
+  noteChallenge (tabId: string, widgetSelector?: string): void
+  /** A main-frame document loaded since the handoff began (or the URL changed). */
+  navigatedSince (tabId: string): boolean
+  warn (tabId: string, warning: HandoffWarning): void
+  setFrameProver (fn: FrameProver): void
 }
 
 declare module 'fastify' {
@@ -58,7 +85,10 @@ interface TabHandoffs {
 async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   const clock = app.clock
   const perTab = new Map<string, TabHandoffs>()
-  const bySecret = new Map<string, Handoff>()
+  const secrets = new SecretLedger<Handoff>()
+  // The document response when each handoff began: a new one means the page navigated.
+  const startResponses = new WeakMap<Handoff, TabRecord['lastResponse'] | undefined>()
+  let frameProver: FrameProver | undefined
   const listeners: Array<(tabId: string, s: HandoffSummary) => void> = []
 
   const emit = (h: Handoff): void => {
@@ -69,8 +99,14 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   }
 
   function revokeSecret (h: Handoff): void {
-    if (h.secretHash) bySecret.delete(h.secretHash)
+    secrets.retire(h.secretHash, 'revoked')
     h.secretHash = undefined
+  }
+
+  /** The live handoff of a tab, or undefined once it finished, expired or was revoked. */
+  function held (tabId: string): Handoff | undefined {
+    const h = perTab.get(tabId)?.current
+    return h && isHeld(h, clock.now()) ? h : undefined
   }
 
   function end (h: Handoff, state: 'finished' | 'revoked', reason: FinishReason): void {
@@ -113,23 +149,26 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
           generation: rec.lastGeneration + 1,
           readySelector: opts.readySelector,
           region: opts.region,
-          challengeSeen: opts.challengeSeen ?? false
+          challengeSeen: opts.challengeSeen ?? false,
+          widgetSelector: opts.widgetSelector
         })
+        startResponses.set(h, tab.lastResponse)
         rec.current = h
         app.log.info({ tab_id: tabId, expires_at: new Date(h.expiresAt).toISOString() }, 'handoff opened')
       } else {
         // A second mint while open: same fence and expiry, fresh URL; the unused secret dies.
         if (opts.challengeSeen) h.challengeSeen = true
         if (opts.region) h.region = opts.region
+        if (opts.widgetSelector) h.widgetSelector = opts.widgetSelector
       }
       revokeSecret(h)
       const secret = newSecret()
-      h.secretHash = hashSecret(secret)
+      h.secretHash = secrets.add(secret, h)
       h.secretUsed = false
-      bySecret.set(h.secretHash, h)
       tab.retained = true
-      const aim = await resolveAim(tab.page, h.region, opts.widgetSelector)
+      const aim = await resolveAim(tab.page, h.region, h.widgetSelector)
       const warnings = aim.missed ? [{ code: 'takeover_selector_missed', message: `The region selector ${JSON.stringify(h.region)} matched nothing; the panel shows ${aim.kind === 'detected' ? 'the challenge widget' : 'the whole page'}.` }] : []
+      for (const w of warnings) addWarning(h, w)
       emit(h)
       return {
         takeover_url_secret: `${app.config.publicUrl}/takeover/${secret}`,
@@ -155,15 +194,25 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       end(h, 'finished', reason)
       return summarize(h, clock.now())
     },
-    peekSecret: (secret) => bySecret.get(hashSecret(secret)),
+    peekSecret: (secret) => secrets.get(secret),
+    secretProblem (secret) {
+      const h = secrets.get(secret)
+      if (!h) return secrets.retiredReason(secret) ?? 'unknown'
+      if (h.secretUsed) return 'used'
+      const state = handoffState(h, clock.now())
+      if (state === 'expired') return 'expired'
+      if (state === 'finished' || state === 'revoked') return 'finished'
+      return undefined
+    },
     consumeSecret (secret) {
-      const hash = hashSecret(secret)
-      const h = bySecret.get(hash)
-      if (!h || h.secretUsed || !isHeld(h, clock.now())) {
-        throw new AfhttpError('handoff_secret_invalid', h && !isHeld(h, clock.now()) ? `This panel link's handoff is ${handoffState(h, clock.now())}.` : undefined)
+      const h = secrets.get(secret)
+      const problem = service.secretProblem(secret)
+      if (!h || problem) {
+        throw new AfhttpError('handoff_secret_invalid', problem && problem !== 'unknown' ? `This panel link is ${problem === 'finished' ? 'for a finished handoff' : problem}.` : undefined, { reason: problem })
       }
       h.secretUsed = true
-      bySecret.delete(hash)
+      secrets.retire(h.secretHash, 'used')
+      h.secretHash = undefined
       return h
     },
     control (tabId, event) {
@@ -178,12 +227,54 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       return res
     },
     isHeld: (tabId) => isHeld(perTab.get(tabId)?.current, clock.now()),
-    liveChecks: (tab, opts) => runLiveChecks({ browser: tab.page.browser(), page: tab.page, screencast: opts?.screencast }),
+    liveChecks: (tab, opts) => runLiveChecks({
+      browser: tab.page.browser(),
+      page: tab.page,
+      screencast: opts?.screencast,
+      proveFrame: frameProver && (() => frameProver!(tab, { keepStreaming: opts?.keepStreaming === true }))
+    }),
     onChange (fn) { listeners.push(fn) },
     touched (tabId) {
       const h = perTab.get(tabId)?.current
       if (h) emit(h)
-    }
+    },
+    finishByViewer (tabId, viewerId) {
+      const h = held(tabId)
+      if (!h) throw new AfhttpError('handoff_expired', 'This handoff is no longer open.', { tab_id: tabId })
+      const res = applyControl(h.control, { type: 'finish', viewerId })
+      if (!res.ok) throw new AfhttpError('panel_control_held', 'Another viewer is driving this tab; only they can press Done.', { tab_id: tabId })
+      end(h, 'finished', 'human_done')
+      return summarize(h, clock.now())
+    },
+    autoFinish (tabId) {
+      const h = held(tabId)
+      if (!h) return
+      h.autoDone = true
+      end(h, 'finished', 'auto_detected')
+    },
+    takeCheck (tabId) {
+      const h = held(tabId)
+      if (!h || h.checksLeft <= 0) return false
+      h.checksLeft -= 1
+      return true
+    },
+    noteChallenge (tabId, widgetSelector) {
+      const h = held(tabId)
+      if (!h) return
+      h.challengeSeen = true
+      if (widgetSelector) h.widgetSelector = widgetSelector
+    },
+    navigatedSince (tabId) {
+      const h = perTab.get(tabId)?.current
+      const tab = app.tabs.find(tabId)
+      if (!h || !tab) return false
+      return tab.page.url() !== h.startUrl || tab.lastResponse !== startResponses.get(h)
+    },
+    warn (tabId, warning) {
+      const h = held(tabId)
+      if (h && addWarning(h, warning)) emit(h)
+    },
+    setFrameProver (fn) { frameProver = fn }
   }
 
   app.decorate('handoffs', service)

@@ -1,0 +1,263 @@
+#!/usr/bin/env node
+/* global OffscreenCanvas */
+// Panel benchmark (a measurement, not a test): frame rate through the panel against a raw
+// CDP screencast of the same tab in the same run, one and two viewers; panel input → page
+// event latency; click → the panel showing its effect; first frame after the exchange.
+//
+//   npm run bench              print the results
+//   npm run bench -- --write   also regenerate the results block of docs/performance.md
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import os from 'node:os'
+import { join } from 'node:path'
+import puppeteer from 'puppeteer-core'
+import { buildApp } from '../dist/app.js'
+import { loadConfig } from '../dist/config.js'
+import { createLogger } from '../dist/logger.js'
+import { FRAME_QUALITY } from '../dist/plugins/panel.js'
+import { ANIMATED, INPUT } from './pages.mjs'
+import { round, sleep, summary } from './stats.mjs'
+import { coresUsed, cpuTicks } from './cpu.mjs'
+
+const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 5_000)
+const CLICKS = Number(process.env.BENCH_CLICKS ?? 60)
+const TRIALS = Number(process.env.BENCH_TRIALS ?? 10)
+const TOKEN = 'bench-token-0123456789abcdef'
+// The panel's header and footer take 82 px: this makes its view the page's 1280×720.
+const PANEL_VIEWPORT = { width: 1280, height: 802, deviceScaleFactor: 1 }
+
+async function startSite () {
+  const pages = { '/animated': ANIMATED, '/input': INPUT }
+  const server = createServer((req, res) => {
+    res.writeHead(pages[req.url] ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' })
+    res.end(pages[req.url] ?? 'not found')
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() }
+}
+
+async function startHost () {
+  const dir = await mkdtemp(join(os.tmpdir(), 'afhttp-bench-'))
+  const config = loadConfig({ AFHTTP_PORT: '0', AFHTTP_PROFILES_DIR: dir, AFHTTP_TOKEN: TOKEN, AFHTTP_LOG_LEVEL: 'warn', PATH: process.env.PATH })
+  const app = await buildApp(config, { token: TOKEN, logger: createLogger('warn') })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const url = `http://127.0.0.1:${app.server.address().port}`
+  const api = async (path, body) => (await fetch(url + path, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(body ?? {}) })).json()
+  return { app, url, api, close: async () => { await app.close(); await rm(dir, { recursive: true, force: true }) } }
+}
+
+async function hostTab (host, url) {
+  const tab = await host.app.tabs.open(host.app.config.defaultProfile)
+  await tab.page.goto(url)
+  return tab
+}
+
+/** A person opening a fresh panel link in a fresh browser profile (cold cache, own cookie). */
+async function openPanel (viewer, host, tab) {
+  const minted = await host.api(`/v1/tabs/${tab.id}/handoff`)
+  const url = host.url + new URL(minted.takeover_url_secret).pathname
+  const context = await viewer.createBrowserContext()
+  const page = await context.newPage()
+  await page.setViewport(PANEL_VIEWPORT)
+  // Once switched on, watches the pixel under the benchmark's pointer in every frame drawn.
+  await page.evaluateOnNewDocument(() => {
+    window.flips = []
+    window.flipWatch = false
+    window.flipSeen = false
+    const probe = new OffscreenCanvas(1, 1).getContext('2d', { willReadFrequently: true })
+    let dark = null
+    window.afhttpOnFrame = ({ bitmap, drawnAt }) => {
+      if (!window.flipWatch) return
+      probe.drawImage(bitmap, Math.floor(bitmap.width * 0.6), Math.floor(bitmap.height * 0.6), 1, 1, 0, 0, 1, 1)
+      const isDark = probe.getImageData(0, 0, 1, 1).data[0] < 128
+      if (dark !== null && isDark !== dark) window.flips.push(drawnAt)
+      dark = isDark
+      window.flipSeen = true
+    }
+  })
+  const t0 = performance.timeOrigin + performance.now()
+  await page.goto(url)
+  await page.waitForFunction(() => window.afhttpPanelStats?.first_frame_at, { polling: 'raf' })
+  const at = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0]
+    const s = window.afhttpPanelStats
+    return { exchanged: performance.timeOrigin + nav.redirectEnd, document: performance.timeOrigin + nav.responseEnd, script: s.script_at, wsOpen: s.ws_open_at, firstFrame: s.first_frame_at }
+  })
+  return { page, context, t0, at }
+}
+
+const rafs = (tab) => tab.page.evaluate(() => window.rafs ?? 0)
+const stats = (page) => page.evaluate(() => ({ ...window.afhttpPanelStats }))
+
+async function rawScreencast (tab, size) {
+  const session = await tab.page.createCDPSession()
+  let frames = 0
+  session.on('Page.screencastFrame', (ev) => { frames++; session.send('Page.screencastFrameAck', { sessionId: ev.sessionId }).catch(() => {}) })
+  await session.send('Page.bringToFront')
+  await session.send('Page.startScreencast', { format: 'jpeg', quality: FRAME_QUALITY, maxWidth: size.width, maxHeight: size.height, everyNthFrame: 1 })
+  await sleep(1_000)
+  const [r0, t0] = [await rafs(tab), performance.now()]
+  frames = 0
+  await sleep(WINDOW_MS)
+  const got = frames
+  const [r1, dt] = [await rafs(tab), performance.now() - t0]
+  await session.send('Page.stopScreencast')
+  await session.detach()
+  return { fps: round(got * 1000 / dt), page_fps: round((r1 - r0) * 1000 / dt) }
+}
+
+async function panelRate (tab, pages, roots) {
+  await sleep(1_000)
+  const before = await Promise.all(pages.map(stats))
+  const [r0, t0, c0] = [await rafs(tab), performance.now(), cpuTicks(roots)]
+  await sleep(WINDOW_MS)
+  const after = await Promise.all(pages.map(stats))
+  const [r1, dt, c1] = [await rafs(tab), performance.now() - t0, cpuTicks(roots)]
+  return {
+    cores: coresUsed(c0, c1, dt),
+    page_fps: round((r1 - r0) * 1000 / dt),
+    viewers: after.map((a, i) => ({
+      received_fps: round((a.frames - before[i].frames) * 1000 / dt),
+      drawn_fps: round((a.frames_drawn - before[i].frames_drawn) * 1000 / dt),
+      kb_per_frame: round((a.bytes - before[i].bytes) / Math.max(1, a.frames - before[i].frames) / 1024)
+    }))
+  }
+}
+
+/** Panel press → page mousedown, and → the panel drawing the frame that shows it. */
+async function clickLatency (panel, tab) {
+  const spot = await panel.$eval('#afhttp-view', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width * 0.6, y: r.y + r.height * 0.6 } })
+  // A first press gives the watch its starting colour.
+  await panel.evaluate(() => { window.flipWatch = true })
+  await panel.mouse.click(spot.x, spot.y)
+  await panel.waitForFunction(() => window.flipSeen, { polling: 'raf', timeout: 5_000 })
+  await sleep(600)
+  const toPage = []
+  const toPanel = []
+  for (let i = 0; i < CLICKS; i++) {
+    const flips = await panel.evaluate(() => window.flips.length)
+    await panel.mouse.move(spot.x + (i % 2) * 12, spot.y)
+    await panel.mouse.down()
+    const sent = (await stats(panel)).last_input_at
+    await panel.mouse.up()
+    await panel.waitForFunction((n) => window.flips.length > n, { polling: 'raf', timeout: 5_000 }, flips)
+    const shown = await panel.evaluate(() => window.flips[window.flips.length - 1])
+    const arrived = await tab.page.evaluate(() => window.downs[window.downs.length - 1])
+    toPage.push(arrived - sent)
+    toPanel.push(shown - sent)
+    await sleep(100)
+  }
+  return { toPage, toPanel }
+}
+
+/** Panel text → page `input` event (printable keys travel as Input.insertText). */
+async function keyLatency (panel, tab) {
+  const field = await tab.page.$eval('#field', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + 10, y: r.y + r.height / 2 } })
+  const box = await panel.$eval('#afhttp-view canvas', (el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, s: r.width / 1280 } })
+  await panel.mouse.click(box.x + field.x * box.s, box.y + field.y * box.s)
+  await tab.page.waitForFunction(() => document.activeElement?.id === 'field')
+  const out = []
+  for (let i = 0; i < 40; i++) {
+    const n = await tab.page.evaluate(() => window.inputs.length)
+    await panel.keyboard.sendCharacter(String.fromCharCode(97 + (i % 26)))
+    const sent = (await stats(panel)).last_input_at
+    await tab.page.waitForFunction((k) => window.inputs.length > k, { polling: 5 }, n)
+    out.push(await tab.page.evaluate(() => window.inputs[window.inputs.length - 1]) - sent)
+    await sleep(50)
+  }
+  return out
+}
+
+async function main () {
+  const load0 = os.loadavg()
+  const site = await startSite()
+  const host = await startHost()
+  const viewer = await puppeteer.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])]
+  })
+  const results = { when: new Date().toISOString(), cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, window_ms: WINDOW_MS }
+  try {
+    const roots = {
+      host_node: { pid: process.pid, deep: false },
+      host_chromium: { pid: host.app.browsers.status(host.app.config.defaultProfile).pid, deep: true },
+      viewer_chromium: { pid: viewer.process().pid, deep: true }
+    }
+    const animated = await hostTab(host, `${site.url}/animated`)
+    results.raw = await rawScreencast(animated, { width: 1280, height: 720 })
+    const one = await openPanel(viewer, host, animated)
+    results.one = await panelRate(animated, [one.page], roots)
+    const two = await openPanel(viewer, host, animated)
+    results.two = await panelRate(animated, [one.page, two.page], roots)
+    results.stream_size = host.app.panel.streamer(animated).running
+    // The second viewer on a slow phone link: the first must not notice.
+    await two.page.emulateNetworkConditions({ download: 2_000_000 / 8, upload: 1_000_000 / 8, latency: 150 })
+    results.slow = await panelRate(animated, [one.page, two.page], roots)
+    await one.context.close()
+    await two.context.close()
+
+    const input = await hostTab(host, `${site.url}/input`)
+    const first = []
+    for (let i = 0; i < TRIALS; i++) {
+      const p = await openPanel(viewer, host, input)
+      first.push({ total: p.at.firstFrame - p.t0, exchange: p.at.exchanged - p.t0, document: p.at.document - p.at.exchanged, script: p.at.script - p.at.document, ws: p.at.wsOpen - p.at.script, frame: p.at.firstFrame - p.at.wsOpen })
+      if (i < TRIALS - 1) { await p.context.close(); await sleep(300) } else results.panel = p
+    }
+    results.first_frame = Object.fromEntries(['total', 'exchange', 'document', 'script', 'ws', 'frame'].map((k) => [k, summary(first.map((f) => f[k]))]))
+    const panel = results.panel.page
+    if (!(await stats(panel)).you_control) { await panel.click('#afhttp-control'); await panel.waitForFunction(() => window.afhttpPanelStats.you_control) }
+    const clicks = await clickLatency(panel, input)
+    results.click_to_page = summary(clicks.toPage)
+    results.click_to_panel = summary(clicks.toPanel)
+    results.text_to_page = summary(await keyLatency(panel, input))
+    delete results.panel
+  } finally {
+    await viewer.close()
+    await host.close()
+    site.close()
+  }
+  results.load = { before: load0.map((l) => round(l, 2)), after: os.loadavg().map((l) => round(l, 2)) }
+  return results
+}
+
+function report (r) {
+  const v = (x) => `${x.received_fps} received / ${x.drawn_fps} drawn (${x.kb_per_frame} KB/frame)`
+  const lat = (s) => `${s.p50} / ${s.p95} ms (max ${s.max}, n=${s.n})`
+  const cores = (c) => `${c.host_node} / ${c.host_chromium} / ${c.viewer_chromium}`
+  return [
+    `Run ${r.when} on ${r.cpus} × ${r.cpu_model}; load average ${r.load.before.join(' ')} before, ${r.load.after.join(' ')} after.`,
+    '',
+    '| measure | result | target |',
+    '|---|---|---|',
+    `| raw CDP screencast, 1280×720 q${FRAME_QUALITY} (page's own rate) | ${r.raw.fps} fps (${r.raw.page_fps}) | reference |`,
+    `| panel, one viewer (page's own rate) | ${v(r.one.viewers[0])} (${r.one.page_fps}) | ≥ 55 fps |`,
+    `| panel, two viewers: first | ${v(r.two.viewers[0])} | no loss vs one |`,
+    `| panel, two viewers: second (page's own rate) | ${v(r.two.viewers[1])} (${r.two.page_fps}) | no loss vs one |`,
+    `| panel, desktop viewer beside a 2 Mbit/s, 150 ms phone: desktop | ${v(r.slow.viewers[0])} | no loss vs one |`,
+    `| … the slow phone | ${v(r.slow.viewers[1])} | newest frame only |`,
+    `| cores used, one viewer: host Node / host Chromium / viewer Chromium | ${cores(r.one.cores)} | |`,
+    `| cores used, two viewers | ${cores(r.two.cores)} | |`,
+    `| stream size asked of Chromium | ${r.stream_size ? `${r.stream_size.maxWidth}×${r.stream_size.maxHeight}` : 'n/a'} | |`,
+    `| panel press → page \`mousedown\`, p50 / p95 | ${lat(r.click_to_page)} | ≤ 10 / ≤ 30 ms |`,
+    `| panel text → page \`input\`, p50 / p95 | ${lat(r.text_to_page)} | ≤ 10 / ≤ 30 ms |`,
+    `| panel press → panel showing its effect, p50 / p95 | ${lat(r.click_to_panel)} | ≤ 60 ms p50 |`,
+    `| link opened → first frame drawn, p50 / p95 | ${lat(r.first_frame.total)} | ≤ 300 ms |`,
+    `| … of which exchange (live checks, lease, redirect) | ${lat(r.first_frame.exchange)} | |`,
+    `| … panel document | ${lat(r.first_frame.document)} | |`,
+    `| … styles and modules until the panel script runs | ${lat(r.first_frame.script)} | |`,
+    `| … WebSocket opened (admission runs live checks) | ${lat(r.first_frame.ws)} | |`,
+    `| … first frame after the socket opened | ${lat(r.first_frame.frame)} | |`
+  ].join('\n')
+}
+
+const results = await main()
+const table = report(results)
+console.log(table)
+if (process.argv.includes('--write')) {
+  const file = new URL('../docs/performance.md', import.meta.url)
+  const doc = await readFile(file, 'utf8')
+  const block = `<!-- bench:start -->\n${table}\n<!-- bench:end -->`
+  await writeFile(file, doc.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, block))
+  console.log('\nwrote docs/performance.md')
+}

@@ -1,0 +1,115 @@
+// Keyboard and paste capture (SPEC section 10 "Keyboard", "Paste"). A hidden text field
+// holds the viewer's keyboard focus: what the viewer's own keyboard layout, dead keys and
+// IME produce lands in it and is sent as text, so `é`, `ı`, AltGr and composed characters
+// arrive as typed. Only editing and navigation keys go as key events. Ctrl/Cmd-A, -Z and -Y
+// go to the page; every other browser shortcut (-R, -T, -W, -L…) stays with the browser.
+import { modsOf } from './pointer.js'
+
+export const MAX_PASTE_CHARS = 16 * 1024
+const TEXT_CHUNK = 512
+const KEYS = new Set(['Tab', 'Enter', 'Backspace', 'Delete', 'Escape', 'ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown', ' '])
+const PAGE_SHORTCUTS = new Set(['a', 'z', 'y'])
+
+export class KeyboardCapture {
+  constructor ({ field, send, mayInput, notify, onFocusChange }) {
+    this.field = field
+    this.send = send
+    this.mayInput = mayInput
+    this.notify = notify
+    this.composing = false
+    this.held = new Set()
+    field.addEventListener('keydown', (e) => this.keydown(e))
+    field.addEventListener('keyup', (e) => this.keyup(e))
+    field.addEventListener('input', (e) => this.input(e))
+    field.addEventListener('compositionstart', () => { this.composing = true })
+    field.addEventListener('compositionend', (e) => this.compositionEnd(e))
+    field.addEventListener('focus', () => onFocusChange(true))
+    field.addEventListener('blur', () => { this.releaseAll(); onFocusChange(false) })
+    // A paste anywhere in the panel (not only in the field) is meant for the page.
+    document.addEventListener('paste', (e) => this.paste(e))
+  }
+
+  focus () { this.field.focus({ preventScroll: true }) }
+  get focused () { return document.activeElement === this.field }
+
+  /** Keeps the IME's candidate window next to where the person clicked. */
+  placeAt (x, y) {
+    this.field.style.left = `${Math.max(0, x)}px`
+    this.field.style.top = `${Math.max(0, y)}px`
+  }
+
+  keydown (e) {
+    if (e.isComposing || e.keyCode === 229) return
+    const ctrlLike = (e.ctrlKey || e.metaKey) && !e.altKey
+    if (ctrlLike) {
+      const letter = e.key.length === 1 ? e.key.toLowerCase() : ''
+      if (PAGE_SHORTCUTS.has(letter)) {
+        e.preventDefault()
+        if (this.guard()) this.send({ t: 'shortcut', key: letter, shift: e.shiftKey })
+      }
+      return
+    }
+    if (!KEYS.has(e.key)) return
+    e.preventDefault()
+    if (!this.guard()) return
+    this.held.add(e.key)
+    this.send({ t: 'key', type: 'down', key: e.key, mods: modsOf(e) })
+  }
+
+  keyup (e) {
+    if (!this.held.delete(e.key)) return
+    e.preventDefault()
+    this.send({ t: 'key', type: 'up', key: e.key, mods: modsOf(e) })
+  }
+
+  /** Keys still down when the field loses focus would never see their keyup. */
+  releaseAll () {
+    for (const key of this.held) this.send({ t: 'key', type: 'up', key, mods: 0 })
+    this.held.clear()
+  }
+
+  input (e) {
+    if (e.isComposing || this.composing) return
+    const text = this.field.value
+    this.field.value = ''
+    if (!this.guard()) return
+    if (text) { this.sendText(text); return }
+    // Phone keyboards report some edits only as input types.
+    if (e.inputType === 'deleteContentBackward') this.tap('Backspace')
+    else if (e.inputType === 'insertLineBreak') this.tap('Enter')
+  }
+
+  compositionEnd (e) {
+    this.composing = false
+    this.field.value = ''
+    if (e.data && this.guard()) this.sendText(e.data)
+  }
+
+  paste (e) {
+    e.preventDefault()
+    const text = e.clipboardData?.getData('text/plain') ?? ''
+    if (!text || !this.guard()) return
+    if (text.length > MAX_PASTE_CHARS) {
+      this.notify(`Nothing was pasted: the clipboard holds ${text.length} characters and the limit is ${MAX_PASTE_CHARS}.`, 'warn')
+      return
+    }
+    this.send({ t: 'paste', text })
+  }
+
+  sendText (text) {
+    // Cut on code points, never inside a surrogate pair; the host takes ≤ 1024 UTF-16 units.
+    const chars = [...text]
+    for (let i = 0; i < chars.length; i += TEXT_CHUNK) this.send({ t: 'text', text: chars.slice(i, i + TEXT_CHUNK).join('') })
+  }
+
+  tap (key) {
+    this.send({ t: 'key', type: 'down', key, mods: 0 })
+    this.send({ t: 'key', type: 'up', key, mods: 0 })
+  }
+
+  guard () {
+    if (this.mayInput()) return true
+    this.notify('You are watching. Press “Take control” to use the page.', 'warn')
+    return false
+  }
+}

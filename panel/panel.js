@@ -1,0 +1,207 @@
+// The takeover panel (SPEC section 10): wires the live view, input capture and the
+// host connection to the controls. Stable hooks: #afhttp-view, #afhttp-done,
+// #afhttp-control, #afhttp-focus, #afhttp-banner and window.afhttpPanelStats.
+/* global URLSearchParams, matchMedia */
+import { View } from './view.js'
+import { PointerCapture } from './pointer.js'
+import { KeyboardCapture } from './keyboard.js'
+import { BANNER_THRESHOLD, doneOverHttp, pollStatus, renewLease, Socket } from './connection.js'
+
+const $ = (id) => document.getElementById(id)
+const now = () => performance.timeOrigin + performance.now()
+const tab = new URLSearchParams(location.search).get('tab') ?? ''
+const LIVE = new Set(['open', 'human', 'human_disconnected'])
+
+const stats = window.afhttpPanelStats = {
+  frames: 0, bytes: 0, last_frame_at: null, inputs_sent: 0,
+  frames_drawn: 0, frames_skipped: 0, first_frame_at: null, last_drawn_at: null,
+  script_at: now(), last_input_at: null, ws_connects: 0, ws_open_at: null, aim: null, controller: null, you_control: false, state: null
+}
+const ui = {
+  view: $('afhttp-view'), control: $('afhttp-control'), done: $('afhttp-done'), focus: $('afhttp-focus'),
+  hold: $('afhttp-hold'), banner: $('afhttp-banner'), note: $('afhttp-note'), overlay: $('afhttp-overlay'),
+  page: $('afhttp-page'), aim: $('afhttp-aim'), kbd: $('afhttp-kbd')
+}
+
+let state = null
+let focus = { editable: false, kind: 'none', label: '' }
+let skew = 0
+let ended = false
+let noteUntil = 0
+const stops = []
+
+const view = new View(ui.view, stats)
+const mayInput = () => !ended && state?.you_control === true && socket.open
+
+function sendInput (msg) {
+  if (!mayInput()) return
+  msg.g = state.generation
+  if (socket.send(msg)) {
+    stats.inputs_sent++
+    stats.last_input_at = now()
+  }
+}
+
+function notify (text, tone = 'info') {
+  ui.note.textContent = text
+  ui.note.dataset.tone = tone
+  noteUntil = Date.now() + 6_000
+}
+
+function overlay (text, endedView = false) {
+  ui.overlay.hidden = !text
+  ui.overlay.textContent = text ?? ''
+  ui.overlay.dataset.ended = String(endedView)
+}
+
+const socket = new Socket({
+  tab,
+  stats,
+  onOpen: () => {
+    stats.ws_open_at ??= now()
+    socket.send(view.wantedSize())
+    overlay(stats.frames_drawn ? null : 'Waiting for the first picture…')
+  },
+  onFrame: (buffer) => {
+    view.push(buffer)
+    if (!ended && !ui.overlay.hidden) overlay(null)
+  },
+  onMessage: (m) => {
+    if (m.t === 'state') { state = m; skew = m.now - Date.now(); render() }
+    else if (m.t === 'focus') { focus = m; ui.page.textContent = m.url; ui.page.title = m.url; renderFocus() }
+    else if (m.t === 'refused') notify(refusal(m), 'warn')
+    else if (m.t === 'ended') end(m)
+    else if (m.t === 'error') console.warn('afhttp host:', m.message)
+  },
+  onDown: () => { if (!ended) overlay('Connection lost. Reconnecting…') },
+  onFinal: (code) => { if (!ended) end({ state: code === 4401 ? 'lease' : 'closed' }) }
+})
+
+const keyboard = new KeyboardCapture({ field: $('afhttp-keys'), send: sendInput, mayInput, notify, onFocusChange: () => renderFocus() })
+new PointerCapture({
+  view,
+  send: sendInput,
+  mayInput,
+  onPress: (e, allowed) => {
+    if (!allowed) { notify('You are watching. Press “Take control” to use the page.', 'warn'); return }
+    const r = ui.view.getBoundingClientRect()
+    keyboard.placeAt(e.clientX - r.left, e.clientY - r.top)
+    // A phone keyboard should open only when there is a field to type into.
+    if (e.pointerType === 'mouse' || focus.editable) keyboard.focus()
+  }
+})
+
+let resizeTimer = 0
+view.onResize = () => {
+  clearTimeout(resizeTimer)
+  resizeTimer = setTimeout(() => socket.send(view.wantedSize()), 150)
+}
+
+function refusal (m) {
+  if (m.action === 'take' && m.reason === 'held_by_other') return 'Another viewer has control. You can take it once they release it or disconnect.'
+  if (m.action === 'release') return 'You do not have control to release.'
+  return m.message ?? `The host refused ${m.action}.`
+}
+
+function render () {
+  const you = state?.you_control === true
+  Object.assign(stats, { controller: state?.controller ?? null, you_control: you, state: state?.state ?? null })
+  ui.control.textContent = you ? 'Release control' : 'Take control'
+  ui.control.dataset.holding = String(you)
+  ui.view.dataset.control = String(you)
+  if (Date.now() > noteUntil) {
+    const other = state?.controller === 'human' && !you
+    ui.note.dataset.tone = other ? 'warn' : 'info'
+    ui.note.textContent = other
+      ? 'Another viewer has control; you are watching.'
+      : state?.will_check_again
+        ? `The host checks the page after each click and Enter (${state.checks_left} checks left). Press Done when you are through.`
+        : 'Press Done when you are through.'
+  }
+  renderFocus()
+}
+
+function renderFocus () {
+  const [st, text] = !state?.you_control
+    ? ['watching', 'Watching: take control to type']
+    : focus.editable === true
+      ? keyboard.focused
+        ? ['typing', `Typing goes to ${focus.label || focus.kind}`]
+        : ['blurred', `Click the page to type into ${focus.label || focus.kind}`]
+      : focus.editable === null
+        ? ['frame', 'Typing goes into an embedded frame']
+        : ['none', 'No text field is focused: typing goes nowhere']
+  ui.focus.dataset.state = st
+  ui.focus.textContent = text
+}
+
+const ENDED_TEXT = {
+  human_done: 'Done. The page was handed back; you can close this tab.',
+  auto_detected: 'The page got through and was handed back automatically. You can close this tab.',
+  driver: 'The program took the page back. You can close this tab.',
+  expired: 'The hold on this page expired. Ask for a new link if the page still needs you.',
+  lease: 'This panel is no longer active. Open a fresh panel link to continue.',
+  closed: 'This handoff is closed. You can close this tab.'
+}
+
+function end (info) {
+  if (ended) return
+  ended = true
+  Object.assign(stats, { state: info.state, finish_reason: info.finish_reason ?? null, you_control: false })
+  socket.stop()
+  for (const stop of stops) stop()
+  keyboard.releaseAll()
+  ui.control.disabled = true
+  ui.done.disabled = true
+  overlay(ENDED_TEXT[info.finish_reason] ?? ENDED_TEXT[info.state] ?? ENDED_TEXT.closed, true)
+  ui.note.textContent = ''
+}
+
+ui.control.addEventListener('click', () => {
+  if (!socket.send({ t: state?.you_control ? 'release' : 'take' })) notify('Not connected; try again in a moment.', 'warn')
+})
+ui.done.addEventListener('click', async () => {
+  if (socket.send({ t: 'done' })) return
+  // No socket yet (or it dropped): the same person can still finish over HTTP.
+  const res = await doneOverHttp(tab).catch(() => ({ ok: false, body: null }))
+  if (res.ok) end(res.body)
+  else notify(res.body?.error?.message ?? 'Done did not reach the host; try again.', 'warn')
+})
+ui.aim.addEventListener('click', () => {
+  view.whole = !view.whole
+  ui.aim.setAttribute('aria-pressed', String(view.whole))
+  ui.aim.textContent = view.whole ? 'Show the part that needs you' : 'Whole page'
+  view.relayout()
+  socket.send(view.wantedSize())
+})
+ui.kbd.hidden = !matchMedia('(pointer: coarse)').matches
+ui.kbd.addEventListener('click', () => keyboard.focus())
+
+stops.push(pollStatus(tab, (body, failures, status) => {
+  ui.banner.hidden = failures < BANNER_THRESHOLD
+  ui.banner.textContent = 'Connection to the host lost. Retrying…'
+  // The socket's "ended" message says why, when it is on its way; give it a moment.
+  if (status === 401) { setTimeout(() => end({ state: 'lease' }), 1_000); return false }
+  if (!body) return true
+  skew = Date.parse(body.now) - Date.now()
+  if (!LIVE.has(body.handoff.state)) { end(body.handoff); return false }
+  if (state) { Object.assign(state, body.handoff, { you_control: state.you_control }); render() }
+  return true
+}))
+stops.push(renewLease(tab, (ok, status, body) => {
+  if (status === 401) setTimeout(() => end({ state: 'lease' }), 1_000)
+  else if (!ok && status === 503) notify(`The host's live checks are failing (${body?.error?.details?.check ?? 'unknown'}); retrying.`, 'warn')
+}))
+const tick = setInterval(() => {
+  if (state?.expires_at) {
+    const left = Math.max(0, Date.parse(state.expires_at) - (Date.now() + skew))
+    const s = Math.ceil(left / 1000)
+    ui.hold.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')} left`
+    ui.hold.dataset.low = String(s < 60)
+  }
+  ui.aim.hidden = !stats.aim || stats.aim === 'viewport'
+  if (Date.now() > noteUntil && state) render()
+}, 500)
+stops.push(() => clearInterval(tick))
+
+socket.connect()

@@ -1,0 +1,154 @@
+// Pointer and wheel capture (SPEC section 10 "Gestures"): press/move/release as a real
+// drag, moves at most one per 1/60 s (newest position wins), presses and releases never
+// dropped or reordered, the release of a drag that left the picture pulled to its edge.
+// Touch arrives as pointer events: one finger drags like a mouse, two fingers scroll.
+
+const MOVE_MS = 1000 / 60
+const TOUCH_HOLD_MS = 60
+const DOUBLE_CLICK_MS = 500
+const BUTTONS = ['left', 'middle', 'right']
+export const modsOf = (e) => (e.altKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.metaKey ? 4 : 0) | (e.shiftKey ? 8 : 0)
+
+export class PointerCapture {
+  constructor ({ view, send, mayInput, onPress }) {
+    this.view = view
+    this.send = send
+    this.mayInput = mayInput
+    this.onPress = onPress
+    this.press = null
+    this.touches = new Map()
+    this.scroll = null
+    this.move = null
+    this.moveAt = 0
+    this.moveTimer = 0
+    this.wheel = null
+    this.last = { at: 0, x: 0, y: 0, button: '', clicks: 0 }
+    const el = view.el
+    el.addEventListener('pointerdown', (e) => this.down(e))
+    el.addEventListener('pointermove', (e) => this.moved(e))
+    el.addEventListener('pointerup', (e) => this.up(e))
+    el.addEventListener('pointercancel', (e) => this.up(e))
+    el.addEventListener('lostpointercapture', (e) => this.up(e))
+    el.addEventListener('wheel', (e) => this.wheeled(e), { passive: false })
+    el.addEventListener('contextmenu', (e) => e.preventDefault())
+  }
+
+  down (e) {
+    if (!this.mayInput()) { this.onPress(e, false); return }
+    if (e.pointerType === 'touch') {
+      this.touches.set(e.pointerId, { x: e.clientX, y: e.clientY })
+      if (this.touches.size === 2) { this.startScroll(); return }
+      if (this.touches.size > 2 || this.scroll) return
+    }
+    if (this.press) return
+    const v = this.view.toViewport(e.clientX, e.clientY, false)
+    if (!v) return
+    e.preventDefault()
+    this.onPress(e, true)
+    this.view.el.setPointerCapture(e.pointerId)
+    const button = BUTTONS[e.button] ?? 'left'
+    const t = performance.now()
+    const again = button === this.last.button && t - this.last.at < DOUBLE_CLICK_MS && Math.hypot(e.clientX - this.last.x, e.clientY - this.last.y) < 5
+    const clicks = again ? Math.min(3, this.last.clicks + 1) : 1
+    this.last = { at: t, x: e.clientX, y: e.clientY, button, clicks }
+    this.press = { id: e.pointerId, button, clicks, at: v, sent: false, timer: 0 }
+    // A first finger waits a moment: a second one turns the gesture into a scroll.
+    if (e.pointerType === 'touch') this.press.timer = setTimeout(() => this.sendDown(), TOUCH_HOLD_MS)
+    else this.sendDown(modsOf(e))
+  }
+
+  sendDown (mods = 0) {
+    const p = this.press
+    if (!p || p.sent) return
+    clearTimeout(p.timer)
+    p.sent = true
+    this.send({ t: 'mouse', type: 'down', x: p.at.x, y: p.at.y, button: p.button, clicks: p.clicks, mods })
+    if (this.move) this.flushMove()
+  }
+
+  moved (e) {
+    if (this.touches.has(e.pointerId)) {
+      this.touches.set(e.pointerId, { x: e.clientX, y: e.clientY })
+      if (this.scroll) { this.scrolled(); return }
+    }
+    if (this.press ? e.pointerId !== this.press.id : e.pointerType !== 'mouse') return
+    if (!this.mayInput()) return
+    const v = this.view.toViewport(e.clientX, e.clientY, this.press !== null)
+    if (!v) return
+    this.move = { t: 'mouse', type: 'move', x: v.x, y: v.y, button: 'none', mods: modsOf(e) }
+    if (this.press && !this.press.sent) return
+    const wait = this.moveAt + MOVE_MS - performance.now()
+    if (wait <= 0) this.flushMove()
+    else if (!this.moveTimer) this.moveTimer = setTimeout(() => this.flushMove(), wait)
+  }
+
+  flushMove () {
+    clearTimeout(this.moveTimer)
+    this.moveTimer = 0
+    if (!this.move) return
+    this.send(this.move)
+    this.move = null
+    this.moveAt = performance.now()
+  }
+
+  up (e) {
+    this.touches.delete(e.pointerId)
+    if (this.scroll) { if (this.touches.size === 0) this.scroll = null; return }
+    const p = this.press
+    if (!p || e.pointerId !== p.id) return
+    this.press = null
+    const v = this.view.toViewport(e.clientX, e.clientY, true) ?? p.at
+    if (!p.sent) { this.press = p; this.sendDown(); this.press = null }
+    this.flushMove()
+    this.send({ t: 'mouse', type: 'up', x: v.x, y: v.y, button: p.button, clicks: p.clicks, mods: modsOf(e) })
+  }
+
+  startScroll () {
+    const p = this.press
+    if (p) {
+      this.press = null
+      clearTimeout(p.timer)
+      this.move = null
+      // Already pressed in the page: let go where it was pressed.
+      if (p.sent) this.send({ t: 'mouse', type: 'up', x: p.at.x, y: p.at.y, button: p.button, clicks: p.clicks, mods: 0 })
+    }
+    this.scroll = { mid: this.midpoint() }
+  }
+
+  midpoint () {
+    const pts = [...this.touches.values()]
+    return { x: (pts[0].x + pts[1].x) / 2, y: (pts[0].y + pts[1].y) / 2 }
+  }
+
+  scrolled () {
+    if (this.touches.size < 2) return
+    const mid = this.midpoint()
+    const dx = (this.scroll.mid.x - mid.x) / this.view.scale
+    const dy = (this.scroll.mid.y - mid.y) / this.view.scale
+    this.scroll.mid = mid
+    this.queueWheel(mid.x, mid.y, dx, dy, 0)
+  }
+
+  wheeled (e) {
+    e.preventDefault()
+    if (!this.mayInput()) return
+    const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 600 : 1
+    this.queueWheel(e.clientX, e.clientY, e.deltaX * unit, e.deltaY * unit, modsOf(e))
+  }
+
+  queueWheel (clientX, clientY, dx, dy, mods) {
+    const v = this.view.toViewport(clientX, clientY, true)
+    if (!v) return
+    if (this.wheel) {
+      this.wheel.dx += dx
+      this.wheel.dy += dy
+      return
+    }
+    this.wheel = { t: 'wheel', x: v.x, y: v.y, dx, dy, mods }
+    setTimeout(() => {
+      const w = this.wheel
+      this.wheel = null
+      if (w && (w.dx || w.dy)) this.send(w)
+    }, MOVE_MS)
+  }
+}

@@ -1,0 +1,116 @@
+// The live picture: decodes binary frames newest-first and places them with CSS only.
+// The same coordinate module the host's tests use maps pointer positions back to page
+// CSS pixels (SPEC section 10 "Aim" and "Coordinates").
+/* global ResizeObserver */
+import {
+  clampAim, containerToViewport, containerToViewportClamped, drawnAim, imagePlacement, layoutAim
+} from '/panel/lib/core/coords.js'
+import { decodeFrame } from '/panel/lib/panel/frame-codec.js'
+
+const AIM_MARGIN = 16
+const now = () => performance.timeOrigin + performance.now()
+
+export class View {
+  constructor (el, stats) {
+    this.el = el
+    this.stats = stats
+    this.clip = el.querySelector('.afhttp-clip')
+    this.canvas = el.querySelector('.afhttp-frame')
+    // The decoded bitmap is handed to the canvas, not copied into it.
+    this.ctx = this.canvas.getContext('bitmaprenderer')
+    this.whole = false
+    this.header = null
+    this.geom = null
+    this.layout = null
+    this.pending = null
+    this.decoding = false
+    this.onResize = () => {}
+    new ResizeObserver(() => { this.relayout(); this.onResize() }).observe(el)
+  }
+
+  /** A binary frame from the host; older undecoded frames are skipped (newest wins). */
+  push (buffer) {
+    this.stats.frames++
+    this.stats.bytes += buffer.byteLength
+    this.stats.last_frame_at = now()
+    if (this.pending) this.stats.frames_skipped++
+    this.pending = buffer
+    if (!this.decoding) void this.drain()
+  }
+
+  async drain () {
+    this.decoding = true
+    while (this.pending) {
+      const buffer = this.pending
+      this.pending = null
+      try {
+        const { header, jpeg } = decodeFrame(buffer)
+        const bitmap = await createImageBitmap(new Blob([jpeg], { type: 'image/jpeg' }))
+        this.draw(header, bitmap)
+      } catch (err) {
+        console.warn('afhttp: a frame could not be shown', err)
+      }
+    }
+    this.decoding = false
+  }
+
+  draw (header, bitmap) {
+    const { width, height } = bitmap
+    // A hook for embedding pages and the benchmark; the bitmap is gone once transferred.
+    if (typeof window.afhttpOnFrame === 'function') window.afhttpOnFrame({ header, bitmap, drawnAt: now() })
+    this.ctx.transferFromImageBitmap(bitmap)
+    this.header = header
+    this.geom = {
+      deviceWidth: header.deviceWidth,
+      deviceHeight: header.deviceHeight,
+      imageWidth: width,
+      imageHeight: height,
+      pageScaleFactor: header.pageScaleFactor,
+      scrollX: header.scrollX,
+      scrollY: header.scrollY
+    }
+    this.relayout()
+    const t = now()
+    this.stats.frames_drawn++
+    this.stats.last_drawn_at = t
+    this.stats.aim = header.aim.kind
+    this.stats.device = { width: header.deviceWidth, height: header.deviceHeight }
+    if (!this.stats.first_frame_at) this.stats.first_frame_at = t
+  }
+
+  /** The part of the viewport on show: the frame's aim, or all of it when "Whole page" is on. */
+  aimRect () {
+    if (!this.geom) return null
+    const full = { x: 0, y: 0, width: this.geom.deviceWidth, height: this.geom.deviceHeight }
+    if (this.whole || !this.header.aim.rect) return full
+    return clampAim(this.header.aim.rect, this.geom, AIM_MARGIN)
+  }
+
+  relayout () {
+    const aim = this.aimRect()
+    if (!aim) return
+    this.layout = layoutAim(aim, { width: this.el.clientWidth, height: this.el.clientHeight })
+    const drawn = drawnAim(this.layout)
+    const place = imagePlacement(this.layout, this.geom)
+    Object.assign(this.clip.style, { left: `${drawn.x}px`, top: `${drawn.y}px`, width: `${drawn.width}px`, height: `${drawn.height}px` })
+    Object.assign(this.canvas.style, { left: `${place.x - drawn.x}px`, top: `${place.y - drawn.y}px`, width: `${place.width}px`, height: `${place.height}px` })
+  }
+
+  /** Page viewport CSS pixels under a client point; `clamped` pulls outside points to the edge (drags). */
+  toViewport (clientX, clientY, clamped) {
+    if (!this.layout) return null
+    const r = this.el.getBoundingClientRect()
+    const pt = { x: clientX - r.left, y: clientY - r.top }
+    return clamped ? containerToViewportClamped(pt, this.layout) : containerToViewport(pt, this.layout)
+  }
+
+  /** Viewport CSS pixels per container CSS pixel (for turning finger travel into scrolling). */
+  get scale () { return this.layout?.scale || 1 }
+
+  /** What this viewer would like the host to stream (frame pixels it can actually show). */
+  wantedSize () {
+    const width = this.el.clientWidth
+    const height = this.el.clientHeight
+    return { t: 'size', width, height, dpr: window.devicePixelRatio || 1, whole: this.whole }
+  }
+}

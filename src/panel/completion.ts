@@ -1,0 +1,108 @@
+// Completion detection (SPEC section 7): after a pointer release or Enter the page is
+// looked at — never judged by a model — and the handoff finishes by itself when a
+// challenge seen during it is gone and the page navigated, or when the handoff's
+// `selector-stable` target is ready. Each watch spends one of the handoff's finite
+// checks; more releases during a watch extend it instead of spending more.
+import type { Page } from 'puppeteer-core'
+import type { FastifyBaseLogger } from 'fastify'
+import { recognizePage } from '../core/challenge.js'
+import { completionReached, isHeld, type CompletionObservation, type Handoff } from '../core/handoff.js'
+import { observePage } from '../fetch/capture.js'
+import { beforeDeadline } from '../fetch/deadline.js'
+import { awaitReadiness } from '../fetch/readiness.js'
+import type { HandoffService } from '../plugins/handoffs.js'
+import type { TabRecord } from '../plugins/tabs.js'
+
+/** How long a watch keeps looking after the last release: long enough for a navigation. */
+export const WATCH_MS = 4_000
+const MAX_WATCH_MS = 15_000
+const FIRST_LOOK_MS = 250
+const LOOK_EVERY_MS = 500
+const TARGET_SETTLE_BUDGET_MS = 800
+/** A page too busy to be looked at within this is looked at again later. */
+const OBSERVE_BUDGET_MS = 2_000
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref())
+
+export interface CompletionDeps {
+  tab: TabRecord
+  handoffs: HandoffService
+  now: () => number
+  log: FastifyBaseLogger
+}
+
+export class CompletionMonitor {
+  readonly #deps: CompletionDeps
+  #watching = false
+  #startedAt = 0
+  #until = 0
+  #disposed = false
+
+  constructor (deps: CompletionDeps) {
+    this.#deps = deps
+  }
+
+  /** A completion moment: start a watch (spending a check) or extend the running one. */
+  moment (): void {
+    const now = performance.now()
+    if (this.#watching) {
+      this.#until = Math.min(this.#startedAt + MAX_WATCH_MS, now + WATCH_MS)
+      return
+    }
+    const { handoffs, tab } = this.#deps
+    if (!handoffs.takeCheck(tab.id)) return
+    handoffs.touched(tab.id)
+    this.#watching = true
+    this.#startedAt = now
+    this.#until = now + WATCH_MS
+    this.#watch().catch((err: unknown) => this.#deps.log.warn({ err, tab_id: tab.id }, 'completion check failed'))
+      .finally(() => { this.#watching = false })
+  }
+
+  dispose (): void { this.#disposed = true }
+
+  async #watch (): Promise<void> {
+    const { handoffs, tab } = this.#deps
+    let agreeing: string | undefined
+    await sleep(FIRST_LOOK_MS)
+    while (!this.#disposed) {
+      const h = handoffs.current(tab.id)
+      if (!h || !isHeld(h, this.#deps.now())) return
+      const obs = await this.#observe(h)
+      // Two looks in a row on the same URL: a page caught between documents proves nothing.
+      if (obs && completionReached(h, obs)) {
+        if (agreeing === obs.url) {
+          handoffs.autoFinish(tab.id)
+          return
+        }
+        agreeing = obs.url
+      } else {
+        agreeing = undefined
+      }
+      if (performance.now() >= this.#until && agreeing === undefined) break
+      await sleep(agreeing ? FIRST_LOOK_MS : LOOK_EVERY_MS)
+    }
+    handoffs.touched(tab.id)
+  }
+
+  /** What the page shows now, or undefined while it is between documents. */
+  async #observe (h: Handoff): Promise<CompletionObservation | undefined> {
+    const { tab, handoffs } = this.#deps
+    const page: Page = tab.page
+    const deadline = performance.now() + OBSERVE_BUDGET_MS
+    const ready = await beforeDeadline(page.evaluate(() => document.readyState), deadline, 'the document state').catch(() => 'loading')
+    if (ready === 'loading') return undefined
+    const seen = await observePage(page, deadline)
+    if (seen.failed || !seen.html) return undefined
+    const main = tab.lastResponse
+    const recognition = recognizePage({ status: main?.status ?? null, url: page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+    const challengePresent = recognition.page_kind === 'challenge'
+    if (challengePresent) handoffs.noteChallenge(tab.id, recognition.widget_selector)
+    let targetReady = false
+    if (h.readySelector !== undefined) {
+      const r = await awaitReadiness(page, { kind: 'selector-stable', selector: h.readySelector }, performance.now() + TARGET_SETTLE_BUDGET_MS)
+      targetReady = r.satisfied && r.target_ready
+    }
+    return { url: page.url(), navigated: handoffs.navigatedSince(tab.id), challengePresent, targetReady }
+  }
+}

@@ -1,0 +1,141 @@
+// Relays a person's input into the page over one CDP session (SPEC section 10).
+//
+// Events are sent in order without awaiting each one: one session keeps the order, and
+// awaiting costs 2–8 ms per event (CDP-NOTES). What is pressed is tracked in HeldInput so
+// that a viewer leaving never leaves a button or key down in the page.
+import type { CDPSession } from 'puppeteer-core'
+import type { FastifyBaseLogger } from 'fastify'
+import { HeldInput } from '../core/control.js'
+import { InputPacer } from './input-pacer.js'
+import { keyByCode, MOD, NAMED_KEYS, shortcutFor } from './keys.js'
+import type { InputMessage, MouseButton } from './messages.js'
+
+export interface RelayHooks {
+  /** A pointer release or Enter: the moments completion is checked (SPEC section 7). */
+  completionMoment (): void
+  /** Anything reached the page: the focus indicator should look again. */
+  inputSent (): void
+}
+
+function heldButton (mask: number): MouseButton {
+  if (mask & 1) return 'left'
+  if (mask & 2) return 'right'
+  if (mask & 4) return 'middle'
+  return 'none'
+}
+
+export class InputRelay {
+  readonly held = new HeldInput()
+  readonly #pacer = new InputPacer<InputMessage>()
+  readonly #session: CDPSession
+  readonly #hooks: RelayHooks
+  readonly #log: FastifyBaseLogger
+  #timer: NodeJS.Timeout | undefined
+  #pos = { x: 0, y: 0 }
+  sent = 0
+  dropped = 0
+
+  constructor (session: CDPSession, hooks: RelayHooks, log: FastifyBaseLogger) {
+    this.#session = session
+    this.#hooks = hooks
+    this.#log = log
+  }
+
+  relay (msg: InputMessage): void {
+    const paced = this.#pacer.push(msg, msg.t === 'mouse' && msg.type === 'move', performance.now())
+    for (const m of paced.now) this.#dispatch(m)
+    this.#arm(paced.flushAt)
+  }
+
+  /** Control moved on: a move still waiting for its slot must not land. */
+  dropQueued (): void {
+    if (this.#pacer.drop()) this.dropped++
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+  }
+
+  /** Lets go of everything the leaving viewer held, most recent first. */
+  releaseHeld (): void {
+    for (const entry of this.held.drain()) {
+      if (entry.kind === 'mouse') {
+        this.#send('Input.dispatchMouseEvent', { type: 'mouseReleased', ...this.#pos, button: entry.id, buttons: 0, clickCount: 1 })
+      } else {
+        const spec = keyByCode(entry.id)
+        if (spec) this.#send('Input.dispatchKeyEvent', { type: 'keyUp', key: spec.key, code: spec.code, windowsVirtualKeyCode: spec.keyCode })
+      }
+    }
+  }
+
+  #arm (at: number | undefined): void {
+    if (at === undefined || this.#timer) return
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined
+      const paced = this.#pacer.flush(performance.now())
+      for (const m of paced.now) this.#dispatch(m)
+      this.#arm(paced.flushAt)
+    }, Math.max(0, at - performance.now()))
+  }
+
+  #send (method: 'Input.dispatchMouseEvent' | 'Input.dispatchKeyEvent' | 'Input.insertText', params: Record<string, unknown>): void {
+    this.sent++
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    this.#session.send(method, params as any).catch((err: unknown) => {
+      this.#log.debug({ err, method }, 'relayed input was not delivered')
+    })
+  }
+
+  #dispatch (m: InputMessage): void {
+    switch (m.t) {
+      case 'mouse': {
+        this.#pos = { x: m.x, y: m.y }
+        if (m.type === 'down') this.held.press('mouse', m.button)
+        if (m.type === 'up') this.held.release('mouse', m.button)
+        const type = m.type === 'down' ? 'mousePressed' : m.type === 'up' ? 'mouseReleased' : 'mouseMoved'
+        const buttons = this.held.mouseButtons
+        // Every move of a drag carries the held buttons, or the page sees buttons = 0.
+        const button = m.type === 'move' ? heldButton(buttons) : m.button
+        this.#send('Input.dispatchMouseEvent', { type, x: m.x, y: m.y, button, buttons, clickCount: m.type === 'move' ? 0 : m.clicks, modifiers: m.mods })
+        if (m.type === 'up') this.#hooks.completionMoment()
+        break
+      }
+      case 'wheel':
+        this.#pos = { x: m.x, y: m.y }
+        this.#send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: m.x, y: m.y, deltaX: m.dx, deltaY: m.dy, modifiers: m.mods, buttons: this.held.mouseButtons })
+        break
+      case 'key': {
+        const spec = NAMED_KEYS[m.key]
+        if (m.type === 'down') {
+          this.held.press('key', spec.code)
+          this.#send('Input.dispatchKeyEvent', {
+            type: spec.text ? 'keyDown' : 'rawKeyDown',
+            key: spec.key,
+            code: spec.code,
+            windowsVirtualKeyCode: spec.keyCode,
+            nativeVirtualKeyCode: spec.keyCode,
+            modifiers: m.mods,
+            ...(spec.text && !(m.mods & (MOD.ctrl | MOD.alt | MOD.meta)) ? { text: spec.text, unmodifiedText: spec.text } : {})
+          })
+          if (spec.key === 'Enter') this.#hooks.completionMoment()
+        } else {
+          this.held.release('key', spec.code)
+          this.#send('Input.dispatchKeyEvent', { type: 'keyUp', key: spec.key, code: spec.code, windowsVirtualKeyCode: spec.keyCode, nativeVirtualKeyCode: spec.keyCode, modifiers: m.mods })
+        }
+        break
+      }
+      case 'shortcut': {
+        const sc = shortcutFor(m.key, m.shift)
+        if (!sc) return
+        const modifiers = MOD.ctrl | (m.shift ? MOD.shift : 0)
+        const base = { key: sc.key, code: sc.code, windowsVirtualKeyCode: sc.keyCode, nativeVirtualKeyCode: sc.keyCode, modifiers }
+        this.#send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...base, commands: sc.commands })
+        this.#send('Input.dispatchKeyEvent', { type: 'keyUp', ...base })
+        break
+      }
+      case 'text':
+      case 'paste':
+        this.#send('Input.insertText', { text: m.text })
+        break
+    }
+    this.#hooks.inputSent()
+  }
+}

@@ -1,0 +1,94 @@
+// Text messages from the panel to the host (docs/panel.md "Messages"), validated
+// before anything reaches the page. Pure: no socket, no browser.
+import { NAMED_KEYS } from './keys.js'
+
+/** Largest text message accepted on the panel WebSocket (SPEC section 12). */
+export const MAX_MESSAGE_BYTES = 64 * 1024
+/** Largest paste relayed into the page; a bigger one is refused, never cut short. */
+export const MAX_PASTE_CHARS = 16 * 1024
+/** Typed text arrives a few characters at a time; IME commits can be longer. */
+export const MAX_TEXT_CHARS = 1024
+
+export type MouseButton = 'left' | 'right' | 'middle' | 'none'
+
+export type InputMessage =
+  | { t: 'mouse'; g: number; type: 'down' | 'move' | 'up'; x: number; y: number; button: MouseButton; clicks: number; mods: number }
+  | { t: 'wheel'; g: number; x: number; y: number; dx: number; dy: number; mods: number }
+  | { t: 'key'; g: number; type: 'down' | 'up'; key: string; mods: number }
+  | { t: 'shortcut'; g: number; key: string; shift: boolean }
+  | { t: 'text'; g: number; text: string }
+  | { t: 'paste'; g: number; text: string }
+
+export type PanelMessage =
+  | InputMessage
+  | { t: 'size'; width: number; height: number; dpr: number; whole: boolean }
+  | { t: 'take' } | { t: 'release' } | { t: 'done' }
+
+export type Parsed = { ok: true; msg: PanelMessage } | { ok: false; error: string }
+
+const COORD_LIMIT = 100_000
+const BUTTONS = new Set<MouseButton>(['left', 'right', 'middle', 'none'])
+
+type Raw = Record<string, unknown>
+
+const num = (v: unknown, min: number, max: number): v is number => typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max
+const int = (v: unknown, min: number, max: number): v is number => num(v, min, max) && Number.isInteger(v)
+const mods = (v: unknown): number => int(v, 0, 15) ? v : 0
+
+function input (m: Raw): PanelMessage | string {
+  if (!int(m.g, 0, Number.MAX_SAFE_INTEGER)) return 'g (generation) must be a non-negative integer'
+  const g = m.g
+  switch (m.t) {
+    case 'mouse': {
+      if (m.type !== 'down' && m.type !== 'move' && m.type !== 'up') return 'mouse.type must be down, move or up'
+      if (!num(m.x, -COORD_LIMIT, COORD_LIMIT) || !num(m.y, -COORD_LIMIT, COORD_LIMIT)) return 'mouse x/y must be finite numbers'
+      const button = (m.button ?? 'none') as MouseButton
+      if (!BUTTONS.has(button)) return 'mouse.button is not a known button'
+      if (m.type !== 'move' && button === 'none') return 'mouse down/up need a button'
+      return { t: 'mouse', g, type: m.type, x: m.x, y: m.y, button, clicks: int(m.clicks, 1, 3) ? m.clicks : 1, mods: mods(m.mods) }
+    }
+    case 'wheel':
+      if (!num(m.x, -COORD_LIMIT, COORD_LIMIT) || !num(m.y, -COORD_LIMIT, COORD_LIMIT)) return 'wheel x/y must be finite numbers'
+      if (!num(m.dx, -COORD_LIMIT, COORD_LIMIT) || !num(m.dy, -COORD_LIMIT, COORD_LIMIT)) return 'wheel dx/dy must be finite numbers'
+      return { t: 'wheel', g, x: m.x, y: m.y, dx: m.dx, dy: m.dy, mods: mods(m.mods) }
+    case 'key':
+      if (m.type !== 'down' && m.type !== 'up') return 'key.type must be down or up'
+      if (typeof m.key !== 'string' || !Object.hasOwn(NAMED_KEYS, m.key)) return 'key.key is not a relayed key; printable characters go as text'
+      return { t: 'key', g, type: m.type, key: m.key, mods: mods(m.mods) }
+    case 'shortcut':
+      if (m.key !== 'a' && m.key !== 'z' && m.key !== 'y') return 'shortcut.key must be a, z or y'
+      return { t: 'shortcut', g, key: m.key, shift: m.shift === true }
+    case 'text':
+    case 'paste': {
+      const limit = m.t === 'text' ? MAX_TEXT_CHARS : MAX_PASTE_CHARS
+      if (typeof m.text !== 'string' || m.text.length === 0) return `${m.t}.text must be a non-empty string`
+      if (m.text.length > limit) return `${m.t}.text is ${m.text.length} characters; the limit is ${limit}`
+      return { t: m.t, g, text: m.text }
+    }
+    default:
+      return `unknown message type ${JSON.stringify(String(m.t)).slice(0, 40)}`
+  }
+}
+
+export function parsePanelMessage (raw: string): Parsed {
+  if (raw.length > MAX_MESSAGE_BYTES) return { ok: false, error: 'message too large' }
+  let m: unknown
+  try { m = JSON.parse(raw) } catch { return { ok: false, error: 'not JSON' } }
+  if (typeof m !== 'object' || m === null || Array.isArray(m)) return { ok: false, error: 'not an object' }
+  const r = m as Raw
+  switch (r.t) {
+    case 'take': case 'release': case 'done':
+      return { ok: true, msg: { t: r.t } }
+    case 'size':
+      if (!num(r.width, 0, 20_000) || !num(r.height, 0, 20_000)) return { ok: false, error: 'size width/height out of range' }
+      return { ok: true, msg: { t: 'size', width: r.width, height: r.height, dpr: num(r.dpr, 0.25, 8) ? r.dpr : 1, whole: r.whole === true } }
+    default: {
+      const res = input(r)
+      return typeof res === 'string' ? { ok: false, error: res } : { ok: true, msg: res }
+    }
+  }
+}
+
+export function isInput (msg: PanelMessage): msg is InputMessage {
+  return 'g' in msg
+}

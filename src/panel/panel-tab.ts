@@ -1,0 +1,245 @@
+// Everything one handed-off tab's panel needs while people watch it: its viewers, the
+// control events they send, the input relay, the focus indicator, the aim and completion
+// detection. Created on the first panel connection of a handoff, gone when it ends.
+import { randomBytes } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import type { CDPSession } from 'puppeteer-core'
+import WebSocket from 'ws'
+import { acceptsInput, type ControlResult } from '../core/control.js'
+import { clampAim, screencastSizeFor } from '../core/coords.js'
+import { isHeld, summarize, type HandoffSummary } from '../core/handoff.js'
+import type { HandoffService } from '../plugins/handoffs.js'
+import type { TabRecord } from '../plugins/tabs.js'
+import { AimTracker } from './aim-tracker.js'
+import { CompletionMonitor } from './completion.js'
+import { NO_FOCUS, probeFocus, sameFocus, type FocusState } from './focus.js'
+import { FrameSink } from './frame-sink.js'
+import { InputRelay } from './input-relay.js'
+import type { Lease } from './lease.js'
+import { isInput, parsePanelMessage, type PanelMessage } from './messages.js'
+import type { TabStreamer } from './streamer.js'
+
+export interface Viewer {
+  readonly id: string
+  readonly ws: WebSocket
+  readonly sink: FrameSink
+  readonly lease: Lease
+  size?: { width: number, height: number, dpr: number, whole: boolean }
+  stale: number
+}
+
+export interface PanelTabDeps {
+  tab: TabRecord
+  handoffs: HandoffService
+  streamer: TabStreamer
+  now: () => number
+  log: FastifyBaseLogger
+}
+
+const FOCUS_POLL_MS = 700
+const FOCUS_AFTER_INPUT_MS = 60
+const AIM_MARGIN = 16
+
+export class PanelTab {
+  readonly viewers = new Map<string, Viewer>()
+  readonly #deps: PanelTabDeps
+  readonly #session: CDPSession
+  readonly #relay: InputRelay
+  readonly #completion: CompletionMonitor
+  readonly #aim: AimTracker
+  #focus: FocusState = NO_FOCUS
+  #url = ''
+  #probing = false
+  #focusSoon: NodeJS.Timeout | undefined
+  #poll: NodeJS.Timeout | undefined
+  #closed = false
+
+  static async open (deps: PanelTabDeps): Promise<PanelTab> {
+    const session = await deps.tab.page.createCDPSession()
+    // The page believes its window is focused, as it would for a person at the keyboard.
+    await session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
+    return new PanelTab(deps, session)
+  }
+
+  private constructor (deps: PanelTabDeps, session: CDPSession) {
+    this.#deps = deps
+    this.#session = session
+    this.#relay = new InputRelay(session, {
+      completionMoment: () => this.#completion.moment(),
+      inputSent: () => this.#focusAfterInput()
+    }, deps.log)
+    this.#completion = new CompletionMonitor({ tab: deps.tab, handoffs: deps.handoffs, now: deps.now, log: deps.log })
+    this.#aim = new AimTracker(deps.tab.page, () => deps.handoffs.current(deps.tab.id), (aim, resolved) => {
+      deps.streamer.setAim(aim)
+      if (resolved.missed) {
+        deps.handoffs.warn(deps.tab.id, { code: 'takeover_selector_missed', message: 'The region selector matched nothing in the panel; the person saw the challenge widget or the whole page.' })
+      }
+      for (const v of this.viewers.values()) this.#want(v)
+    })
+  }
+
+  get closed (): boolean { return this.#closed }
+
+  /** The viewer driving the tab, if it connected under `lease` (its person's other requests speak for it). */
+  holderUnder (lease: Lease): string | undefined {
+    const h = this.#deps.handoffs.current(this.#deps.tab.id)
+    const holder = h?.control.controller === 'human' ? this.viewers.get(h.control.holder ?? '') : undefined
+    return holder?.lease === lease ? holder.id : undefined
+  }
+
+  join (ws: WebSocket, lease: Lease): Viewer {
+    const viewer: Viewer = { id: `v_${randomBytes(9).toString('base64url')}`, ws, sink: new FrameSink(ws), lease, stale: 0 }
+    this.viewers.set(viewer.id, viewer)
+    this.#deps.streamer.add(viewer.sink)
+    // The first panel of a lease takes control of an untouched tab; a reconnecting one
+    // (after human_disconnected) shows "Take control" instead (SPEC section 7).
+    const first = lease.connections++ === 0
+    const h = this.#deps.handoffs.current(this.#deps.tab.id)
+    if (first && h?.control.controller === 'agent') this.#control(viewer, { type: 'take', viewerId: viewer.id }, 'take')
+    this.#send(viewer, this.#stateFor(viewer))
+    this.#send(viewer, { t: 'focus', ...this.#focus, url: this.#deps.tab.page.url() })
+    if (this.viewers.size === 1) this.#watch()
+    return viewer
+  }
+
+  leave (viewer: Viewer): void {
+    if (!this.viewers.delete(viewer.id)) return
+    this.#deps.streamer.remove(viewer.sink)
+    if (!this.#closed) this.#control(viewer, { type: 'disconnect', viewerId: viewer.id })
+    if (this.viewers.size === 0) this.#unwatch()
+  }
+
+  receive (viewer: Viewer, raw: string): void {
+    const parsed = parsePanelMessage(raw)
+    if (!parsed.ok) {
+      this.#send(viewer, { t: 'error', message: parsed.error })
+      return
+    }
+    const msg: PanelMessage = parsed.msg
+    const tabId = this.#deps.tab.id
+    if (isInput(msg)) {
+      const h = this.#deps.handoffs.current(tabId)
+      if (!h || !isHeld(h, this.#deps.now()) || !acceptsInput(h.control, viewer.id, msg.g)) {
+        // Stale or not the holder: dropped (SPEC section 7). Say so once per burst.
+        if (viewer.stale++ % 50 === 0) this.#send(viewer, this.#stateFor(viewer))
+        return
+      }
+      this.#relay.relay(msg)
+      // A person at work keeps the tab fresh for the reaper once the hold is over.
+      this.#deps.tab.lastActiveAt = this.#deps.now()
+      return
+    }
+    switch (msg.t) {
+      case 'size':
+        viewer.size = { width: msg.width, height: msg.height, dpr: msg.dpr, whole: msg.whole }
+        this.#want(viewer)
+        return
+      case 'take':
+      case 'release':
+        this.#control(viewer, { type: msg.t, viewerId: viewer.id }, msg.t)
+        return
+      case 'done':
+        try {
+          this.#deps.handoffs.finishByViewer(tabId, viewer.id)
+        } catch (err) {
+          this.#send(viewer, { t: 'refused', action: 'done', message: (err as Error).message })
+        }
+    }
+  }
+
+  /** A handoff change: everyone sees it; a handoff that is over closes the panel. */
+  update (summary: HandoffSummary): void {
+    if (this.#closed) return
+    const live = summary.state === 'open' || summary.state === 'human' || summary.state === 'human_disconnected'
+    if (!live) { this.close(summary); return }
+    for (const v of this.viewers.values()) this.#send(v, this.#stateFor(v))
+  }
+
+  /** Lets go of everything held in the page and closes every viewer with the outcome. */
+  close (summary?: HandoffSummary): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.#relay.dropQueued()
+    this.#relay.releaseHeld()
+    this.#completion.dispose()
+    this.#unwatch()
+    for (const v of this.viewers.values()) {
+      this.#send(v, { t: 'ended', state: summary?.state ?? 'revoked', finish_reason: summary?.finish_reason ?? null, auto_done: summary?.auto_done ?? false })
+      v.ws.close(1000, 'handoff ended')
+    }
+    this.#session.detach().catch(() => undefined)
+  }
+
+  #control (viewer: Viewer, event: Parameters<HandoffService['control']>[1], action?: string): void {
+    let res: ControlResult
+    try {
+      res = this.#deps.handoffs.control(this.#deps.tab.id, event)
+    } catch {
+      return
+    }
+    if (res.ok) {
+      if (res.effects.includes('drop_queued_input')) this.#relay.dropQueued()
+      if (res.effects.includes('release_held_input')) this.#relay.releaseHeld()
+    } else if (action) {
+      this.#send(viewer, { t: 'refused', action, reason: res.reason })
+    }
+  }
+
+  #stateFor (viewer: Viewer): Record<string, unknown> {
+    const h = this.#deps.handoffs.current(this.#deps.tab.id)
+    if (!h) return { t: 'state', viewer: viewer.id, state: 'revoked' }
+    const s = summarize(h, this.#deps.now())
+    return {
+      t: 'state',
+      viewer: viewer.id,
+      you_control: h.control.controller === 'human' && h.control.holder === viewer.id,
+      viewers: this.viewers.size,
+      now: this.#deps.now(),
+      ...s
+    }
+  }
+
+  #want (viewer: Viewer): void {
+    if (!viewer.size) return
+    const { streamer } = this.#deps
+    const device = streamer.device ?? { width: 1280, height: 720 }
+    const geom = { deviceWidth: device.width, deviceHeight: device.height, imageWidth: device.width, imageHeight: device.height, pageScaleFactor: 1, scrollX: 0, scrollY: 0 }
+    const rect = streamer.aim.rect && !viewer.size.whole ? clampAim(streamer.aim.rect, geom, AIM_MARGIN) : { x: 0, y: 0, ...device }
+    streamer.want(viewer.sink, screencastSizeFor({ width: viewer.size.width, height: viewer.size.height }, viewer.size.dpr, rect, device))
+  }
+
+  #watch (): void {
+    this.#aim.start()
+    this.#poll = setInterval(() => { void this.#refreshFocus() }, FOCUS_POLL_MS)
+    this.#poll.unref()
+    void this.#refreshFocus()
+  }
+
+  #unwatch (): void {
+    this.#aim.stop()
+    clearInterval(this.#poll)
+    clearTimeout(this.#focusSoon)
+  }
+
+  #focusAfterInput (): void {
+    if (this.#focusSoon) return
+    this.#focusSoon = setTimeout(() => { this.#focusSoon = undefined; void this.#refreshFocus() }, FOCUS_AFTER_INPUT_MS)
+    this.#focusSoon.unref()
+  }
+
+  async #refreshFocus (): Promise<void> {
+    // A busy page answers late; one question at a time.
+    if (this.#probing) return
+    this.#probing = true
+    const focus = await probeFocus(this.#session).catch(() => undefined).finally(() => { this.#probing = false })
+    const url = this.#deps.tab.page.url()
+    if (!focus || this.#closed || (sameFocus(focus, this.#focus) && url === this.#url)) return
+    this.#focus = focus
+    this.#url = url
+    for (const v of this.viewers.values()) this.#send(v, { t: 'focus', ...focus, url })
+  }
+
+  #send (viewer: Viewer, msg: Record<string, unknown>): void {
+    if (viewer.ws.readyState === WebSocket.OPEN) viewer.ws.send(JSON.stringify(msg))
+  }
+}

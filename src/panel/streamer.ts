@@ -1,0 +1,230 @@
+// One CDP screencast per tab, shared by every viewer (SPEC section 10 "Stream").
+//
+// Frames are acked the moment they reach Node (delaying the ack costs frame rate,
+// CDP-NOTES point 2), decoded from base64 once, framed once, and offered to each
+// viewer's FrameSink, which keeps only the newest. The last frame is cached so a
+// viewer that connects to a settled page (which sends no frames) is painted at once.
+// The frame size is the largest any viewer can show; nothing streams without a viewer
+// except briefly after a live check that expects one.
+import type { CDPSession, Page } from 'puppeteer-core'
+import type { FastifyBaseLogger } from 'fastify'
+import { encodeFrame, type FrameAim } from './frame-codec.js'
+
+export interface ScreencastSize { maxWidth: number, maxHeight: number }
+export interface FrameTarget { offer (frame: Uint8Array): void }
+
+interface ScreencastFrameEvent {
+  data: string
+  sessionId: number
+  metadata: { deviceWidth: number, deviceHeight: number, pageScaleFactor: number, scrollOffsetX: number, scrollOffsetY: number }
+}
+
+interface LastFrame { jpeg: Buffer, meta: ScreencastFrameEvent['metadata'], receivedAt: number, seq: number }
+
+export interface StreamerOptions {
+  quality: number
+  log: FastifyBaseLogger
+  /** Before any viewer said how big it is: the viewport itself. */
+  provisional: ScreencastSize
+}
+
+const FRESH_MS = 1_500
+const RESIZE_DEBOUNCE_MS = 120
+const wallClock = (): number => performance.timeOrigin + performance.now()
+
+export class TabStreamer {
+  readonly #page: Page
+  readonly #opts: StreamerOptions
+  readonly #targets = new Map<FrameTarget, ScreencastSize | undefined>()
+  readonly #waiters = new Set<() => void>()
+  #session?: Promise<CDPSession>
+  #running?: ScreencastSize
+  #last?: LastFrame
+  #encoded?: Uint8Array
+  #aim: FrameAim = { kind: 'viewport' }
+  #seq = 0
+  #chain: Promise<void> = Promise.resolve()
+  #lingerUntil = 0
+  #linger?: NodeJS.Timeout
+  #resize?: NodeJS.Timeout
+  #disposed = false
+  frames = 0
+
+  constructor (page: Page, opts: StreamerOptions) {
+    this.#page = page
+    this.#opts = opts
+  }
+
+  /** Starts streaming to a viewer; it gets the cached frame at once if there is one. */
+  add (target: FrameTarget): void {
+    this.#targets.set(target, undefined)
+    this.#clearLinger()
+    const frame = this.#frame()
+    if (frame) target.offer(frame)
+  }
+
+  remove (target: FrameTarget): void {
+    if (!this.#targets.delete(target)) return
+    if (this.#targets.size === 0) this.#enqueue(() => this.#stop())
+    else this.#scheduleResize()
+  }
+
+  /** A viewer told us how many frame pixels it can show. Nothing starts before the first size. */
+  want (target: FrameTarget, size: ScreencastSize): void {
+    if (!this.#targets.has(target)) return
+    this.#targets.set(target, size)
+    if (!this.#running) this.#enqueue(() => this.#start(this.#desired()))
+    else this.#scheduleResize()
+  }
+
+  setAim (aim: FrameAim): void {
+    if (JSON.stringify(aim) === JSON.stringify(this.#aim)) return
+    this.#aim = aim
+    this.#encoded = undefined
+    this.#broadcast()
+  }
+
+  get aim (): FrameAim { return this.#aim }
+  get running (): ScreencastSize | undefined { return this.#running }
+  get device (): { width: number, height: number } | undefined {
+    return this.#last ? { width: this.#last.meta.deviceWidth, height: this.#last.meta.deviceHeight } : undefined
+  }
+
+  /**
+   * The live check's "the screencast can deliver a frame", answered by this stream: a
+   * recent frame, or a fresh one forced by (re)starting. With `keep` the stream stays up
+   * for a viewer about to connect; otherwise it stops again unless someone watches.
+   */
+  async proveFrame (keep: boolean, timeoutMs = 1_200): Promise<void> {
+    const fresh = this.#running !== undefined && this.#last !== undefined && wallClock() - this.#last.receivedAt < FRESH_MS
+    if (!fresh) {
+      const next = this.#nextFrame(timeoutMs)
+      this.#enqueue(() => this.#start(this.#running ?? this.#desired(), true))
+      await next
+    }
+    if (this.#targets.size === 0) this.#armLinger(keep ? 10_000 : 500)
+  }
+
+  async dispose (): Promise<void> {
+    this.#disposed = true
+    this.#clearLinger()
+    clearTimeout(this.#resize)
+    this.#targets.clear()
+    this.#enqueue(() => this.#stop())
+    await this.#chain
+    const session = await this.#session?.catch(() => undefined)
+    await session?.detach().catch(() => undefined)
+  }
+
+  #desired (): ScreencastSize {
+    let best: ScreencastSize | undefined
+    for (const size of this.#targets.values()) {
+      if (!size) continue
+      best = best ? { maxWidth: Math.max(best.maxWidth, size.maxWidth), maxHeight: Math.max(best.maxHeight, size.maxHeight) } : size
+    }
+    return best ?? this.#opts.provisional
+  }
+
+  #scheduleResize (): void {
+    clearTimeout(this.#resize)
+    this.#resize = setTimeout(() => {
+      const want = this.#desired()
+      const now = this.#running
+      if (now && (differs(want.maxWidth, now.maxWidth) || differs(want.maxHeight, now.maxHeight))) this.#enqueue(() => this.#start(want, true))
+    }, RESIZE_DEBOUNCE_MS)
+    this.#resize.unref()
+  }
+
+  #enqueue (step: () => Promise<void>): void {
+    this.#chain = this.#chain.then(step).catch((err: unknown) => {
+      this.#opts.log.warn({ err }, 'panel screencast step failed')
+    })
+  }
+
+  async #sessionOf (): Promise<CDPSession> {
+    this.#session ??= this.#page.createCDPSession().then((session) => {
+      session.on('Page.screencastFrame', (ev: ScreencastFrameEvent) => this.#onFrame(session, ev))
+      return session
+    })
+    return this.#session
+  }
+
+  async #start (size: ScreencastSize, restart = false): Promise<void> {
+    if (this.#disposed) return
+    if (this.#running && !restart) return
+    const session = await this.#sessionOf()
+    if (this.#running) await session.send('Page.stopScreencast').catch(() => undefined)
+    else await session.send('Page.bringToFront').catch(() => undefined)
+    this.#running = size
+    await session.send('Page.startScreencast', { format: 'jpeg', quality: this.#opts.quality, ...size, everyNthFrame: 1 })
+  }
+
+  async #stop (): Promise<void> {
+    if (!this.#running || this.#targets.size > 0 || wallClock() < this.#lingerUntil) return
+    this.#running = undefined
+    const session = await this.#session?.catch(() => undefined)
+    await session?.send('Page.stopScreencast').catch(() => undefined)
+  }
+
+  #onFrame (session: CDPSession, ev: ScreencastFrameEvent): void {
+    session.send('Page.screencastFrameAck', { sessionId: ev.sessionId }).catch(() => undefined)
+    if (!this.#running) return
+    this.#last = { jpeg: Buffer.from(ev.data, 'base64'), meta: ev.metadata, receivedAt: wallClock(), seq: ++this.#seq }
+    this.#encoded = undefined
+    this.frames++
+    this.#broadcast()
+    for (const wake of [...this.#waiters]) wake()
+  }
+
+  #frame (): Uint8Array | undefined {
+    const last = this.#last
+    if (!last) return undefined
+    this.#encoded ??= encodeFrame({
+      seq: last.seq,
+      deviceWidth: last.meta.deviceWidth,
+      deviceHeight: last.meta.deviceHeight,
+      pageScaleFactor: last.meta.pageScaleFactor,
+      scrollX: last.meta.scrollOffsetX,
+      scrollY: last.meta.scrollOffsetY,
+      aim: this.#aim,
+      receivedAt: last.receivedAt
+    }, last.jpeg)
+    return this.#encoded
+  }
+
+  #broadcast (): void {
+    const frame = this.#frame()
+    if (!frame) return
+    for (const target of this.#targets.keys()) target.offer(frame)
+  }
+
+  #nextFrame (timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const done = (): void => { clearTimeout(timer); this.#waiters.delete(done); resolve() }
+      const timer = setTimeout(() => {
+        this.#waiters.delete(done)
+        reject(new Error(`no screencast frame within ${timeoutMs} ms`))
+      }, timeoutMs)
+      this.#waiters.add(done)
+    })
+  }
+
+  #armLinger (ms: number): void {
+    const until = wallClock() + ms
+    if (until <= this.#lingerUntil) return
+    this.#lingerUntil = until
+    clearTimeout(this.#linger)
+    this.#linger = setTimeout(() => this.#enqueue(() => this.#stop()), ms + 10)
+    this.#linger.unref()
+  }
+
+  #clearLinger (): void {
+    clearTimeout(this.#linger)
+    this.#lingerUntil = 0
+  }
+}
+
+/** Restart only for a real change in size: each restart costs a frame interval. */
+function differs (want: number, have: number): boolean {
+  return Math.abs(want - have) > Math.max(16, have * 0.1)
+}

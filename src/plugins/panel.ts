@@ -1,0 +1,115 @@
+import fp from 'fastify-plugin'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { isHeld, summarize } from '../core/handoff.js'
+import { LeaseBook, leaseCookieName, type Lease } from '../panel/lease.js'
+import { PanelTab } from '../panel/panel-tab.js'
+import { TabStreamer } from '../panel/streamer.js'
+import type { TabRecord } from './tabs.js'
+
+/** JPEG quality of panel frames: 60–70 keeps 60 fps at full size (CDP-NOTES point 1). */
+export const FRAME_QUALITY = 60
+
+export interface PanelService {
+  readonly leases: LeaseBook
+  /** The tab's one shared screencast (created on first use, kept until the tab closes). */
+  streamer (tab: TabRecord): TabStreamer
+  /** The panel side of a tab with a live handoff, opened on the first connection. */
+  open (tab: TabRecord): Promise<PanelTab>
+  find (tabId: string): PanelTab | undefined
+  /** The lease a request's cookie holds for `tabId`, if it is valid and its handoff is live. */
+  leaseFor (req: FastifyRequest, tabId: string): Lease | undefined
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    panel: PanelService
+  }
+}
+
+const EXPIRY_SWEEP_MS = 1_000
+
+async function panelPlugin (app: FastifyInstance): Promise<void> {
+  const leases = new LeaseBook()
+  const streamers = new Map<string, TabStreamer>()
+  const panels = new Map<string, Promise<PanelTab>>()
+  const opened = new Map<string, PanelTab>()
+
+  const closePanel = (tabId: string): void => {
+    const panel = opened.get(tabId)
+    opened.delete(tabId)
+    panels.delete(tabId)
+    leases.revokeTab(tabId)
+    const h = app.handoffs.current(tabId)
+    panel?.close(h ? summarize(h, app.clock.now()) : undefined)
+  }
+
+  const service: PanelService = {
+    leases,
+    streamer (tab) {
+      let s = streamers.get(tab.id)
+      if (!s) {
+        const vp = tab.page.viewport()
+        s = new TabStreamer(tab.page, {
+          quality: FRAME_QUALITY,
+          log: app.log.child({ tab_id: tab.id }),
+          provisional: { maxWidth: vp?.width ?? 1280, maxHeight: vp?.height ?? 720 }
+        })
+        streamers.set(tab.id, s)
+      }
+      return s
+    },
+    open (tab) {
+      let p = panels.get(tab.id)
+      if (!p) {
+        p = PanelTab.open({ tab, handoffs: app.handoffs, streamer: service.streamer(tab), now: () => app.clock.now(), log: app.log.child({ tab_id: tab.id }) })
+        p.then((panel) => {
+          // The handoff may have ended while the panel was opening.
+          if (panels.get(tab.id) === p && app.handoffs.isHeld(tab.id)) opened.set(tab.id, panel)
+          else panel.close()
+        }, () => { panels.delete(tab.id) })
+        panels.set(tab.id, p)
+      }
+      return p
+    },
+    find: (tabId) => opened.get(tabId),
+    leaseFor (req, tabId) {
+      const h = app.handoffs.current(tabId)
+      if (!h || !isHeld(h, app.clock.now())) return undefined
+      const lease = leases.find(req.cookies[leaseCookieName(tabId)], tabId, app.clock.now())
+      return lease && lease.fence === h.fence ? lease : undefined
+    }
+  }
+
+  app.decorate('panel', service)
+  app.handoffs.setFrameProver((tab, { keepStreaming }) => service.streamer(tab).proveFrame(keepStreaming))
+  app.handoffs.onChange((tabId, summary) => {
+    const live = summary.state === 'open' || summary.state === 'human' || summary.state === 'human_disconnected'
+    if (live) opened.get(tabId)?.update(summary)
+    else closePanel(tabId)
+  })
+  app.tabs.onClosed((tab) => {
+    closePanel(tab.id)
+    const s = streamers.get(tab.id)
+    streamers.delete(tab.id)
+    void s?.dispose()
+  })
+  // Expiry is a time, not an event: sweep so a panel learns its hold ran out.
+  const sweep = setInterval(() => {
+    const now = app.clock.now()
+    for (const [tabId, panel] of opened) {
+      const h = app.handoffs.current(tabId)
+      if (!h || !isHeld(h, now)) { closePanel(tabId); continue }
+      // A panel that stopped renewing its lease loses its connection too.
+      for (const v of panel.viewers.values()) if (now >= v.lease.expiresAt) v.ws.close(4401, 'lease expired')
+    }
+  }, EXPIRY_SWEEP_MS)
+  sweep.unref()
+  app.addHook('preClose', async () => {
+    clearInterval(sweep)
+    for (const tabId of [...opened.keys()]) closePanel(tabId)
+    await Promise.all([...streamers.values()].map((s) => s.dispose()))
+    streamers.clear()
+  })
+}
+
+export default fp(panelPlugin, { name: 'afhttp-panel', dependencies: ['afhttp-tabs', 'afhttp-handoffs'] })

@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fastifyStatic from '@fastify/static'
+import { AfhttpError } from '../errors.js'
+import { failedCheck } from '../browser/live-checks.js'
+import { summarize } from '../core/handoff.js'
+import type { TabRecord } from '../plugins/tabs.js'
+import type { Lease } from '../panel/lease.js'
+import { noLeasePage, PAGE_CSP, unavailablePage } from '../panel/pages.js'
+import { noStore, sameOrigin, sendHtml } from '../panel/http.js'
+
+const ROOT = new URL('../../', import.meta.url)
+const PANEL_DIR = fileURLToPath(new URL('panel/', ROOT))
+const DIST_DIR = fileURLToPath(new URL('dist/', ROOT))
+/** Compiled pure modules the panel shares with the host (one implementation of the maths). */
+const SHARED_MODULES = new Set(['/core/coords.js', '/core/coords.js.map', '/panel/frame-codec.js', '/panel/frame-codec.js.map'])
+
+export const PANEL_CSP = [
+  "default-src 'self'", "img-src 'self' blob: data:", "connect-src 'self'", "script-src 'self'",
+  "style-src 'self'", "frame-ancestors 'self'", "base-uri 'none'", "form-action 'none'"
+].join('; ')
+
+interface TabQuery { Querystring: { tab?: string } }
+
+/** The panel document, its static files, and the small JSON API the open panel calls. */
+export default async function panelApiRoutes (app: FastifyInstance): Promise<void> {
+  const indexHtml = await readFile(new URL('index.html', `file://${PANEL_DIR}`), 'utf8')
+  await app.register(fastifyStatic, {
+    root: PANEL_DIR,
+    prefix: '/panel/',
+    index: false,
+    decorateReply: false,
+    // The document itself goes through the lease check below.
+    allowedPath: (path) => path !== '/index.html' && path !== '/'
+  })
+  await app.register(fastifyStatic, {
+    root: DIST_DIR,
+    prefix: '/panel/lib/',
+    index: false,
+    decorateReply: false,
+    allowedPath: (path) => SHARED_MODULES.has(path)
+  })
+
+  const leased = (req: FastifyRequest<TabQuery>): { tab: TabRecord, lease: Lease } => {
+    const tab = req.query.tab ? app.tabs.find(req.query.tab) : undefined
+    const lease = tab && app.panel.leaseFor(req, tab.id)
+    if (!tab || !lease) throw new AfhttpError('panel_lease_invalid')
+    return { tab, lease }
+  }
+  const sameOriginOnly = async (req: FastifyRequest): Promise<void> => {
+    if (!sameOrigin(req, app.config.publicUrl)) throw new AfhttpError('panel_origin_refused')
+  }
+  const summaryOf = (tab: TabRecord): ReturnType<typeof summarize> => app.handoffs.summary(tab.id)
+
+  app.get<TabQuery>('/panel', async (req, reply) => reply.redirect(`/panel/${req.query.tab ? `?tab=${encodeURIComponent(req.query.tab)}` : ''}`, 302))
+
+  app.get<TabQuery>('/panel/', async (req, reply: FastifyReply) => {
+    const tab = req.query.tab ? app.tabs.find(req.query.tab) : undefined
+    if (!tab || !app.panel.leaseFor(req, tab.id)) return sendHtml(reply, 401, noLeasePage(), PAGE_CSP)
+    const checks = await app.handoffs.liveChecks(tab, { keepStreaming: true })
+    const failed = failedCheck(checks)
+    if (failed) return sendHtml(reply, 503, unavailablePage(failed, checks), PAGE_CSP)
+    return sendHtml(reply, 200, indexHtml, PANEL_CSP)
+  })
+
+  app.post<TabQuery>('/panel/api/lease', { preValidation: sameOriginOnly }, async (req, reply) => {
+    noStore(reply)
+    const { tab, lease } = leased(req)
+    const checks = await app.handoffs.liveChecks(tab)
+    const failed = failedCheck(checks)
+    if (failed) throw new AfhttpError('takeover_unavailable', `Live check ${failed.name} failed: ${failed.error}`, { check: failed.name, checks })
+    const h = app.handoffs.current(tab.id)
+    if (!h || h.fence !== lease.fence) throw new AfhttpError('panel_lease_invalid')
+    app.panel.leases.renew(lease, app.clock.now(), h.expiresAt)
+    return { lease_expires_at: new Date(lease.expiresAt).toISOString(), handoff: summaryOf(tab) }
+  })
+
+  app.get<TabQuery>('/panel/api/status', async (req, reply) => {
+    noStore(reply)
+    const { tab, lease } = leased(req)
+    const panel = app.panel.find(tab.id)
+    return {
+      now: new Date(app.clock.now()).toISOString(),
+      lease_expires_at: new Date(lease.expiresAt).toISOString(),
+      handoff: summaryOf(tab),
+      viewers: panel?.viewers.size ?? 0,
+      backend_connected: tab.page.browser().connected
+    }
+  })
+
+  // Done without the WebSocket (not open yet, or dropped): allowed to the person driving and,
+  // as over the socket, to anyone while nobody else drives.
+  app.post<TabQuery>('/panel/api/done', { preValidation: sameOriginOnly }, async (req, reply) => {
+    noStore(reply)
+    const { tab, lease } = leased(req)
+    return app.handoffs.finishByViewer(tab.id, app.panel.find(tab.id)?.holderUnder(lease) ?? 'http')
+  })
+}

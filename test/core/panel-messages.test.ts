@@ -1,0 +1,57 @@
+import t from 'tap'
+import { isInput, MAX_MESSAGE_BYTES, MAX_PASTE_CHARS, MAX_TEXT_CHARS, parsePanelMessage } from '../../src/panel/messages.js'
+import { keyByCode, NAMED_KEYS, shortcutFor } from '../../src/panel/keys.js'
+
+const ok = (m: unknown): unknown => { const r = parsePanelMessage(JSON.stringify(m)); if (!r.ok) throw new Error(r.error); return r.msg }
+const err = (m: unknown): string => { const r = parsePanelMessage(typeof m === 'string' ? m : JSON.stringify(m)); if (r.ok) throw new Error('accepted'); return r.error }
+
+t.test('control and size messages', async (t) => {
+  t.same(ok({ t: 'take' }), { t: 'take' })
+  t.same(ok({ t: 'done', extra: 1 }), { t: 'done' }, 'extra fields are ignored, never passed on')
+  t.same(ok({ t: 'size', width: 390, height: 600, dpr: 3, whole: true }), { t: 'size', width: 390, height: 600, dpr: 3, whole: true })
+  t.same(ok({ t: 'size', width: 390, height: 600, dpr: 'x' }), { t: 'size', width: 390, height: 600, dpr: 1, whole: false })
+  t.match(err({ t: 'size', width: -1, height: 2 }), /out of range/)
+})
+
+t.test('input messages are checked field by field', async (t) => {
+  const down = ok({ t: 'mouse', type: 'down', g: 3, x: 10.5, y: 20.25, button: 'left', clicks: 2, mods: 8 })
+  t.same(down, { t: 'mouse', g: 3, type: 'down', x: 10.5, y: 20.25, button: 'left', clicks: 2, mods: 8 })
+  t.ok(isInput(down as never))
+  t.same(ok({ t: 'mouse', type: 'move', g: 3, x: 1, y: 1 }), { t: 'mouse', g: 3, type: 'move', x: 1, y: 1, button: 'none', clicks: 1, mods: 0 })
+  t.match(err({ t: 'mouse', type: 'down', g: 3, x: 1, y: 1 }), /need a button/)
+  t.match(err({ t: 'mouse', type: 'down', g: 3, x: Infinity, y: 1, button: 'left' }), /finite/)
+  t.match(err({ t: 'mouse', type: 'drag', g: 3, x: 1, y: 1 }), /down, move or up/)
+  t.match(err({ t: 'mouse', type: 'down', x: 1, y: 1, button: 'left' }), /generation/)
+  t.match(err({ t: 'mouse', type: 'down', g: 1.5, x: 1, y: 1, button: 'left' }), /generation/)
+  t.same(ok({ t: 'wheel', g: 1, x: 5, y: 5, dx: 0, dy: -120 }), { t: 'wheel', g: 1, x: 5, y: 5, dx: 0, dy: -120, mods: 0 })
+  t.same(ok({ t: 'key', g: 1, type: 'down', key: 'Enter', mods: 99 }), { t: 'key', g: 1, type: 'down', key: 'Enter', mods: 0 }, 'bad modifiers become none')
+  t.match(err({ t: 'key', g: 1, type: 'down', key: 'a' }), /printable characters go as text/)
+  t.match(err({ t: 'key', g: 1, type: 'down', key: 'constructor' }), /not a relayed key/, 'no prototype keys')
+  t.same(ok({ t: 'shortcut', g: 1, key: 'z', shift: true }), { t: 'shortcut', g: 1, key: 'z', shift: true })
+  t.match(err({ t: 'shortcut', g: 1, key: 'r' }), /a, z or y/, 'reload is never the page\'s')
+  t.same(ok({ t: 'text', g: 1, text: 'ıé日本' }), { t: 'text', g: 1, text: 'ıé日本' })
+  t.match(err({ t: 'text', g: 1, text: 'x'.repeat(MAX_TEXT_CHARS + 1) }), /limit/)
+  t.ok(ok({ t: 'paste', g: 1, text: 'p'.repeat(MAX_PASTE_CHARS) }))
+  t.match(err({ t: 'paste', g: 1, text: 'p'.repeat(MAX_PASTE_CHARS + 1) }), /limit is 16384/)
+  t.match(err({ t: 'paste', g: 1, text: '' }), /non-empty/)
+})
+
+t.test('malformed messages', async (t) => {
+  t.equal(err('not json'), 'not JSON')
+  t.equal(err('[1]'), 'not an object')
+  t.equal(err('null'), 'not an object')
+  t.match(err({ t: 'eval', g: 1 }), /unknown message type/)
+  t.equal(err(' '.repeat(MAX_MESSAGE_BYTES + 1)), 'message too large')
+})
+
+t.test('key tables', async (t) => {
+  for (const spec of Object.values(NAMED_KEYS)) {
+    t.ok(spec.keyCode > 0, `${spec.code} has a virtual key code`)
+    t.equal(keyByCode(spec.code), spec)
+  }
+  t.equal(NAMED_KEYS.Enter.text, '\r', 'Enter submits forms')
+  t.equal(keyByCode('KeyQ'), undefined)
+  t.same(shortcutFor('z', true)?.commands, ['redo'])
+  t.same(shortcutFor('a', false)?.commands, ['selectAll'])
+  t.equal(shortcutFor('w', false), undefined)
+})

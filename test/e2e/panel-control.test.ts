@@ -1,0 +1,322 @@
+// Exchange, lease and control rules of the panel (SPEC sections 7, 9, 12), with real
+// Chromium on both sides: secrets work once, leases are HttpOnly/Strict cookies, the
+// WebSocket wants the lease and its own origin, a viewer's disconnect keeps human control
+// and lets go of what it held, a second viewer cannot take over, Done finishes.
+import t from 'tap'
+import WebSocket from 'ws'
+import type { HTTPRequest } from 'puppeteer-core'
+import { startHost, type TestHost } from '../helpers/host.js'
+import { startFixtureServer } from '../helpers/fixture-server.js'
+import { launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
+import { decodeFrame } from '../../src/panel/frame-codec.js'
+import { ManualClock } from '../../src/core/clock.js'
+
+const WALL = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
+<p style="height:3000px">Please sign in to keep reading this article.</p>
+<button id="big" style="position:absolute;left:100px;top:100px;width:400px;height:200px">Press here</button>
+<script>window.log = []; for (const type of ['mousedown', 'mouseup', 'keydown', 'keyup']) addEventListener(type, (e) => log.push({ type, key: e.key, buttons: e.buttons }))</script>`
+
+interface Exchanged { cookie: string, location: string, setCookie: string, token: string }
+
+async function exchange (host: TestHost, url: string): Promise<Response> {
+  return fetch(url, { redirect: 'manual' })
+}
+
+async function exchanged (host: TestHost, url: string): Promise<Exchanged> {
+  const res = await exchange(host, url)
+  const setCookie = res.headers.getSetCookie()[0] ?? ''
+  const pair = setCookie.split(';')[0]
+  return { cookie: pair, location: res.headers.get('location') ?? '', setCookie, token: pair.split('=')[1] ?? '' }
+}
+
+async function mint (host: TestHost, tabId: string): Promise<string> {
+  const res = await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })
+  return onHost(host, (await res.json() as any).takeover_url_secret)
+}
+
+function openSocket (host: TestHost, tabId: string, headers: Record<string, string>): Promise<{ ws: WebSocket, messages: any[], frames: Buffer[] } | { status: number }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`${host.url.replace('http', 'ws')}/panel/ws?tab=${tabId}`, { headers })
+    const messages: any[] = []
+    const frames: Buffer[] = []
+    ws.on('message', (data, isBinary) => { if (isBinary) frames.push(data as Buffer); else messages.push(JSON.parse(data.toString())) })
+    ws.on('open', () => resolve({ ws, messages, frames }))
+    ws.on('unexpected-response', (_req, res) => resolve({ status: res.statusCode ?? 0 }))
+  })
+}
+
+const until = async (what: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> => {
+  const end = Date.now() + ms
+  while (!(await what())) {
+    if (Date.now() > end) throw new Error('condition not reached in time')
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+t.test('panel exchange, lease and control', async (t) => {
+  const host = await startHost(t)
+  const site = await startFixtureServer(t, { '/wall': { status: 403, body: WALL } })
+  const browser = await launchViewerBrowser(t)
+  const secrets: string[] = []
+  const tokens: string[] = []
+  const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/wall`, takeover: true }) })).json() as any
+  const tabId: string = fetched.tab_id
+  const tab = host.app.tabs.get(tabId)
+  const summary = async (): Promise<any> => (await host.api(`/v1/tabs/${tabId}/handoff`)).json()
+  const pageLog = async (): Promise<Array<{ type: string, key?: string, buttons: number }>> => tab.page.evaluate(() => (window as any).log)
+  const first = onHost(host, fetched.actions[0].takeover_url_secret)
+  secrets.push(first)
+  let raw: Exchanged
+
+  t.test('a secret is exchanged once for an HttpOnly, SameSite=Strict lease scoped to /panel', async (t) => {
+    raw = await exchanged(host, first)
+    tokens.push(raw.token)
+    t.equal(raw.location, `/panel/?tab=${tabId}`, 'redirects to /panel/ without the secret')
+    t.match(raw.setCookie, new RegExp(`^afhttp_lease_${tabId}=[A-Za-z0-9_-]{40,};`))
+    t.match(raw.setCookie, /; Path=\/panel(;|$)/)
+    t.match(raw.setCookie, /; HttpOnly/)
+    t.match(raw.setCookie, /; SameSite=Strict/)
+    t.notMatch(raw.setCookie, /Secure/, 'no Secure flag on a plain-http public URL')
+
+    const again = await exchange(host, first)
+    t.equal(again.status, 410, 'a reused secret is gone')
+    t.match(await again.text(), /already used/)
+    const unknown = await exchange(host, `${host.url}/takeover/${'A'.repeat(43)}`)
+    t.equal(unknown.status, 410)
+    t.match(await unknown.text(), /does not work/)
+    t.equal((await exchange(host, `${host.url}/takeover/<script>`)).status, 410, 'a malformed secret is just unknown')
+
+    const bare = await fetch(`${host.url}/panel/?tab=${tabId}`)
+    t.equal(bare.status, 401, 'the panel document needs the lease')
+    const doc = await fetch(`${host.url}/panel/?tab=${tabId}`, { headers: { cookie: raw.cookie } })
+    t.equal(doc.status, 200)
+    t.match(await doc.text(), /id="afhttp-view"/)
+    t.match(doc.headers.get('content-security-policy') ?? '', /default-src 'self'/)
+    t.equal((await fetch(`${host.url}/panel/index.html`)).status, 404, 'the document is not served around the lease')
+
+    const status = await fetch(`${host.url}/panel/api/status?tab=${tabId}`, { headers: { cookie: raw.cookie } })
+    t.match(await status.json(), { handoff: { tab_id: tabId, state: 'open' } })
+    t.equal((await (await fetch(`${host.url}/panel/api/status?tab=${tabId}`)).json() as any).error.code, 'panel_lease_invalid')
+    const renew = await fetch(`${host.url}/panel/api/lease?tab=${tabId}`, { method: 'POST', headers: { cookie: raw.cookie, origin: host.url } })
+    t.equal(renew.status, 200)
+    const cross = await fetch(`${host.url}/panel/api/lease?tab=${tabId}`, { method: 'POST', headers: { cookie: raw.cookie, origin: 'http://evil.example' } })
+    t.equal((await cross.json() as any).error.code, 'panel_origin_refused')
+  })
+
+  t.test('the WebSocket wants its own origin and the lease; frames are binary; stale input is dropped', async (t) => {
+    t.match(await openSocket(host, tabId, { origin: 'http://evil.example', cookie: raw.cookie }), { status: 403 }, 'a foreign origin is refused')
+    t.match(await openSocket(host, tabId, { origin: host.url }), { status: 401 }, 'no lease, no socket')
+    const conn = await openSocket(host, tabId, { origin: host.url, cookie: raw.cookie })
+    if (!('ws' in conn)) throw new Error(`socket refused: ${conn.status}`)
+    const { ws, messages, frames } = conn
+    await until(() => frames.length > 0 && messages.some((m) => m.t === 'state'))
+    const frame = decodeFrame(frames[0])
+    t.match(frame.header, { deviceWidth: 1280, deviceHeight: 720, aim: { kind: 'viewport' } }, 'a primed first frame with its metadata')
+    t.same([...frame.jpeg.subarray(0, 2)], [0xff, 0xd8], 'the JPEG travels as raw bytes')
+    const state = messages.findLast((m) => m.t === 'state')
+    t.match(state, { you_control: true, controller: 'human' }, 'the first connection of a lease takes an untouched tab')
+    ws.send(JSON.stringify({ t: 'size', width: 800, height: 450, dpr: 1 }))
+
+    const click = (g: number): void => {
+      ws.send(JSON.stringify({ t: 'mouse', type: 'down', g, x: 300, y: 200, button: 'left', clicks: 1 }))
+      ws.send(JSON.stringify({ t: 'mouse', type: 'up', g, x: 300, y: 200, button: 'left', clicks: 1 }))
+    }
+    click(state.generation - 1)
+    const real = await (await host.api(`/v1/tabs/${tabId}/snapshot`, { method: 'POST', body: '{}' })).json() as any
+    t.equal(real.handoff.state, 'human', 'observations keep working while a person drives')
+    t.equal((await pageLog()).length, 0, 'input under an old generation never reaches the page')
+    click(state.generation)
+    await until(async () => (await pageLog()).filter((e) => e.type === 'mouseup').length === 1)
+    t.pass('input under the current generation does')
+    const refused = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tabId }) })).json() as any
+    t.equal(refused.error.code, 'tab_under_human_control')
+
+    const second = await openSocket(host, tabId, { origin: host.url, cookie: raw.cookie })
+    if (!('ws' in second)) throw new Error('second socket refused')
+    await until(() => second.messages.some((m) => m.t === 'state'))
+    t.match(second.messages.find((m) => m.t === 'state'), { you_control: false }, 'a second connection only watches')
+    second.ws.send(JSON.stringify({ t: 'mouse', type: 'down', g: state.generation, x: 300, y: 200, button: 'left', clicks: 1 }))
+    second.ws.send(JSON.stringify({ t: 'take' }))
+    await until(() => second.messages.some((m) => m.t === 'refused'))
+    t.equal((await pageLog()).filter((e) => e.type === 'mousedown').length, 1, 'a watcher\'s input is dropped by the host')
+    second.ws.close()
+
+    ws.send(JSON.stringify({ t: 'paste', g: state.generation, text: 'x'.repeat(20_000) }))
+    await until(() => messages.some((m) => m.t === 'error' && /limit/.test(m.message)))
+    t.pass('an oversized paste is refused, not cut')
+    ws.send(JSON.stringify({ t: 'release' }))
+    await until(async () => (await summary()).controller === 'agent')
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)))
+    ws.send('x'.repeat(70 * 1024))
+    t.equal(await closed, 1009, 'an oversized message closes the socket')
+  })
+
+  t.test('a viewer that disconnects keeps human control, and what it held is released', async (t) => {
+    const url = await mint(host, tabId)
+    secrets.push(url)
+    const a = await openViewer(browser, host)
+    await a.page.goto(url)
+    await waitForFrames(a.page)
+    await waitForControl(a.page)
+    await a.page.evaluate(() => { (window as any).log = [] }).catch(() => undefined)
+    await tab.page.evaluate(() => { (window as any).log = [] })
+    const box = await a.page.$eval('#afhttp-view', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
+    await a.page.mouse.move(box.x, box.y)
+    await a.page.mouse.down()
+    await a.page.keyboard.down('ArrowRight')
+    await until(async () => (await pageLog()).some((e) => e.type === 'keydown' && e.key === 'ArrowRight'))
+    t.ok((await pageLog()).some((e) => e.type === 'mousedown' && e.buttons === 1), 'the button is down in the page')
+    // The network drops (the host loses the socket; the viewer's page never blurs or unloads).
+    for (const v of host.app.panel.find(tabId)!.viewers.values()) v.ws.terminate()
+    await until(async () => (await summary()).state === 'human_disconnected')
+    t.equal((await summary()).controller, 'human_disconnected', 'control does not go back to the agent')
+    await until(async () => (await pageLog()).some((e) => e.type === 'mouseup'))
+    t.ok((await pageLog()).some((e) => e.type === 'keyup' && e.key === 'ArrowRight'), 'the held key is released in the page')
+
+    // The panel reconnects by itself and shows "Take control".
+    const back = a.page
+    await back.waitForFunction(() => (window as any).afhttpPanelStats.ws_connects >= 2)
+    await back.waitForFunction(() => (window as any).afhttpPanelStats.state === 'human_disconnected')
+    await back.mouse.up()
+    await back.keyboard.up('ArrowRight')
+    t.equal(await back.$eval('#afhttp-control', (el) => el.textContent), 'Take control')
+    await back.click('#afhttp-control')
+    await waitForControl(back)
+    t.equal((await summary()).state, 'human')
+    t.equal(await back.$eval('#afhttp-focus', (el) => (el as HTMLElement).dataset.state), 'none', 'the panel says typing would go nowhere')
+    const hold = await back.waitForFunction(() => /^\d+:\d\d left$/.test(document.querySelector('#afhttp-hold')?.textContent ?? ''), { timeout: 5_000 })
+      .then(() => true, async () => JSON.stringify({ text: await back.$eval('#afhttp-hold', (el) => el.textContent), stats: await back.evaluate(() => (window as any).afhttpPanelStats) }))
+    t.equal(hold, true, 'the remaining hold time is shown')
+
+    t.test('the wheel scrolls the page', async (t) => {
+      const view = await back.$eval('#afhttp-view', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
+      await back.mouse.move(view.x, view.y)
+      await back.mouse.wheel({ deltaY: 400 })
+      await tab.page.waitForFunction(() => window.scrollY > 0, { timeout: 5_000 })
+      t.pass('scrolled')
+      await tab.page.evaluate(() => window.scrollTo(0, 0))
+    })
+
+    t.test('three failed status polls show the connection banner; it clears by itself', async (t) => {
+      let failing = true
+      await back.setRequestInterception(true)
+      const route = (req: HTTPRequest): void => {
+        if (failing && req.url().includes('/panel/api/status')) void req.abort().catch(() => undefined)
+        else void req.continue().catch(() => undefined)
+      }
+      back.on('request', route)
+      await back.waitForSelector('#afhttp-banner:not([hidden])', { timeout: 15_000 })
+      t.match(await back.$eval('#afhttp-banner', (el) => el.textContent), /Connection to the host lost/)
+      failing = false
+      await back.waitForSelector('#afhttp-banner[hidden]', { timeout: 10_000 })
+      t.pass('the banner went away when the host answered again')
+      back.off('request', route)
+      await back.setRequestInterception(false)
+    })
+
+    t.test('a second viewer cannot take, release or disconnect that control', async (t) => {
+      const before = await summary()
+      const url2 = await mint(host, tabId)
+      secrets.push(url2)
+      const b = await openViewer(browser, host)
+      await b.page.goto(url2)
+      await waitForFrames(b.page)
+      await b.page.waitForFunction(() => (window as any).afhttpPanelStats.controller === 'human')
+      t.equal(await b.page.$eval('#afhttp-control', (el) => el.textContent), 'Take control')
+      await b.page.click('#afhttp-control')
+      await b.page.waitForFunction(() => /Another viewer has control/.test(document.querySelector('#afhttp-note')?.textContent ?? ''))
+      t.match(await summary(), { state: 'human', generation: before.generation }, 'the failed take left the reservation intact')
+      await tab.page.evaluate(() => { (window as any).log = [] })
+      const view = await b.page.$eval('#afhttp-view', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
+      await b.page.mouse.click(view.x, view.y)
+      await b.page.click('#afhttp-done')
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      t.equal((await pageLog()).length, 0, 'a watcher\'s clicks never reach the page')
+      t.equal((await summary()).state, 'human', 'a watcher cannot press Done over the driver')
+      await b.page.close()
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      t.match(await summary(), { state: 'human', generation: before.generation }, 'a watcher leaving changes nothing')
+    })
+
+    t.test('Done in the panel finishes the handoff', async (t) => {
+      await back.click('#afhttp-done')
+      await back.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished')
+      t.match(await summary(), { state: 'finished', finish_reason: 'human_done' })
+      t.match(await back.$eval('#afhttp-overlay', (el) => el.textContent), /handed back/)
+      t.equal((await exchange(host, secrets[secrets.length - 1])).status, 410)
+      await until(() => host.app.panel.streamer(tab).running === undefined)
+      t.pass('the screencast stops when no viewer is left')
+      await back.close()
+    })
+  })
+
+  t.test('a failing live check is a 503 page naming it, and leaves the link usable', async (t) => {
+    const minted = await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: JSON.stringify({ region: '#nowhere' }) })).json() as any
+    t.match(minted.warnings, [{ code: 'takeover_selector_missed' }], 'a region that matches nothing is a warning for the driver')
+    t.equal(minted.surface.aim.kind, 'viewport')
+    t.match((await summary()).warnings, [{ code: 'takeover_selector_missed' }], 'and stays in the summary')
+    const url = onHost(host, minted.takeover_url_secret)
+    secrets.push(url)
+    const pid = host.app.browsers.status(host.config.defaultProfile).pid!
+    process.kill(pid, 'SIGSTOP')
+    let res: Response
+    try {
+      res = await exchange(host, url)
+    } finally {
+      process.kill(pid, 'SIGCONT')
+    }
+    t.equal(res.status, 503)
+    t.match(await res.text(), /cdp_roundtrip/)
+    const later = await exchanged(host, url)
+    tokens.push(later.token)
+    t.equal(later.location, `/panel/?tab=${tabId}`, 'the unconsumed link works once the host answers')
+  })
+
+  t.test('Done over HTTP (no socket yet) works for the person driving, not for a watcher', async (t) => {
+    const driver = tokens[tokens.length - 1] // the lease the 503 test's link was exchanged for
+    const cookieOf = (token: string): string => `afhttp_lease_${tabId}=${token}`
+    const conn = await openSocket(host, tabId, { origin: host.url, cookie: cookieOf(driver) })
+    if (!('ws' in conn)) throw new Error(`socket refused: ${conn.status}`)
+    await until(() => conn.messages.some((m) => m.t === 'state' && m.you_control))
+    const other = await exchanged(host, await mint(host, tabId))
+    tokens.push(other.token)
+    const done = (cookie: string): Promise<Response> => fetch(`${host.url}/panel/api/done?tab=${tabId}`, { method: 'POST', headers: { cookie, origin: host.url } })
+    const refused = await done(other.cookie)
+    t.equal((await refused.json() as any).error.code, 'panel_control_held', 'a watcher cannot finish over the driver')
+    const ok = await done(cookieOf(driver))
+    t.match(await ok.json(), { state: 'finished', finish_reason: 'human_done' }, 'the driver\'s own browser can')
+    conn.ws.close()
+  })
+
+  t.test('no secret and no lease token reaches the logs', async (t) => {
+    const text = host.logs.text()
+    for (const s of secrets) t.notOk(text.includes(new URL(s).pathname.split('/').pop()!), 'secret absent')
+    for (const tok of tokens) t.notOk(text.includes(tok), 'lease token absent')
+    t.ok(text.includes('/takeover/[redacted]'), 'the exchange is logged with the secret redacted')
+  })
+})
+
+t.test('behind https: a Secure cookie, the public origin, expiry ends the panel, /takeover is rate limited', async (t) => {
+  const clock = new ManualClock()
+  const host = await startHost(t, { clock, env: { AFHTTP_PUBLIC_URL: 'https://panel.example.test' } })
+  const site = await startFixtureServer(t, { '/wall': { status: 403, body: WALL } })
+  const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/wall`, takeover: true }) })).json() as any
+  const { setCookie, cookie } = await exchanged(host, onHost(host, fetched.actions[0].takeover_url_secret))
+  t.match(setCookie, /; Secure/)
+  const conn = await openSocket(host, fetched.tab_id, { origin: 'https://panel.example.test', cookie })
+  if (!('ws' in conn)) throw new Error(`socket refused: ${conn.status}`)
+  await until(() => conn.messages.some((m) => m.t === 'state'))
+  const closed = new Promise<number>((resolve) => conn.ws.on('close', (code) => resolve(code)))
+  clock.advance(600_000)
+  t.equal(await closed, 1000, 'the panel is closed when the hold runs out')
+  t.match(conn.messages.find((m) => m.t === 'ended'), { state: 'expired' })
+  const late = await fetch(`${host.url}/panel/api/status?tab=${fetched.tab_id}`, { headers: { cookie } })
+  t.equal(late.status, 401, 'the lease died with the hold')
+  let limited: Response | undefined
+  for (let i = 0; i < 40 && !limited; i++) {
+    const res = await fetch(`${host.url}/takeover/${'B'.repeat(43)}`)
+    if (res.status === 429) limited = res
+  }
+  t.ok(limited, 'too many tries get 429')
+  t.match(await limited!.text(), /Too many tries/)
+})
