@@ -27,20 +27,27 @@ async function timed (name: string, ms: number, fn: () => Promise<void>): Promis
   }
 }
 
-/** Waits for one screencast frame from the page on a private session, then stops. */
-async function oneScreencastFrame (page: Page): Promise<void> {
+/**
+ * Waits for one screencast frame from the page on a private session, then stops. Bounded by
+ * itself, so a frame that never comes still stops the screencast and detaches the session.
+ */
+async function oneScreencastFrame (page: Page, timeoutMs: number): Promise<void> {
   const session: CDPSession = await page.createCDPSession()
+  let timer: NodeJS.Timeout | undefined
   try {
-    const frame = new Promise<void>((resolve) => {
+    const frame = new Promise<void>((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no screencast frame within ${timeoutMs} ms`)), timeoutMs)
       session.once('Page.screencastFrame', (ev: { sessionId: number }) => {
         session.send('Page.screencastFrameAck', { sessionId: ev.sessionId }).catch(() => undefined)
         resolve()
       })
     })
+    frame.catch(() => undefined)
     await session.send('Page.startScreencast', { format: 'jpeg', quality: 20, maxWidth: 64, maxHeight: 64, everyNthFrame: 1 })
     await frame
-    await session.send('Page.stopScreencast').catch(() => undefined)
   } finally {
+    clearTimeout(timer)
+    await session.send('Page.stopScreencast').catch(() => undefined)
     await session.detach().catch(() => undefined)
   }
 }
@@ -74,7 +81,7 @@ export async function runLiveChecks (target: LiveCheckTarget, budgetMs = LIVE_CH
       if (page.isClosed()) throw new Error('the tab is closed')
       await page.evaluate('1')
     }])
-    if (target.screencast !== false) steps.push(['screencast_frame', target.proveFrame ?? (() => oneScreencastFrame(page))])
+    if (target.screencast !== false) steps.push(['screencast_frame', target.proveFrame ?? (() => oneScreencastFrame(page, Math.max(25, left() - 25)))])
   }
   for (const [name, fn] of steps) {
     if (!checks[checks.length - 1].ok) {

@@ -130,6 +130,8 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       const checks = await service.liveChecks(tab)
       const failed = failedCheck(checks)
       if (failed) throw new AfhttpError('takeover_unavailable', `Live check ${failed.name} failed: ${failed.error}`, { check: failed.name, checks })
+      // The checks take a moment: a tab closed meanwhile must not get a record (and a dead URL).
+      if (app.tabs.find(tabId) !== tab) throw new AfhttpError('tab_not_found', 'The tab closed while its handoff was being prepared.', { tab_id: tabId })
       const rec = perTab.get(tabId) ?? { finishedCount: 0, lastGeneration: 0 }
       perTab.set(tabId, rec)
       const now = clock.now()
