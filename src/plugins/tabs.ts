@@ -146,6 +146,44 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     for (const tab of [...byId.values()]) if (tab.profile === profile) forget(tab, 'browser_lost')
   })
 
+  async function reapOnce (): Promise<ReapReport> {
+    const tabs = registry.list()
+    const protectedBy = (t: TabRecord): string | undefined => t.busy > 0 ? 'agent operation in flight' : protectors.map((p) => p(t)).find(Boolean)
+    const plan = planReap(tabs.map((t) => ({ id: t.id, idleMs: registry.idleMs(t), protectedBy: protectedBy(t) })), app.config.tabIdleMs)
+    const report: ReapReport = {
+      at: new Date(clock.now()).toISOString(),
+      closed: [],
+      failed: [],
+      protected: plan.keep.map((k) => ({ tab_id: k.id, idle_ms: k.idleMs, by: k.protectedBy }))
+    }
+    for (const c of plan.close) {
+      const tab = byId.get(c.id)
+      if (!tab) continue
+      if (tab.origin === 'adopted' && !app.browsers.status(tab.profile).pid) {
+        report.failed.push({ tab_id: c.id, error: 'not reaped: a tab the host did not open in an attached (cdp) browser' })
+        continue
+      }
+      // The plan is a moment old: a fetch or a handoff may have started since.
+      const by = protectedBy(tab)
+      if (by || registry.idleMs(tab) <= app.config.tabIdleMs) {
+        if (by) report.protected.push({ tab_id: c.id, idle_ms: registry.idleMs(tab), by })
+        continue
+      }
+      try {
+        await registry.close(c.id, 'reaper')
+        report.closed.push({ tab_id: c.id, idle_ms: c.idleMs })
+      } catch (err) {
+        report.failed.push({ tab_id: c.id, error: (err as Error).message })
+      }
+    }
+    if (report.closed.length || report.failed.length) {
+      app.log[report.failed.length ? 'warn' : 'info']({ reaper: report }, 'idle reaper ran')
+    }
+    last = report
+    return report
+  }
+
+  let reaping: Promise<ReapReport> | undefined
   const registry: TabRegistry = {
     async open (profile) {
       const browser = await app.browsers.get(profile)
@@ -184,41 +222,10 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
         closing.delete(id)
       }
     },
-    async reap () {
-      const tabs = registry.list()
-      const protectedBy = (t: TabRecord): string | undefined => t.busy > 0 ? 'agent operation in flight' : protectors.map((p) => p(t)).find(Boolean)
-      const plan = planReap(tabs.map((t) => ({ id: t.id, idleMs: registry.idleMs(t), protectedBy: protectedBy(t) })), app.config.tabIdleMs)
-      const report: ReapReport = {
-        at: new Date(clock.now()).toISOString(),
-        closed: [],
-        failed: [],
-        protected: plan.keep.map((k) => ({ tab_id: k.id, idle_ms: k.idleMs, by: k.protectedBy }))
-      }
-      for (const c of plan.close) {
-        const tab = byId.get(c.id)
-        if (!tab) continue
-        if (tab.origin === 'adopted' && !app.browsers.status(tab.profile).pid) {
-          report.failed.push({ tab_id: c.id, error: 'not reaped: a tab the host did not open in an attached (cdp) browser' })
-          continue
-        }
-        // The plan is a moment old: a fetch or a handoff may have started since.
-        const by = protectedBy(tab)
-        if (by || registry.idleMs(tab) <= app.config.tabIdleMs) {
-          if (by) report.protected.push({ tab_id: c.id, idle_ms: registry.idleMs(tab), by })
-          continue
-        }
-        try {
-          await registry.close(c.id, 'reaper')
-          report.closed.push({ tab_id: c.id, idle_ms: c.idleMs })
-        } catch (err) {
-          report.failed.push({ tab_id: c.id, error: (err as Error).message })
-        }
-      }
-      if (report.closed.length || report.failed.length) {
-        app.log[report.failed.length ? 'warn' : 'info']({ reaper: report }, 'idle reaper ran')
-      }
-      last = report
-      return report
+    reap () {
+      // One run at a time: two overlapping runs would race to close the same tabs.
+      reaping ??= reapOnce().finally(() => { reaping = undefined })
+      return reaping
     },
     lastReap: () => last,
     addProtector (fn) { protectors.push(fn) },
