@@ -44,6 +44,7 @@ function sendInput (msg) {
 
 function notify (text, tone = 'info') {
   ui.note.textContent = text
+  ui.note.title = text // the note is one line; the whole text stays reachable
   ui.note.dataset.tone = tone
   noteUntil = Date.now() + 6_000
 }
