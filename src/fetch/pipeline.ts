@@ -8,16 +8,10 @@ import { awaitReadiness, type Readiness } from './readiness.js'
 import { capture, observePage, type Artifacts } from './capture.js'
 import type { FetchRequest } from './request.js'
 import { observationDeadline } from './deadline.js'
+// The action's shape is part of the public contract: one definition, the client's.
+import type { HumanTakeoverAction } from '../client/types.js'
 
 export interface Warning { code: string, message: string }
-
-export interface HumanTakeoverAction {
-  kind: 'human_takeover'
-  reason: string
-  takeover_url_secret?: string
-  handoff_fence?: string
-  expires_at?: string
-}
 
 export interface FetchResult {
   ok: boolean
