@@ -1,0 +1,150 @@
+// What the challenge detectors look at: facts computed once per observation from the
+// rendered HTML, visible text and headers, plus the small predicates the detectors share.
+// Pure, like the rest of src/core.
+import type { PageObservation } from './challenge.js'
+
+// Interstitials and denial notices run to a few dozen words (Cloudflare's block
+// page, the longest common one, is ~120 but has a decisive title); a page with
+// more visible words than this is treated as a document, not a notice.
+export const SHORT_NOTICE_MAX_WORDS = 80
+
+/** Statuses that are a denial when no challenge is recognized (SPEC §6). */
+export const DENIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 429, 451])
+// Statuses providers serve their challenges with: the denials plus AWS WAF's
+// CAPTCHA (405), Akamai sec-cpt (428) and Cloudflare's legacy JS check (503).
+const CHALLENGE_STATUSES = new Set([...DENIAL_STATUSES, 405, 428, 503])
+
+export interface Tag { name: string; attrs: Record<string, string> }
+
+/** What the detectors look at, computed once per observation. */
+export interface PageFacts {
+  status: number | null
+  title: string
+  text: string
+  words: number
+  /** No visible words at all. */
+  blank: boolean
+  /** A notice rather than a document (see SHORT_NOTICE_MAX_WORDS). */
+  short: boolean
+  /** Short, or served with a status providers challenge with. */
+  blocking: boolean
+  challengeStatus: boolean
+  headers: Record<string, string>
+  tags: Tag[]
+  inlineScript: string
+}
+
+export interface Hit { evidence: string; sufficient: boolean }
+export interface Detection { hits: Hit[]; widget?: string }
+
+// ---- facts and HTML scanning -----------------------------------------------
+
+export function factsOf (obs: PageObservation): PageFacts {
+  const words = countWords(obs.text)
+  const challengeStatus = obs.status !== null && CHALLENGE_STATUSES.has(obs.status)
+  const short = words <= SHORT_NOTICE_MAX_WORDS
+  const { tags, inlineScript } = scanHtml(obs.html)
+  return {
+    status: obs.status,
+    title: obs.title.replace(/\s+/g, ' ').trim(),
+    text: obs.text,
+    words,
+    blank: words === 0,
+    short,
+    blocking: short || challengeStatus,
+    challengeStatus,
+    headers: Object.fromEntries(Object.entries(obs.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
+    tags,
+    inlineScript
+  }
+}
+
+// Ideographic scripts do not separate words with spaces: count each character.
+const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\s\p{P}\p{S}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu
+
+export function countWords (text: string): number {
+  return text.match(WORD)?.length ?? 0
+}
+
+const TAG = /<([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g
+const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
+// Bodies whose markup is not elements of the page: script source, style, and
+// fallbacks a script-enabled Chromium does not render.
+const OPAQUE_BODY = /<(script|style|textarea|title|template|noscript)\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/\1\s*>/gi
+
+function scanHtml (html: string): { tags: Tag[]; inlineScript: string } {
+  const scripts: string[] = []
+  const stripped = html.replace(/<!--[\s\S]*?-->/g, '').replace(OPAQUE_BODY, (_m, name: string, attrs: string, body: string) => {
+    if (name.toLowerCase() === 'script' && !/type\s*=\s*["']?application\/(?:ld\+)?json/i.test(attrs)) scripts.push(body)
+    return `<${name}${attrs}></${name}>`
+  })
+  const tags: Tag[] = []
+  for (const [, name, rawAttrs] of stripped.matchAll(TAG)) {
+    const attrs: Record<string, string> = {}
+    for (const [, key, dq, sq, bare] of rawAttrs.matchAll(ATTR)) attrs[key.toLowerCase()] = decodeEntities(dq ?? sq ?? bare ?? '')
+    tags.push({ name: name.toLowerCase(), attrs })
+  }
+  return { tags, inlineScript: scripts.join('\n') }
+}
+
+function decodeEntities (s: string): string {
+  return s.replace(/&(?:#(\d+)|#x([0-9a-f]+)|(amp|quot|apos|lt|gt));/gi, (m, dec?: string, hex?: string, named?: string) => {
+    if (dec !== undefined) return String.fromCodePoint(Number(dec))
+    if (hex !== undefined) return String.fromCodePoint(parseInt(hex, 16))
+    return ({ amp: '&', quot: '"', apos: "'", lt: '<', gt: '>' } as Record<string, string>)[named!.toLowerCase()] ?? m
+  })
+}
+
+// ---- small predicates --------------------------------------------------------
+
+export function sure (evidence: string): Hit { return { evidence, sufficient: true } }
+export function hint (evidence: string): Hit { return { evidence, sufficient: false } }
+
+export function headerIs (f: PageFacts, name: string, value: string): boolean {
+  return f.headers[name]?.trim().toLowerCase() === value
+}
+
+export function titleIs (f: PageFacts, title: string): boolean {
+  return f.title.replace(/…/g, '...').toLowerCase() === title.toLowerCase()
+}
+
+export function hasSrc (f: PageFacts, pattern: RegExp, names = ['script', 'iframe']): boolean {
+  return f.tags.some(tag => names.includes(tag.name) && pattern.test(tag.attrs.src ?? ''))
+}
+
+export function hasId (f: PageFacts, id: string): boolean {
+  return f.tags.some(tag => tag.attrs.id === id)
+}
+
+export function firstId (f: PageFacts, ids: string[]): string | undefined {
+  const id = ids.find(candidate => hasId(f, candidate))
+  return id === undefined ? undefined : `#${id}`
+}
+
+export function hasClass (f: PageFacts, name: string): boolean {
+  return f.tags.some(tag => hasClassName(tag, name))
+}
+
+function hasClassName (tag: Tag, name: string): boolean {
+  return (tag.attrs.class ?? '').split(/\s+/).includes(name)
+}
+
+export function findVisible (f: PageFacts, match: (tag: Tag) => boolean): Tag | undefined {
+  return f.tags.find(tag => match(tag) && !looksHidden(tag))
+}
+
+// CAPTCHA vendors render a visible widget into a container; the same class on
+// a button or link binds an invisible check to that control (reCAPTCHA v3,
+// invisible hCaptcha), which shows nothing to solve.
+export function findVisibleWidget (f: PageFacts, className: string): Tag | undefined {
+  return findVisible(f, tag => hasClassName(tag, className) && !['button', 'input', 'a'].includes(tag.name))
+}
+
+// Only what the markup itself says; stylesheet-hidden elements look visible
+// here, which is why the route should confirm widget_selector in the page.
+export function looksHidden (tag: Tag): boolean {
+  const style = (tag.attrs.style ?? '').toLowerCase().replace(/\s+/g, '')
+  return tag.attrs.hidden !== undefined || tag.attrs['data-size']?.toLowerCase() === 'invisible' ||
+    style.includes('display:none') || style.includes('visibility:hidden')
+}
+
