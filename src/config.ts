@@ -65,13 +65,17 @@ function isExecutable (path: string): boolean {
   try { accessSync(path, constants.X_OK); return true } catch { return false }
 }
 
+/** The first executable called `name` on PATH. */
+function onPath (name: string, pathEnv: string): string | undefined {
+  return pathEnv.split(delimiter).filter(Boolean).map((dir) => join(dir, name)).find(isExecutable)
+}
+
 /** SPEC order: /usr/bin/chromium, then chromium, chromium-browser, google-chrome on PATH. */
 export function findChromium (pathEnv = process.env.PATH ?? ''): string | undefined {
   if (isExecutable('/usr/bin/chromium')) return '/usr/bin/chromium'
   for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    for (const dir of pathEnv.split(delimiter)) {
-      if (dir && isExecutable(join(dir, name))) return join(dir, name)
-    }
+    const found = onPath(name, pathEnv)
+    if (found) return found
   }
   return undefined
 }
@@ -92,13 +96,12 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     throw new ConfigError(variable, first?.message ?? String(err))
   }
 
+  // AFHTTP_CHROMIUM is a path, or a bare command name looked up on PATH.
   let chromiumPath = raw.AFHTTP_CHROMIUM
   if (chromiumPath !== undefined && !isExecutable(chromiumPath)) {
-    const onPath = findChromium(`${env.PATH ?? ''}`) && !chromiumPath.includes('/')
-      ? (env.PATH ?? '').split(delimiter).map((d) => join(d, chromiumPath as string)).find(isExecutable)
-      : undefined
-    if (!onPath) throw new ConfigError('AFHTTP_CHROMIUM', `is not an executable file: ${chromiumPath}`)
-    chromiumPath = onPath
+    const found = chromiumPath.includes('/') ? undefined : onPath(chromiumPath, env.PATH ?? '')
+    if (!found) throw new ConfigError('AFHTTP_CHROMIUM', `is not an executable file: ${chromiumPath}`)
+    chromiumPath = found
   }
   const publicHost = raw.AFHTTP_HOST === '0.0.0.0' || raw.AFHTTP_HOST === '::' ? '127.0.0.1' : raw.AFHTTP_HOST
   const hostForUrl = publicHost.includes(':') ? `[${publicHost}]` : publicHost

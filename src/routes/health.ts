@@ -44,7 +44,8 @@ export default async function healthRoutes (app: FastifyInstance): Promise<void>
     } catch (err) {
       metadataError = (err as Error).message
     }
-    const backendError = status.error ?? metadataError ?? (backendConnected ? undefined : 'browser not running')
+    // Why it is not ready: the backend's own error first, then the first failed check.
+    const backendError = ready ? undefined : status.error ?? metadataError ?? (backendConnected ? `${failed?.name}: ${failed?.error}` : 'browser not running')
     const body = {
       status: {
         running: true,
@@ -57,8 +58,7 @@ export default async function healthRoutes (app: FastifyInstance): Promise<void>
       build: { version: VERSION, commit: COMMIT, node: process.version, chromium: app.browsers.chromiumVersion(name) ?? null },
       takeover: { checks },
       profile: { name, backend: profileBackend ?? null },
-      ...(backendError && !ready ? { backend_error: backendError } : {}),
-      ...(failed && !backendError ? { backend_error: `${failed.name}: ${failed.error}` } : {}),
+      ...(backendError ? { backend_error: backendError } : {}),
       reaper: app.tabs.lastReap() ?? null,
       elapsed_ms: Math.round(performance.now() - started)
     }

@@ -56,3 +56,11 @@ t.test('with port 0 the public URL follows the bound port unless it was configur
   const fixed = loadConfig({ ...base })
   t.equal(withBoundPort(fixed, 41234), fixed)
 })
+
+t.test('AFHTTP_CHROMIUM may name a command on PATH', async (t) => {
+  const dir = t.testdir({ 'my-chromium': '#!/bin/sh\n' })
+  const { chmodSync } = await import('node:fs')
+  chmodSync(`${dir}/my-chromium`, 0o755)
+  t.equal(loadConfig({ PATH: dir, AFHTTP_CHROMIUM: 'my-chromium' }).chromiumPath, `${dir}/my-chromium`)
+  t.throws(() => loadConfig({ PATH: dir, AFHTTP_CHROMIUM: 'not-here' }), { variable: 'AFHTTP_CHROMIUM' })
+})
