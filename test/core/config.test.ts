@@ -62,5 +62,6 @@ t.test('AFHTTP_CHROMIUM may name a command on PATH', async (t) => {
   const { chmodSync } = await import('node:fs')
   chmodSync(`${dir}/my-chromium`, 0o755)
   t.equal(loadConfig({ PATH: dir, AFHTTP_CHROMIUM: 'my-chromium' }).chromiumPath, `${dir}/my-chromium`)
-  t.throws(() => loadConfig({ PATH: dir, AFHTTP_CHROMIUM: 'not-here' }), { variable: 'AFHTTP_CHROMIUM' } as object)
+  const err = t.throws(() => loadConfig({ PATH: dir, AFHTTP_CHROMIUM: 'not-here' })) as unknown as ConfigError
+  t.equal(err.variable, 'AFHTTP_CHROMIUM')
 })
