@@ -5,7 +5,7 @@ FROM node:22-bookworm-slim
 ENV DEBIAN_FRONTEND=noninteractive \
     PUPPETEER_SKIP_DOWNLOAD=true
 RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation tini ca-certificates \
+ && apt-get install -y --no-install-recommends chromium fonts-liberation xvfb xauth tini ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

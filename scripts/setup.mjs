@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// One-step set-up for a fresh clone: npm dependencies, then a system Chromium.
+// One-step set-up for a fresh clone: npm dependencies, then a system Chromium and Xvfb.
 // Uses only Node built-ins because it runs before `npm install`.
 import { existsSync, accessSync, constants } from 'node:fs'
 import { spawnSync } from 'node:child_process'
@@ -46,16 +46,20 @@ if (!dependenciesInstalled()) {
   run('npm', [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund'], { env })
 }
 
-if (!findChromium()) {
+// The host runs a visible Chromium on its own Xvfb by default (SPEC section 13).
+const missing = [...(findChromium() ? [] : ['chromium', 'fonts-liberation']), ...(onPath('Xvfb') ? [] : ['xvfb', 'xauth'])]
+if (missing.length) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
   if (isRoot && onPath('apt-get')) {
-    say('Chromium not found; installing the Debian "chromium" package')
+    say(`installing the Debian packages ${missing.join(', ')}`)
     run('apt-get', ['update', '-qq'])
-    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium', 'fonts-liberation'], {
+    run('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...missing], {
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }
     })
-  } else {
-    say('Chromium not found. Install it (Debian/Ubuntu: "sudo apt-get install chromium") or set AFHTTP_CHROMIUM to its path.')
+  } else if (missing.includes('chromium')) {
+    say('Chromium not found. Install it (Debian/Ubuntu: "sudo apt-get install chromium xvfb") or set AFHTTP_CHROMIUM to its path.')
     process.exit(1)
+  } else {
+    say('Xvfb not found: the host will run Chromium headless. Install it ("sudo apt-get install xvfb") for a visible browser.')
   }
 }

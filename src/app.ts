@@ -23,6 +23,7 @@ import takeoverRoutes from './routes/takeover.js'
 import panelApiRoutes from './routes/panel-api.js'
 import panelWsRoutes from './routes/panel-ws.js'
 import metrics from './plugins/metrics.js'
+import cookieRecords from './plugins/cookie-records.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -63,6 +64,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(tabs)
   await app.register(handoffs)
   await app.register(panel)
+  await app.register(cookieRecords)
   await app.register(capabilitiesRoutes)
   await app.register(healthRoutes)
   await app.register(profileRoutes)

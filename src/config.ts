@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join, resolve } from 'node:path'
 import { envSchema } from 'env-schema'
+import { BROWSER_MODES, planBrowserMode, type BrowserMode, type BrowserModePlan } from './core/browser-mode.js'
 
 /** One frozen, typed view of the environment (SPEC section 3). */
 export interface Config {
@@ -19,6 +20,10 @@ export interface Config {
   readonly tabIdleMs: number
   readonly handoffHoldMs: number
   readonly logLevel: string
+  /** SPEC section 13: what was asked for (AFHTTP_BROWSER_MODE) ... */
+  readonly browserModeConfigured: BrowserMode
+  /** ... and what runs, resolved against this machine's display and Xvfb. */
+  readonly browser: BrowserModePlan
 }
 
 export const MAX_HANDOFF_HOLD_MS = 600_000
@@ -36,7 +41,8 @@ const schema = {
     AFHTTP_DEFAULT_PROFILE: { type: 'string', pattern: PROFILE_NAME_RE.source, default: 'default' },
     AFHTTP_TAB_IDLE_MS: { type: 'integer', minimum: 1000, default: 600_000 },
     AFHTTP_HANDOFF_HOLD_MS: { type: 'integer', minimum: 1000, maximum: MAX_HANDOFF_HOLD_MS, default: MAX_HANDOFF_HOLD_MS },
-    AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }
+    AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    AFHTTP_BROWSER_MODE: { type: 'string', enum: BROWSER_MODES, default: 'auto' }
   }
 } as const
 
@@ -51,6 +57,7 @@ interface RawEnv {
   AFHTTP_TAB_IDLE_MS: number
   AFHTTP_HANDOFF_HOLD_MS: number
   AFHTTP_LOG_LEVEL: string
+  AFHTTP_BROWSER_MODE: BrowserMode
 }
 
 /** A configuration problem, phrased as the one line an operator sees at start. */
@@ -103,6 +110,8 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     if (!found) throw new ConfigError('AFHTTP_CHROMIUM', `is not an executable file: ${chromiumPath}`)
     chromiumPath = found
   }
+  const browser = planBrowserMode({ configured: raw.AFHTTP_BROWSER_MODE, display: env.DISPLAY || undefined, xvfbPath: onPath('Xvfb', env.PATH ?? '') })
+  if ('error' in browser) throw new ConfigError('AFHTTP_BROWSER_MODE', browser.error)
   const publicHost = raw.AFHTTP_HOST === '0.0.0.0' || raw.AFHTTP_HOST === '::' ? '127.0.0.1' : raw.AFHTTP_HOST
   const hostForUrl = publicHost.includes(':') ? `[${publicHost}]` : publicHost
 
@@ -118,7 +127,9 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     defaultProfile: raw.AFHTTP_DEFAULT_PROFILE,
     tabIdleMs: raw.AFHTTP_TAB_IDLE_MS,
     handoffHoldMs: raw.AFHTTP_HANDOFF_HOLD_MS,
-    logLevel: raw.AFHTTP_LOG_LEVEL
+    logLevel: raw.AFHTTP_LOG_LEVEL,
+    browserModeConfigured: raw.AFHTTP_BROWSER_MODE,
+    browser
   })
 }
 

@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises'
 import puppeteer, { type Browser } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
-import { chromiumArgs, DEFAULT_VIEWPORT, runningAsRoot } from './launch-args.js'
+import { chromiumArgs, DEFAULT_VIEWPORT, IGNORED_DEFAULT_ARGS, runningAsRoot } from './launch-args.js'
 import { clearStaleSingletons, type SingletonCleanup } from './singleton-locks.js'
 
 export interface LaunchSpec {
@@ -9,6 +9,11 @@ export interface LaunchSpec {
   chromiumPath: string
   userDataDir: string
   cdpUrl?: string
+  /** headful runs on `display`; headless needs none. */
+  mode: 'headful' | 'headless'
+  display?: string
+  /** Added to Chromium's environment (the owner marker that crash recovery reads). */
+  env?: Record<string, string>
 }
 
 export interface StartedBrowser {
@@ -49,12 +54,17 @@ export async function startBrowser (spec: LaunchSpec): Promise<StartedBrowser> {
     throw new AfhttpError('backend_unavailable', `Another Chromium (pid ${singletons.ownerPid}) is still using this profile's browser data.`)
   }
   try {
+    const headful = spec.mode === 'headful'
     const browser = await puppeteer.launch({
       executablePath: spec.chromiumPath,
       userDataDir: spec.userDataDir,
-      headless: true,
-      args: chromiumArgs({ isRoot: runningAsRoot(), ...DEFAULT_VIEWPORT }),
-      defaultViewport: { ...DEFAULT_VIEWPORT },
+      headless: !headful,
+      args: chromiumArgs({ isRoot: runningAsRoot(), ...DEFAULT_VIEWPORT, headful }),
+      ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
+      // Headful pages keep their real window size: an emulated viewport would make the window
+      // report outer == inner, which no visitor's browser does.
+      defaultViewport: headful ? null : { ...DEFAULT_VIEWPORT },
+      env: { ...process.env, ...(headful ? { DISPLAY: spec.display } : {}), ...spec.env },
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,

@@ -1,5 +1,5 @@
 /** Flags every afhttp Chromium gets; the first four keep it off this network's closed doors. */
-export function chromiumArgs (opts: { isRoot: boolean, width: number, height: number }): string[] {
+export function chromiumArgs (opts: { isRoot: boolean, width: number, height: number, headful?: boolean }): string[] {
   const args = [
     '--no-first-run',
     '--disable-background-networking',
@@ -15,13 +15,21 @@ export function chromiumArgs (opts: { isRoot: boolean, width: number, height: nu
     '--disable-backgrounding-occluded-windows',
     '--disable-background-timer-throttling',
     '--disable-features=Translate,MediaRouter,OptimizationHints',
-    `--window-size=${opts.width},${opts.height}`
+    // SPEC section 13: an ordinary browser. Puppeteer's --enable-automation is left out
+    // (IGNORED_DEFAULT_ARGS) and the webdriver flag goes with this; nothing else is altered.
+    '--disable-blink-features=AutomationControlled',
+    // Headful windows carry the toolbar above the page: size the window so the page keeps its viewport.
+    `--window-size=${opts.width},${opts.height + (opts.headful ? HEADFUL_CHROME_PX : 0)}`
   ]
   if (opts.isRoot) args.push('--no-sandbox')
   return args
 }
 
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const
+/** Height of Chromium's own toolbar and tab strip on Xvfb (measured: window 863 → page 776). */
+export const HEADFUL_CHROME_PX = 87
+/** Puppeteer defaults that would tell every site it is automated. */
+export const IGNORED_DEFAULT_ARGS = ['--enable-automation']
 
 export function runningAsRoot (): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0

@@ -4,6 +4,9 @@ import type { Browser } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
 import { startBrowser } from '../browser/backend.js'
 import { ensureAnchor } from '../browser/window-anchor.js'
+import { CookieJournal, type RecordOutcome } from '../browser/cookie-journal.js'
+import { endOrphans, ownerEnv } from '../browser/orphans.js'
+import { startXvfb, type XvfbServer } from '../browser/xvfb.js'
 
 export interface BrowserStatus {
   running: boolean
@@ -26,7 +29,12 @@ interface Entry {
   exited?: Promise<void>
   /** Set while the host itself closes the browser, so the disconnect is not reported as a crash. */
   closing?: boolean
+  /** The durable cookie record of a launched (not attached) browser. */
+  journal?: CookieJournal
 }
+
+/** While a browser runs, its jar is compared this often and recorded when it changed. */
+const COOKIE_RECORD_INTERVAL_MS = 5_000
 
 /** Resolves when the launched process exits, or 3 s after the disconnect, whichever comes first. */
 function processExit (browser: Browser): Promise<void> {
@@ -51,6 +59,10 @@ export interface BrowserPool {
   chromiumVersion (profile: string): string | undefined
   onStarted (listener: BrowserListener): void
   onLost (listener: (profile: string) => void): void
+  /** Records the profile's cookies durably if they changed (SPEC section 13); never throws. */
+  recordCookies (profile: string, reason: string): Promise<RecordOutcome>
+  /** 'headful' or 'headless': what this host's Chromium runs as. */
+  readonly mode: 'headful' | 'headless'
   closeAll (): Promise<void>
 }
 
@@ -64,6 +76,37 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
   const entries = new Map<string, Entry>()
   const started: BrowserListener[] = []
   const lost: Array<(profile: string) => void> = []
+  const plan = app.config.browser
+  const root = app.profiles.root
+  let xvfb: Promise<XvfbServer> | undefined
+
+  if (plan.fallback) app.log.warn({ browser_mode: app.config.browserModeConfigured }, plan.fallback)
+
+  /** The display Chromium runs on: the configured one, or our own Xvfb (started once, again if it died). */
+  async function display (): Promise<string | undefined> {
+    if (plan.mode !== 'headful' || plan.xvfbPath === undefined) return plan.display
+    const xvfbPath = plan.xvfbPath
+    xvfb ??= startXvfb(xvfbPath, { ...process.env, ...ownerEnv(root) }).then((server) => {
+      app.log.info({ display: server.display, pid: server.pid }, 'started Xvfb for a headful Chromium')
+      void server.exited.then(() => { if (xvfb && !closingAll) { app.log.warn({ display: server.display }, 'Xvfb exited'); xvfb = undefined } })
+      return server
+    }, (err: unknown) => {
+      xvfb = undefined
+      throw new AfhttpError('backend_unavailable', `A headful Chromium needs a display: ${(err as Error).message}`, {}, { cause: err })
+    })
+    return (await xvfb).display
+  }
+
+  /** A host killed without cleanup left its Chromium/Xvfb holding our profiles: end them (only those). */
+  async function reclaimOrphans (): Promise<void> {
+    const ended = await endOrphans(root)
+    if (ended.length) {
+      app.log.warn({
+        ended: ended.map((o) => ({ pid: o.pid, command: o.command })),
+        dead_host_pid: [...new Set(ended.map((o) => o.owner.pid))]
+      }, 'ended browser processes left running by a dead afhttp host on these profiles')
+    }
+  }
 
   async function launch (profile: string, entry: Entry): Promise<Browser> {
     const meta = await app.profiles.get(profile)
@@ -71,12 +114,16 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     entry.backend = meta.backend
     const restart = entry.error !== undefined
     await entry.exited?.catch(() => undefined)
-    app.log.info({ profile, backend: meta.backend, restart, previous_error: entry.error }, restart ? 'restarting browser after it went away' : 'starting browser')
+    app.log.info({ profile, backend: meta.backend, restart, previous_error: entry.error, browser_mode: plan.mode }, restart ? 'restarting browser after it went away' : 'starting browser')
+    if (meta.backend === 'chromium') await reclaimOrphans()
     const result = await startBrowser({
       backend: meta.backend,
       chromiumPath: app.config.chromiumPath,
       userDataDir: app.profiles.browserDir(profile),
-      cdpUrl: meta.cdp_url
+      cdpUrl: meta.cdp_url,
+      mode: plan.mode,
+      display: meta.backend === 'chromium' ? await display() : undefined,
+      env: ownerEnv(root)
     })
     if (result.singletons?.removed.length) {
       app.log.warn({ profile, removed: result.singletons.removed, stale_pid: result.singletons.ownerPid }, 'removed stale Chromium singleton files of a dead browser')
@@ -102,6 +149,11 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     if (result.owned) {
       // The launch's own blank tab would be listed and reaped like a user's; the anchor replaces it.
       for (const page of await browser.pages()) if (page.url() === 'about:blank') await page.close().catch(() => undefined)
+      // Before anyone uses it: put back the logins the store lost in a crash.
+      entry.journal ??= new CookieJournal(app.profiles.dir(profile), app.log, profile)
+      await entry.journal.restore(browser).catch((err: unknown) => {
+        app.log.warn({ profile, error: (err as Error).message }, 'could not restore recorded cookies')
+      })
     }
     for (const l of started) l(profile, browser)
     return browser
@@ -136,12 +188,21 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     chromiumVersion: (profile) => entries.get(profile)?.version,
     onStarted (l) { started.push(l) },
     onLost (l) { lost.push(l) },
+    mode: plan.mode,
+    async recordCookies (profile, reason) {
+      const e = entries.get(profile)
+      if (!e?.journal || !e.browser?.connected) return 'unchanged'
+      return e.journal.record(e.browser, reason)
+    },
     async closeAll () {
+      closingAll = true
+      clearInterval(recorder)
       await Promise.all([...entries.entries()].map(async ([profile, e]) => {
         // A launch racing shutdown would orphan its Chromium: let it finish, then close it.
         if (e.starting) await e.starting.catch(() => undefined)
         const b = e.browser
         if (!b) return
+        if (e.journal && b.connected) await e.journal.record(b, 'shutdown')
         e.closing = true
         try {
           if (e.owned) await b.close()
@@ -151,8 +212,19 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
           b.process()?.kill('SIGKILL')
         }
       }))
+      const server = await xvfb?.catch(() => undefined)
+      xvfb = undefined
+      await server?.stop()
     }
   }
+
+  let closingAll = false
+  // Between the named moments (fetch, handoff end, shutdown) a login can happen mid-handoff:
+  // a cheap periodic comparison keeps a crash from losing it.
+  const recorder = setInterval(() => {
+    for (const [profile, e] of entries) if (e.journal && e.browser?.connected && !e.closing) void pool.recordCookies(profile, 'interval')
+  }, COOKIE_RECORD_INTERVAL_MS)
+  recorder.unref()
 
   app.decorate('browsers', pool)
   app.addHook('onClose', async () => { await pool.closeAll() })

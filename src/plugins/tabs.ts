@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Browser, Page, Target } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
 import { ensureAnchor, isAnchorUrl } from '../browser/window-anchor.js'
+import { openWindow } from '../browser/open-window.js'
 import { newTabId } from '../core/tab-id.js'
 import { planReap } from '../core/reaper.js'
 import { systemClock, type Clock } from '../core/clock.js'
@@ -187,9 +188,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
   const registry: TabRegistry = {
     async open (profile) {
       const browser = await app.browsers.get(profile)
-      // Each tab gets its own window: a background tab in a shared window paints no
-      // screencast frames, and two people may be working two tabs at once.
-      const page = await browser.newPage({ type: 'window' })
+      const page = await openWindow(browser, app.browsers.mode === 'headful')
       return register(profile, page, 'host')
     },
     get (id) {

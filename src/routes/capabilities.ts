@@ -28,6 +28,9 @@ export default async function capabilitiesRoutes (app: FastifyInstance): Promise
     api_version: API_VERSION,
     // The default profile's configured backend (its metadata), not whether it is running.
     takeover: { configured: true, backend: await defaultBackend(app), provider: 'afhttp-panel' },
+    // SPEC section 13: what kind of Chromium a person is handed (resolved at start; auto may fall back).
+    browser_mode: app.config.browser.mode,
+    browser_mode_configured: app.config.browserModeConfigured,
     wait_strategies: WAIT_STRATEGIES,
     captures: CAPTURES,
     limits: { ...LIMITS, handoff_hold_ms_max: app.config.handoffHoldMs, tab_idle_ms: app.config.tabIdleMs }

@@ -55,10 +55,11 @@ export default async function healthRoutes (app: FastifyInstance): Promise<void>
         takeover_health: ready ? 'ok' : backendConnected ? 'degraded' : 'unavailable',
         takeover_ready: ready
       },
-      build: { version: VERSION, commit: COMMIT, node: process.version, chromium: app.browsers.chromiumVersion(name) ?? null },
+      build: { version: VERSION, commit: COMMIT, node: process.version, chromium: app.browsers.chromiumVersion(name) ?? null, browser_mode: app.browsers.mode },
       takeover: { checks },
       profile: { name, backend: profileBackend ?? null },
       ...(backendError ? { backend_error: backendError } : {}),
+      ...(app.config.browser.fallback ? { warnings: [{ code: 'browser_headless_fallback', message: app.config.browser.fallback }] } : {}),
       reaper: app.tabs.lastReap() ?? null,
       elapsed_ms: Math.round(performance.now() - started)
     }
