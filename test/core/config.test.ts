@@ -35,6 +35,7 @@ const invalid: Array<[string, string]> = [
   ['AFHTTP_TAB_IDLE_MS', '-1'],
   ['AFHTTP_HANDOFF_HOLD_MS', String(MAX_HANDOFF_HOLD_MS + 1)],
   ['AFHTTP_LOG_LEVEL', 'loud'],
+  ['AFHTTP_BROWSER_MODE', 'invisible'],
   ['AFHTTP_CHROMIUM', '/nonexistent/chromium']
 ]
 for (const [variable, value] of invalid) {
@@ -64,4 +65,21 @@ t.test('AFHTTP_CHROMIUM may name a command on PATH', async (t) => {
   t.equal(loadConfig({ PATH: dir, AFHTTP_CHROMIUM: 'my-chromium' }).chromiumPath, `${dir}/my-chromium`)
   const err = t.throws(() => loadConfig({ PATH: dir, AFHTTP_CHROMIUM: 'not-here' })) as unknown as ConfigError
   t.equal(err.variable, 'AFHTTP_CHROMIUM')
+})
+
+t.test('AFHTTP_BROWSER_MODE resolves against the display and Xvfb this machine has', async (t) => {
+  const dir = t.testdir({ Xvfb: '#!/bin/sh\n' })
+  const { chmodSync } = await import('node:fs')
+  chmodSync(`${dir}/Xvfb`, 0o755)
+  const chromium = { AFHTTP_CHROMIUM: '/usr/bin/chromium' }
+  t.same(loadConfig({ PATH: dir, ...chromium }).browser, { mode: 'headful', xvfbPath: `${dir}/Xvfb` }, 'auto: our own Xvfb')
+  t.same(loadConfig({ PATH: dir, DISPLAY: ':7', ...chromium }).browser, { mode: 'headful', display: ':7' }, 'an existing display wins')
+  t.same(loadConfig({ PATH: dir, AFHTTP_BROWSER_MODE: 'headless', ...chromium }).browser, { mode: 'headless' })
+  const fallback = loadConfig({ PATH: '/nonexistent', ...chromium })
+  t.equal(fallback.browser.mode, 'headless', 'auto without either falls back')
+  t.match(fallback.browser.fallback, /xvfb/i, 'and says why')
+  t.equal(fallback.browserModeConfigured, 'auto')
+  const err = t.throws(() => loadConfig({ PATH: '/nonexistent', AFHTTP_BROWSER_MODE: 'headful', ...chromium })) as unknown as ConfigError
+  t.equal(err.variable, 'AFHTTP_BROWSER_MODE', 'headful with no way to show a window is refused at start')
+  t.match(err.message, /DISPLAY is unset/)
 })
