@@ -36,9 +36,9 @@ async function startSite () {
   return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() }
 }
 
-async function startHost () {
+async function startHost (mode) {
   const dir = await mkdtemp(join(os.tmpdir(), 'afhttp-bench-'))
-  const config = loadConfig({ AFHTTP_PORT: '0', AFHTTP_PROFILES_DIR: dir, AFHTTP_TOKEN: TOKEN, AFHTTP_LOG_LEVEL: 'warn', PATH: process.env.PATH })
+  const config = loadConfig({ AFHTTP_PORT: '0', AFHTTP_PROFILES_DIR: dir, AFHTTP_TOKEN: TOKEN, AFHTTP_LOG_LEVEL: 'warn', PATH: process.env.PATH, AFHTTP_BROWSER_MODE: mode })
   const app = await buildApp(config, { token: TOKEN, logger: createLogger('warn') })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const url = `http://127.0.0.1:${app.server.address().port}`
@@ -168,16 +168,16 @@ async function keyLatency (panel, tab) {
   return out
 }
 
-async function main () {
+async function main (mode) {
   const load0 = os.loadavg()
   const site = await startSite()
-  const host = await startHost()
+  const host = await startHost(mode)
   const viewer = await puppeteer.launch({
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: ['--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])]
   })
-  const results = { when: new Date().toISOString(), cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, window_ms: WINDOW_MS }
+  const results = { mode: host.app.browsers.mode, when: new Date().toISOString(), cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, window_ms: WINDOW_MS }
   try {
     const roots = {
       host_node: { pid: process.pid, deep: false },
@@ -226,6 +226,8 @@ function report (r) {
   const lat = (s) => `${s.p50} / ${s.p95} ms (max ${s.max}, n=${s.n})`
   const cores = (c) => `${c.host_node} / ${c.host_chromium} / ${c.viewer_chromium}`
   return [
+    `### ${r.mode}`,
+    '',
     `Run ${r.when} on ${r.cpus} × ${r.cpu_model}; load average ${r.load.before.join(' ')} before, ${r.load.after.join(' ')} after.`,
     '',
     '| measure | result | target |',
@@ -251,8 +253,11 @@ function report (r) {
   ].join('\n')
 }
 
-const results = await main()
-const table = report(results)
+// SPEC section 13: the default is headful; headless is measured beside it in the same run.
+const modes = (process.env.BENCH_MODES ?? 'headful,headless').split(',').map((m) => m.trim()).filter(Boolean)
+const tables = []
+for (const mode of modes) tables.push(report(await main(mode)))
+const table = tables.join('\n\n')
 console.log(table)
 if (process.argv.includes('--write')) {
   const file = new URL('../docs/performance.md', import.meta.url)
