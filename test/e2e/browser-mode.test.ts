@@ -82,3 +82,27 @@ t.test('auto without a display or Xvfb falls back to headless, saying so in the 
   t.match(health.warnings?.[0]?.message, /xvfb/i)
   t.ok(host.logs.lines.some((l) => l.level === 40 && /running headless/.test(String(l.msg))), 'a warning in the log')
 })
+
+// The mode switch keeps the whole takeover working: a person clicks through a page in the panel.
+const BUTTON_PAGE = '<!doctype html><title>Blocked</title><body style="margin:0;font:16px sans-serif"><p>Access denied. Press the button to continue.</p>' +
+  '<button id="go" style="position:absolute;left:200px;top:150px;width:200px;height:60px" onclick="document.title=\'Pressed\'">Continue</button></body>'
+
+for (const mode of ['headful', 'headless'] as const) {
+  t.test(`a person works the page through the panel (${mode})`, async (t) => {
+    const { launchViewerBrowser, openViewer, clientPointOf, onHost, waitForControl, waitForFrames } = await import('../helpers/panel-browser.js')
+    const host = await startHost(t, { env: { AFHTTP_BROWSER_MODE: mode } })
+    const site = await startFixtureServer(t, { '/blocked': { status: 403, body: BUTTON_PAGE } })
+    const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/blocked`, takeover: true }) })).json() as any
+    t.equal(fetched.tab_retained, true)
+    const viewer = await launchViewerBrowser(t)
+    const { page: panel } = await openViewer(viewer, host)
+    await panel.goto(onHost(host, fetched.actions[0].takeover_url_secret))
+    await waitForFrames(panel)
+    await waitForControl(panel)
+    const p = await clientPointOf(panel, 300, 180)
+    await panel.mouse.click(p.x, p.y)
+    const tab = host.app.tabs.get(fetched.tab_id)
+    await tab.page.waitForFunction(() => document.title === 'Pressed', { timeout: 10_000 })
+    t.equal(await tab.page.title(), 'Pressed', 'the click landed on the button')
+  })
+}
