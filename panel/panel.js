@@ -142,6 +142,9 @@ const ENDED_TEXT = {
   driver: 'The program took the page back. You can close this tab.',
   expired: 'The hold on this page expired. Ask for a new link if the page still needs you.',
   lease: 'This panel is no longer active. Open a fresh panel link to continue.',
+  browser_lost: 'The browser behind this page went away, so this handoff ended. Ask for a new link if the page still needs you.',
+  tab_closed: 'The page was closed, so this handoff ended. You can close this tab.',
+  shutdown: 'The host shut down, so this handoff ended. Ask for a new link if the page still needs you.',
   closed: 'This handoff is closed. You can close this tab.'
 }
 

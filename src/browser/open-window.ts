@@ -11,8 +11,12 @@ const GEOMETRY_WAIT_MS = 1_000
 export async function openWindow (browser: Browser, headful: boolean): Promise<Page> {
   const page = await browser.newPage({ type: 'window' })
   if (headful) {
-    await page.waitForFunction('window.outerWidth > 0 && window.outerHeight > window.innerHeight', { timeout: GEOMETRY_WAIT_MS, polling: 10 })
-      .catch(() => undefined) // a slow window system only costs the check, never the tab
+    try {
+      await page.waitForFunction('window.outerWidth > 0 && window.outerHeight > window.innerHeight', { timeout: GEOMETRY_WAIT_MS, polling: 10 })
+    } catch {
+      // A slow window system only costs the check, never the tab; a browser that went away
+      // meanwhile is reported by the next step that needs it.
+    }
   }
   return page
 }

@@ -25,7 +25,10 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
   const waitUntil = 'selector' in wait ? 'domcontentloaded' : WAIT_UNTIL[wait.kind]
   // A revalidated cache entry answers 304, which is not the document's status: a fetch asks
   // the server afresh. The cache is back on afterwards for a person working the tab.
-  await page.setCacheEnabled(false)
+  // Neither cache switch is awaited: commands on one session keep their order, and on a page
+  // whose main thread hangs the renderer's half of the switch would hold the fetch for the
+  // 30 s protocol timeout, far past the driver's deadline.
+  void page.setCacheEnabled(false).catch(() => undefined)
   try {
     return describeResponse(await page.goto(url, { waitUntil, timeout: timeoutMs }))
   } catch (err) {
@@ -35,6 +38,6 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
     }
     throw new AfhttpError('navigation_failed', `Loading the page failed: ${message}`, { cause: message })
   } finally {
-    await page.setCacheEnabled(true).catch(() => undefined)
+    void page.setCacheEnabled(true).catch(() => undefined)
   }
 }

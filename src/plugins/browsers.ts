@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Browser } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
 import { startBrowser } from '../browser/backend.js'
-import { ensureAnchor } from '../browser/window-anchor.js'
+import { ensureAnchor, isAnchorUrl } from '../browser/window-anchor.js'
 import { CookieJournal, type RecordOutcome } from '../browser/cookie-journal.js'
 import { endOrphans, ownerEnv } from '../browser/orphans.js'
 import { startXvfb, type XvfbServer } from '../browser/xvfb.js'
@@ -146,6 +146,9 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       for (const l of lost) l(profile)
     })
     await ensureAnchor(browser)
+    // /health finds the anchor in puppeteer's target list, which learns its URL a moment after
+    // the target exists (a headful window commits about:blank#… later): wait for it once here.
+    await browser.waitForTarget((t) => isAnchorUrl(t.url()), { timeout: 5_000 }).catch(() => undefined)
     if (result.owned) {
       // The launch's own blank tab would be listed and reaped like a user's; the anchor replaces it.
       for (const page of await browser.pages()) if (page.url() === 'about:blank') await page.close().catch(() => undefined)

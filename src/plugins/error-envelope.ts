@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyError, FastifyInstance } from 'fastify'
 import { AfhttpError, isAfhttpError } from '../errors.js'
+import { isBrowserGone } from '../browser/browser-gone.js'
 
 /** Maps framework errors (validation, body size, bad JSON) onto the SPEC envelope. */
 export function toAfhttpError (err: FastifyError | Error): AfhttpError {
@@ -24,6 +25,9 @@ export function toAfhttpError (err: FastifyError | Error): AfhttpError {
   }
   if (fe.statusCode === 429) return new AfhttpError('rate_limited')
   if (fe.statusCode && fe.statusCode >= 400 && fe.statusCode < 500) return new AfhttpError('invalid_request', fe.message)
+  if (isBrowserGone(err)) {
+    return new AfhttpError('backend_unavailable', 'The browser (or the tab this request used) went away while the request ran; a retry starts the browser again.', {}, { cause: err })
+  }
   return new AfhttpError('internal', undefined, {}, { cause: err })
 }
 

@@ -12,6 +12,9 @@ import {
 } from '../core/handoff.js'
 import type { TabRecord } from './tabs.js'
 
+/** Final summaries kept for tabs that closed (bounded: oldest forgotten first). */
+const MAX_CLOSED_TAB_SUMMARIES = 256
+
 /** Why a panel secret cannot be exchanged; each gets its own wording on the 410 page. */
 export type SecretProblem = 'unknown' | 'used' | 'revoked' | 'finished' | 'expired'
 
@@ -54,6 +57,8 @@ export interface HandoffService {
   isHeld (tabId: string): boolean
   liveChecks (tab: TabRecord, opts?: LiveCheckOptions): Promise<LiveCheck[]>
   onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
+  /** How the last handoff of a tab that has since closed ended (bounded memory), if any. */
+  closedSummary (tabId: string): (HandoffSummary & { tab_closed: true }) | undefined
   /** Emits a change (after completion checks update a record). */
   touched (tabId: string): void
   /** A viewer pressed Done: refused (panel_control_held) while another viewer drives. */
@@ -85,6 +90,8 @@ interface TabHandoffs {
 async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   const clock = app.clock
   const perTab = new Map<string, TabHandoffs>()
+  /** The final summary of handoffs whose tab closed, newest last, bounded. */
+  const closedTabs = new Map<string, HandoffSummary & { tab_closed: true }>()
   const secrets = new SecretLedger<Handoff>()
   // The document response when each handoff began: a new one means the page navigated.
   const startResponses = new WeakMap<Handoff, TabRecord['lastResponse'] | undefined>()
@@ -181,6 +188,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       }
     },
     current: (tabId) => perTab.get(tabId)?.current,
+    closedSummary: (tabId) => closedTabs.get(tabId),
     summary (tabId) {
       const h = perTab.get(tabId)?.current
       if (!h) throw new AfhttpError('handoff_not_found', 'This tab has no handoff.', { tab_id: tabId })
@@ -296,7 +304,12 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   })
   app.tabs.onClosed((tab, reason) => {
     const rec = perTab.get(tab.id)
-    if (rec?.current) end(rec.current, 'revoked', reason === 'browser_lost' ? 'browser_lost' : 'tab_closed')
+    if (rec?.current) {
+      end(rec.current, 'revoked', reason === 'browser_lost' ? 'browser_lost' : 'tab_closed')
+      // A driver waiting on this handoff must still learn how it ended after the tab is gone.
+      closedTabs.set(tab.id, { ...summarize(rec.current, clock.now()), tab_closed: true })
+      while (closedTabs.size > MAX_CLOSED_TAB_SUMMARIES) closedTabs.delete(closedTabs.keys().next().value as string)
+    }
     perTab.delete(tab.id)
   })
   app.addHook('preClose', async () => {

@@ -37,6 +37,9 @@ export default async function handoffRoutes (app: FastifyInstance): Promise<void
   )
 
   app.get<{ Params: TabParams }>('/v1/tabs/:tab_id/handoff', { schema: { params: tabParams } }, async (req) => {
+    // A closed tab's last handoff is still answered (revoked, tab_closed: true); otherwise tab_not_found.
+    const closed = app.tabs.find(req.params.tab_id) ? undefined : app.handoffs.closedSummary(req.params.tab_id)
+    if (closed) return closed
     app.tabs.get(req.params.tab_id)
     return app.handoffs.summary(req.params.tab_id)
   })
