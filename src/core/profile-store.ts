@@ -1,11 +1,11 @@
 // The profile store (SPEC section 4): directories, validated metadata written durably,
 // and the one-process-per-profile lock. No Fastify here: the profiles plugin wires it.
-import { lstat, mkdir, readdir, readFile } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PROFILE_NAME_RE } from '../config.js'
 import { AfhttpError, invalidRequest, isAfhttpError, type ErrorCode } from '../errors.js'
 import { cleanStaleTemps, DurableWriteError, durableWrite, type DurableFs } from '../core/durable-write.js'
-import { acquireProfileLock, isProcessAlive, type ProfileLock } from '../core/profile-lock.js'
+import { acquireProfileLock, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from '../core/profile-lock.js'
 import {
   BACKENDS, METADATA_FILE, cdpUrlProblem, labelsProblem, metadataInvalid, newMetadata, parseMetadata, serializeMetadata,
   type Backend, type NewProfileInput, type ProfileMetadata
@@ -77,6 +77,30 @@ function writeFailed (file: string, err: DurableWriteError): AfhttpError {
     { file, errno: err.code, step: err.step, temp_removed: err.tempRemoved }, { cause: err })
 }
 
+/**
+ * A metadata write that failed before the metadata file was reached: taking the
+ * write lock, or making the profile's directories. Same public code as a failed
+ * metadata write, because that is what the caller asked for and what did not happen.
+ */
+function prepareFailed (file: string, step: string, code: string, cause: unknown, lockFile?: string): AfhttpError {
+  const where = lockFile ? ` (creating the write lock ${lockFile})` : ''
+  return new AfhttpError('profile_metadata_write_failed',
+    `Could not write ${file}: ${code} during ${step}${where}. The previous metadata, if any, is unchanged.`,
+    { file, errno: code, step, temp_removed: true, ...(lockFile ? { lock_file: lockFile } : {}) }, { cause })
+}
+
+function errnoOf (err: unknown): string {
+  const code = (err as NodeJS.ErrnoException)?.code
+  return typeof code === 'string' ? code : 'EUNKNOWN'
+}
+
+/** Owning a profile (to launch its browser) failed because the lock file could not be written. */
+function lockWriteFailed (err: LockWriteError): AfhttpError {
+  return new AfhttpError('profile_lock_write_failed',
+    `Could not write the profile lock ${err.path}: ${err.code} during ${err.step}. Nothing in the profile was changed; free space or fix the directory and retry.`,
+    { file: err.path, errno: err.code, step: `lock_${err.step}` }, { cause: err })
+}
+
 async function exists (path: string): Promise<boolean> {
   return lstat(path).then(() => true, (err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return false
@@ -135,14 +159,31 @@ export class Profiles implements ProfileService {
   async create (input: NewProfileInput): Promise<MetadataWrite> {
     const name = checkName(input?.name)
     const meta = newMetadata(checkNewInput(input))
-    // 0700: the browser data below holds cookies and sessions.
-    await mkdir(this.dir(name), { recursive: true, mode: 0o700 })
-    return this.serial(name, () => this.withLock(name, async () => {
-      // Any file here, even an unreadable one, is a profile we must not overwrite.
-      if (await exists(this.file(name))) throw new AfhttpError('profile_exists', `Profile "${name}" already exists.`, { name })
-      if (meta.backend === 'chromium') await mkdir(this.browserDir(name), { recursive: true, mode: 0o700 })
-      return this.write(meta)
-    }))
+    const file = this.file(name)
+    return this.serial(name, async () => {
+      // Directories this call made, removed again if the create fails: no half-made profile.
+      const made: string[] = []
+      const makeDir = async (dir: string): Promise<void> => {
+        // 0700: the browser data below holds cookies and sessions.
+        const first = await mkdir(dir, { recursive: true, mode: 0o700 }).catch((err: unknown) => {
+          throw prepareFailed(file, 'mkdir', errnoOf(err), err)
+        })
+        if (first !== undefined) made.push(dir)
+      }
+      try {
+        await makeDir(this.dir(name))
+        return await this.withLock(name, async () => {
+          // Any file here, even an unreadable one, is a profile we must not overwrite.
+          if (await exists(file)) throw new AfhttpError('profile_exists', `Profile "${name}" already exists.`, { name })
+          if (meta.backend === 'chromium') await makeDir(this.browserDir(name))
+          return this.write(meta)
+        })
+      } catch (err) {
+        // rmdir, never a recursive remove: only directories still empty go.
+        for (const dir of made.reverse()) await rmdir(dir).catch(() => {})
+        throw err
+      }
+    })
   }
 
   async update (name: string, patch: ProfilePatch): Promise<MetadataWrite> {
@@ -169,7 +210,9 @@ export class Profiles implements ProfileService {
     await this.serial(name, async () => {
       if (this.held.has(name)) return
       await this.get(name) // never own (and so launch) a profile whose metadata is bad
-      const lock = await acquireProfileLock(this.dir(name))
+      const lock = await acquireProfileLock(this.dir(name)).catch((err: unknown) => {
+        throw err instanceof LockWriteError ? lockWriteFailed(err) : err
+      })
       this.held.set(name, lock)
       this.reportTakeover(name, lock)
       // We own the profile now, so no other writer can be mid-write here.
@@ -218,7 +261,12 @@ export class Profiles implements ProfileService {
     for (const entry of entries) {
       if (!entry.isDirectory() || !PROFILE_NAME_RE.test(entry.name)) continue
       try {
-        const removed = await cleanStaleTemps(join(this.root, entry.name), METADATA_FILE, { fs: this.fs, isStale })
+        const dir = join(this.root, entry.name)
+        // A lock's temp is stale on the same terms: its writer is gone.
+        const removed = [
+          ...await cleanStaleTemps(dir, METADATA_FILE, { fs: this.fs, isStale }),
+          ...await cleanStaleTemps(dir, LOCK_FILE, { fs: this.fs, isStale })
+        ]
         if (removed.length) this.log.info({ profile: entry.name, removed }, 'removed stale metadata temp files')
       } catch (err) {
         this.log.warn({ err, profile: entry.name }, 'could not clean stale metadata temp files')
@@ -254,6 +302,7 @@ export class Profiles implements ProfileService {
       lock = await acquireProfileLock(this.dir(name))
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AfhttpError('profile_not_found', `No profile "${name}".`, { name })
+      if (err instanceof LockWriteError) throw prepareFailed(this.file(name), `lock_${err.step}`, err.code, err, join(this.dir(name), LOCK_FILE))
       throw err
     }
     this.reportTakeover(name, lock)

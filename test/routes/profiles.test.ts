@@ -253,7 +253,8 @@ t.test('stale temp files are removed at start; a live writer\'s temp is kept', a
       [META]: valid('default'),
       [`.${META}.${dead.pid}.00ff.tmp`]: 'partial',
       [`.${META}.${process.pid}.01ab.tmp`]: 'from an earlier run with our pid',
-      [`.${META}.${sleeper.pid}.beef.tmp`]: 'in flight elsewhere'
+      [`.${META}.${sleeper.pid}.beef.tmp`]: 'in flight elsewhere',
+      [`.${LOCK_FILE}.${dead.pid}.0a0b.tmp`]: 'a lock record never linked'
     }
   })
   const { logs } = await build(t, { root })

@@ -1,0 +1,108 @@
+// Regression: on a really full disk a profile update answered 500 `internal`, because the
+// ENOSPC came from creating the profile lock, before the metadata writer was reached.
+// Here the disk is a real tmpfs filled with dd, and every write goes through the real host.
+import t from 'tap'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { startHost } from '../helpers/host.js'
+import { mountTmpfs, tmpfsSkip, type Tmpfs } from '../helpers/tmpfs.js'
+import { resolveToken, TOKEN_FILE } from '../../src/core/token.js'
+import { runCli } from '../cli/_run.js'
+
+const skip = tmpfsSkip()
+if (skip) t.comment(`skipping the real full-disk tests: ${skip}`)
+
+/** Every file under dir with its bytes, except the filler: what "byte-identical" is checked against. */
+function tree (dir: string, root = dir, out: Record<string, string> = {}): Record<string, string> {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) {
+      out[`${relative(root, path)}/`] = ''
+      tree(path, root, out)
+    } else if (entry.name !== 'filler') {
+      out[relative(root, path)] = readFileSync(path).toString('base64')
+    }
+  }
+  return out
+}
+
+/** Big enough that a metadata write needs blocks that are not there. */
+const bigLabels = (tag: string): Record<string, string> =>
+  Object.fromEntries(Array.from({ length: 31 }, (_, i) => [`k${i}`, `${tag}-${'x'.repeat(240)}`]))
+
+t.test('every profile write on a full disk: coded error, nothing changed, works once space is freed', { skip }, async (t) => {
+  const fs: Tmpfs = mountTmpfs('1m')
+  try {
+    const host = await startHost(t, { profilesDir: fs.dir, startBrowser: false })
+    t.equal((await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name: 'work', labels: { team: 'a' } }) })).status, 201)
+    t.equal((await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name: 'held' }) })).status, 201)
+    // A profile whose browser runs holds its lock for the whole process, so its writes skip the lock step.
+    await host.app.profiles.acquire('held')
+    const before = tree(fs.dir)
+
+    t.ok(fs.fill() > 0, 'dd filled the disk')
+
+    // PATCH of a profile nobody holds: the lock is the first write, and it fails.
+    const patch = await host.api('/v1/profiles/work', { method: 'PATCH', body: JSON.stringify({ labels: bigLabels('w') }) })
+    t.equal(patch.status, 507)
+    const patchErr = (await patch.json()).error
+    t.match(patchErr, { code: 'profile_metadata_write_failed', retryable: true, details: { errno: 'ENOSPC', step: /^lock_/, lock_file: join(fs.dir, 'work', 'afhttp.lock') } })
+    t.match(patchErr.message, /ENOSPC/)
+
+    // PATCH of a held profile: the metadata write itself meets the full disk.
+    const heldPatch = await host.api('/v1/profiles/held', { method: 'PATCH', body: JSON.stringify({ labels: bigLabels('h') }) })
+    t.equal(heldPatch.status, 507)
+    t.match((await heldPatch.json()).error, { code: 'profile_metadata_write_failed', details: { errno: 'ENOSPC', step: 'write', temp_removed: true } })
+
+    // A create that fails leaves no half-made profile behind.
+    const create = await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name: 'fresh', labels: bigLabels('f') }) })
+    t.equal(create.status, 507)
+    t.match((await create.json()).error, { code: 'profile_metadata_write_failed', details: { errno: 'ENOSPC' } })
+
+    // Owning a profile (what launching its browser does first) needs the lock file.
+    await t.rejects(host.app.profiles.acquire('work'), { code: 'profile_lock_write_failed', statusCode: 507, details: { errno: 'ENOSPC' } })
+
+    t.same(tree(fs.dir), before, 'every file byte-identical; no temp file, lock or directory left over')
+    const list = await host.api('/v1/profiles')
+    t.same((await list.json()).profiles.map((p: { name: string }) => p.name), ['default', 'held', 'work'], 'reads still work')
+
+    fs.free()
+    const retried = await host.api('/v1/profiles/work', { method: 'PATCH', body: JSON.stringify({ labels: bigLabels('w') }) })
+    t.equal(retried.status, 200, 'the same PATCH succeeds once space is freed')
+    t.equal(JSON.parse(readFileSync(join(fs.dir, 'work', 'afhttp-profile.json'), 'utf8')).labels.k0, `w-${'x'.repeat(240)}`)
+    t.equal((await host.api('/v1/profiles/held', { method: 'PATCH', body: JSON.stringify({ labels: bigLabels('h') }) })).status, 200)
+    t.equal((await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name: 'fresh', labels: bigLabels('f') }) })).status, 201)
+    t.ok(statSync(join(fs.dir, 'fresh', 'browser')).isDirectory())
+    await host.app.profiles.acquire('work')
+    await host.close()
+    t.same(readdirSync(join(fs.dir, 'work')).sort(), ['afhttp-profile.json', 'browser'], 'released on close, nothing else left')
+  } finally {
+    fs.unmount()
+  }
+})
+
+t.test('the token file on a full disk: the errno, the old file unchanged, no temp, then it works', { skip }, async (t) => {
+  const fs: Tmpfs = mountTmpfs('256k')
+  try {
+    // A stored token too short to use is replaced; on a full disk it must stay as it was.
+    writeFileSync(join(fs.dir, TOKEN_FILE), 'short\n', { mode: 0o600 })
+    const before = tree(fs.dir)
+    fs.fill()
+    await t.rejects(resolveToken(undefined, fs.dir), { code: 'ENOSPC' })
+    t.same(tree(fs.dir), before, 'old token file byte-identical and no temp file left')
+
+    // The real command: one clear line and exit 2, never a half-written token.
+    const served = await runCli(['serve'], { AFHTTP_PROFILES_DIR: fs.dir, AFHTTP_PORT: '0', AFHTTP_HOST: '127.0.0.1' })
+    t.equal(served.code, 2, served.stderr)
+    t.match(served.stderr, new RegExp(`afhttp: no API token: AFHTTP_TOKEN is unset and ${fs.dir}/\\.afhttp-token could not be created \\(ENOSPC`))
+    t.same(tree(fs.dir), before)
+
+    fs.free()
+    const resolved = await resolveToken(undefined, fs.dir)
+    t.equal(resolved.source, 'generated')
+    t.equal(readFileSync(join(fs.dir, TOKEN_FILE), 'utf8'), `${resolved.token}\n`)
+    t.equal(statSync(join(fs.dir, TOKEN_FILE)).mode & 0o777, 0o600)
+  } finally {
+    fs.unmount()
+  }
+})
