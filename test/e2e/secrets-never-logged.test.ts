@@ -35,12 +35,6 @@ function leaks (logs: LogCapture, secrets: Record<string, string>): string[] {
   return found
 }
 
-function cookieValue (setCookie: string[], prefix: string): string {
-  const c = setCookie.find((h) => h.startsWith(prefix))
-  if (!c) throw new Error(`no ${prefix} cookie in ${JSON.stringify(setCookie)}`)
-  return c.split(';')[0].split('=').slice(1).join('=')
-}
-
 /** Panel link exchange as a browser does it; returns the lease cookie pair. */
 async function exchange (host: TestHost, panelUrl: string): Promise<{ cookie: string, location: string }> {
   const res = await fetch(onHost(host, panelUrl), { redirect: 'manual' })
