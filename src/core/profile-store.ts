@@ -1,7 +1,7 @@
 // The profile store (SPEC section 4): directories, validated metadata written durably,
 // and the one-process-per-profile lock. No Fastify here: the profiles plugin wires it.
 import { lstat, mkdir, readdir, readFile, rmdir } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { PROFILE_NAME_RE } from '../config.js'
 import { AfhttpError, invalidRequest, isAfhttpError, type ErrorCode } from '../errors.js'
 import { cleanStaleTemps, DurableWriteError, durableWrite, type DurableFs } from '../core/durable-write.js'
@@ -101,6 +101,26 @@ function lockWriteFailed (err: LockWriteError): AfhttpError {
     { file: err.path, errno: err.code, step: `lock_${err.step}` }, { cause: err })
 }
 
+/**
+ * mkdir that reports the real errno: a recursive mkdir answers ENOENT for a full
+ * or read-only disk, so it is used only when the parent itself is missing.
+ * True when this call made the directory, false when it was already there.
+ */
+async function makeDirectory (dir: string): Promise<boolean> {
+  // 0700: the browser data below holds cookies and sessions.
+  const once = (): Promise<boolean> => mkdir(dir, { mode: 0o700 }).then(() => true, (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EEXIST') return false
+    throw err
+  })
+  try {
+    return await once()
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+    await mkdir(dirname(dir), { recursive: true, mode: 0o700 })
+    return once()
+  }
+}
+
 async function exists (path: string): Promise<boolean> {
   return lstat(path).then(() => true, (err: NodeJS.ErrnoException) => {
     if (err.code === 'ENOENT') return false
@@ -164,11 +184,11 @@ export class Profiles implements ProfileService {
       // Directories this call made, removed again if the create fails: no half-made profile.
       const made: string[] = []
       const makeDir = async (dir: string): Promise<void> => {
-        // 0700: the browser data below holds cookies and sessions.
-        const first = await mkdir(dir, { recursive: true, mode: 0o700 }).catch((err: unknown) => {
+        try {
+          if (await makeDirectory(dir)) made.push(dir)
+        } catch (err) {
           throw prepareFailed(file, 'mkdir', errnoOf(err), err)
-        })
-        if (first !== undefined) made.push(dir)
+        }
       }
       try {
         await makeDir(this.dir(name))

@@ -16,10 +16,11 @@ if (skip) t.comment(`skipping the real full-disk tests: ${skip}`)
 function tree (dir: string, root = dir, out: Record<string, string> = {}): Record<string, string> {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name)
+    if (entry.name.startsWith('filler')) continue
     if (entry.isDirectory()) {
       out[`${relative(root, path)}/`] = ''
       tree(path, root, out)
-    } else if (entry.name !== 'filler') {
+    } else {
       out[relative(root, path)] = readFileSync(path).toString('base64')
     }
   }
@@ -76,6 +77,57 @@ t.test('every profile write on a full disk: coded error, nothing changed, works 
     await host.app.profiles.acquire('work')
     await host.close()
     t.same(readdirSync(join(fs.dir, 'work')).sort(), ['afhttp-profile.json', 'browser'], 'released on close, nothing else left')
+  } finally {
+    fs.unmount()
+  }
+})
+
+t.test('no inodes left: mkdir, the lock and the metadata temp each fail with a coded ENOSPC', { skip }, async (t) => {
+  const fs: Tmpfs = mountTmpfs('4m', 64)
+  try {
+    const host = await startHost(t, { profilesDir: fs.dir, startBrowser: false })
+    t.equal((await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name: 'held' }) })).status, 201)
+    await host.app.profiles.acquire('held')
+    const before = tree(fs.dir)
+    t.ok(fs.fillInodes() > 0, 'every inode used')
+
+    const create = await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name: 'fresh' }) })
+    t.equal(create.status, 507)
+    t.match((await create.json()).error, { code: 'profile_metadata_write_failed', details: { errno: 'ENOSPC', step: 'mkdir' } })
+    const patch = await host.api('/v1/profiles/default', { method: 'PATCH', body: JSON.stringify({ labels: { a: 'b' } }) })
+    t.match((await patch.json()).error, { code: 'profile_metadata_write_failed', details: { errno: 'ENOSPC', step: 'lock_open' } })
+    const held = await host.api('/v1/profiles/held', { method: 'PATCH', body: JSON.stringify({ labels: { a: 'b' } }) })
+    t.match((await held.json()).error, { code: 'profile_metadata_write_failed', details: { errno: 'ENOSPC', step: 'open' } })
+    t.same(tree(fs.dir), before, 'nothing changed, nothing half-made')
+
+    fs.free()
+    t.equal((await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name: 'fresh' }) })).status, 201)
+    t.equal((await host.api('/v1/profiles/default', { method: 'PATCH', body: JSON.stringify({ labels: { a: 'b' } }) })).status, 200)
+    await host.close()
+  } finally {
+    fs.unmount()
+  }
+})
+
+t.test('a filesystem remounted read-only: EROFS, coded, nothing changed; writable again, it works', { skip }, async (t) => {
+  const fs: Tmpfs = mountTmpfs('1m')
+  try {
+    const host = await startHost(t, { profilesDir: fs.dir, startBrowser: false })
+    const before = tree(fs.dir)
+    fs.remount('ro')
+    try {
+      const patch = await host.api('/v1/profiles/default', { method: 'PATCH', body: JSON.stringify({ labels: { a: 'b' } }) })
+      t.equal(patch.status, 507)
+      t.match((await patch.json()).error, { code: 'profile_metadata_write_failed', details: { errno: 'EROFS' } })
+      const create = await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name: 'fresh' }) })
+      t.match((await create.json()).error, { code: 'profile_metadata_write_failed', details: { errno: 'EROFS', step: 'mkdir' } })
+      await t.rejects(host.app.profiles.acquire('default'), { code: 'profile_lock_write_failed', details: { errno: 'EROFS' } })
+      t.same(tree(fs.dir), before)
+    } finally {
+      fs.remount('rw')
+    }
+    t.equal((await host.api('/v1/profiles/default', { method: 'PATCH', body: JSON.stringify({ labels: { a: 'b' } }) })).status, 200)
+    await host.close()
   } finally {
     fs.unmount()
   }

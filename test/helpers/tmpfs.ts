@@ -1,11 +1,12 @@
 // A real, small filesystem that a test can fill: a tmpfs mounted by the test itself.
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmdirSync, rmSync } from 'node:fs'
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
-function mount (dir: string, size: string): string | undefined {
-  const res = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], { encoding: 'utf8' })
+function mount (dir: string, size: string, inodes?: number): string | undefined {
+  const opts = `size=${size},mode=0755${inodes ? `,nr_inodes=${inodes}` : ''}`
+  const res = spawnSync('mount', ['-t', 'tmpfs', '-o', opts, 'tmpfs', dir], { encoding: 'utf8' })
   return res.status === 0 ? undefined : (res.stderr || res.error?.message || `exit ${res.status}`).trim()
 }
 
@@ -27,14 +28,18 @@ export interface Tmpfs {
   dir: string
   /** Fills every free block with dd, the way an operator's disk fills; returns the bytes written. */
   fill: () => number
-  /** Removes what fill() wrote. */
+  /** Uses up every free inode with empty files (a disk with blocks but no inodes left). */
+  fillInodes: () => number
+  /** Removes what fill() and fillInodes() made. */
   free: () => void
+  /** Remounts read-only (as the kernel does after I/O errors) or back read-write. */
+  remount: (mode: 'ro' | 'rw') => void
   unmount: () => void
 }
 
-export function mountTmpfs (size: string): Tmpfs {
+export function mountTmpfs (size: string, inodes?: number): Tmpfs {
   const dir = mkdtempSync(join(tmpdir(), 'afhttp-tmpfs-'))
-  const problem = mount(dir, size)
+  const problem = mount(dir, size, inodes)
   if (problem) {
     rmdirSync(dir)
     throw new Error(`mount failed after the probe succeeded: ${problem}`)
@@ -49,7 +54,25 @@ export function mountTmpfs (size: string): Tmpfs {
       const copied = /(\d+) bytes/.exec(res.stderr)
       return copied ? Number(copied[1]) : 0
     },
-    free () { rmSync(filler, { force: true }) },
+    fillInodes () {
+      mkdirSync(`${filler}.d`)
+      for (let i = 0; ; i++) {
+        try {
+          closeSync(openSync(join(`${filler}.d`, String(i)), 'wx'))
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'ENOSPC') throw err
+          return i
+        }
+      }
+    },
+    free () {
+      rmSync(filler, { force: true })
+      rmSync(`${filler}.d`, { recursive: true, force: true })
+    },
+    remount (mode) {
+      const res = spawnSync('mount', ['-o', `remount,${mode}`, dir], { encoding: 'utf8' })
+      if (res.status !== 0) throw new Error(`remount ${mode} failed: ${res.stderr}`)
+    },
     unmount () {
       if (!mounted) return
       mounted = false
