@@ -15,7 +15,7 @@ import { LOCK_FILE } from '../../src/core/profile-lock.js'
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist')
 const TOKEN = 'crash-test-token-0123456789'
-const ROUNDS = 8
+const ROUNDS = 5
 const WRITERS = 4
 
 /** The real app (dist/app.js) listening on 127.0.0.1; prints its port once ready. */
@@ -100,7 +100,7 @@ t.test('SIGKILL during a stream of metadata updates, repeated', async (t) => {
 
     // Kill after a varying number of acknowledged writes, so the kill lands at varying points.
     let acks = 0
-    const killAfter = 5 + round * 7
+    const killAfter = 5 + round * 11
     const exited = once(host.child, 'exit')
     const onAck = (): void => { if (++acks === killAfter) host.child.kill('SIGKILL') }
     const lastAcked = await Promise.all(Array.from({ length: WRITERS }, (_, w) => writer(host.port, w, round, onAck)))
