@@ -12,7 +12,7 @@ import WebSocket from 'ws'
 import { startHost, LogCapture, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { onHost } from '../helpers/panel-browser.js'
-import { createLogger, REDACT_PATHS } from '../../src/logger.js'
+import { createLogger, REDACT_PATHS, redactUrl } from '../../src/logger.js'
 
 const SITE_COOKIE = `sid-${randomBytes(12).toString('hex')}`
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`
@@ -62,6 +62,12 @@ t.test('a whole takeover at debug level writes no secret to any log line', async
   t.not(panelUrl, firstUrl)
   // The revoked link is refused (a 410 page), and that refusal is logged too.
   t.equal((await fetch(onHost(host, firstUrl), { redirect: 'manual' })).status, 410)
+  // The router decodes paths, so an encoded spelling reaches the same route: it must be redacted too.
+  const first = new URL(firstUrl).pathname.split('/').pop() as string
+  for (const path of [`/%74akeover/${first}`, `/%2574akeover/${first}`, `/takeover%2F${first}`, `/TAKEOVER/${first}`, `/takeover/${first}%ff`, `/r/x/takeover/${first}?a=1`]) {
+    const res = await fetch(host.url + path, { redirect: 'manual' })
+    t.ok([400, 404, 410].includes(res.status), `${path.replace(first, '<secret>')}: ${res.status}`)
+  }
 
   const { cookie: lease, location } = await exchange(host, panelUrl)
   const leaseValue = lease.split('=').slice(1).join('=')
@@ -126,6 +132,17 @@ t.test('the scan catches a leak: the same requests through a logger without the 
   const secret = randomBytes(24).toString('base64url')
   t.equal((await fetch(`${host.url}/takeover/${secret}`, { redirect: 'manual' })).status, 410)
   t.same(leaks(logs, { 'panel secret': secret }), ['panel secret'], 'without redactUrl the secret is in the request log, and the scan says so')
+})
+
+t.test('redactUrl cuts the secret from every spelling of a takeover path', async (t) => {
+  const secret = 'Sx4_secret-value-0123456789'
+  for (const url of [`/takeover/${secret}`, `/%74akeover/${secret}`, `/%2574akeover/${secret}`, `/takeover%2F${secret}`, `/TAKEOVER/${secret}`,
+    `/takeover/${secret}%ff`, `/prefix/takeover/${secret}?x=1`, `/takeover/${secret}/more`, `/%74%61%6b%65%6f%76%65%72/${secret}`]) {
+    const out = redactUrl(url)
+    t.notOk(out.includes(secret) || out.includes('x4_secret'), `${url} → ${out}`)
+    t.match(out, /\/takeover\/\[redacted\]/i)
+  }
+  t.equal(redactUrl('/v1/tabs/tab_1?x=%20y'), '/v1/tabs/tab_1?x=%20y', 'other URLs are logged as they came')
 })
 
 t.test('every redacted path is redacted by the host logger, and would leak without it', async (t) => {
