@@ -133,6 +133,22 @@ t.test('a filesystem remounted read-only: EROFS, coded, nothing changed; writabl
   }
 })
 
+t.test('a host started on a full disk still starts, and says why it has no default profile', { skip }, async (t) => {
+  const fs: Tmpfs = mountTmpfs('256k')
+  try {
+    fs.fill()
+    const host = await startHost(t, { profilesDir: fs.dir, startBrowser: false })
+    const logged = host.logs.lines.find((l) => String(l.msg).startsWith('default profile is not usable'))
+    t.match(logged, { level: 50, code: 'profile_metadata_write_failed', details: { errno: 'ENOSPC' } }, 'logged as a coded error, not a crash')
+    t.same((await (await host.api('/v1/profiles')).json()).profiles, [], 'no half-made default profile')
+    fs.free()
+    t.equal((await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name: 'default' }) })).status, 201, 'it can be created once space is freed')
+    await host.close()
+  } finally {
+    fs.unmount()
+  }
+})
+
 t.test('the token file on a full disk: the errno, the old file unchanged, no temp, then it works', { skip }, async (t) => {
   const fs: Tmpfs = mountTmpfs('256k')
   try {
