@@ -99,6 +99,9 @@ function lockedError (path: string, rec: LockRecord | null): AfhttpError {
  * it; if what we moved is not the record we judged stale (someone else took
  * over in between), it is linked back and we start again.
  */
+/** Names a stale lock is moved to while it is taken over; group 1 is the mover's pid. */
+export const ASIDE_PATTERN = /^afhttp\.lock\.stale\.(\d+)\.[0-9a-f]+$/
+
 async function removeStale (path: string, seenText: string): Promise<boolean> {
   const aside = `${path}.stale.${process.pid}.${randomBytes(4).toString('hex')}`
   try {

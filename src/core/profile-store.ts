@@ -1,11 +1,11 @@
 // The profile store (SPEC section 4): directories, validated metadata written durably,
 // and the one-process-per-profile lock. No Fastify here: the profiles plugin wires it.
-import { lstat, mkdir, readdir, readFile, rmdir } from 'node:fs/promises'
+import { lstat, mkdir, readdir, readFile, rmdir, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { PROFILE_NAME_RE } from '../config.js'
 import { AfhttpError, invalidRequest, isAfhttpError, type ErrorCode } from '../errors.js'
 import { cleanStaleTemps, DurableWriteError, durableWrite, type DurableFs } from '../core/durable-write.js'
-import { acquireProfileLock, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from '../core/profile-lock.js'
+import { acquireProfileLock, ASIDE_PATTERN, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from '../core/profile-lock.js'
 import {
   BACKENDS, METADATA_FILE, cdpUrlProblem, labelsProblem, metadataInvalid, newMetadata, parseMetadata, serializeMetadata,
   type Backend, type NewProfileInput, type ProfileMetadata
@@ -119,6 +119,17 @@ async function makeDirectory (dir: string): Promise<boolean> {
     await mkdir(dirname(dir), { recursive: true, mode: 0o700 })
     return once()
   }
+}
+
+/** A stale lock moved aside by a host killed mid-takeover: already judged stale, safe to remove. */
+async function removeStaleAsides (dir: string, isStale: (pid: number) => boolean): Promise<string[]> {
+  const removed: string[] = []
+  for (const name of await readdir(dir)) {
+    const match = ASIDE_PATTERN.exec(name)
+    if (!match || !isStale(Number(match[1]))) continue
+    await unlink(join(dir, name)).then(() => removed.push(name), () => undefined)
+  }
+  return removed
 }
 
 async function exists (path: string): Promise<boolean> {
@@ -285,7 +296,8 @@ export class Profiles implements ProfileService {
         // A lock's temp is stale on the same terms: its writer is gone.
         const removed = [
           ...await cleanStaleTemps(dir, METADATA_FILE, { fs: this.fs, isStale }),
-          ...await cleanStaleTemps(dir, LOCK_FILE, { fs: this.fs, isStale })
+          ...await cleanStaleTemps(dir, LOCK_FILE, { fs: this.fs, isStale }),
+          ...await removeStaleAsides(dir, isStale)
         ]
         if (removed.length) this.log.info({ profile: entry.name, removed }, 'removed stale metadata temp files')
       } catch (err) {

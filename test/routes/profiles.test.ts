@@ -269,7 +269,8 @@ t.test('stale temp files are removed at start; a live writer\'s temp is kept', a
       [`.${META}.${dead.pid}.00ff.tmp`]: 'partial',
       [`.${META}.${process.pid}.01ab.tmp`]: 'from an earlier run with our pid',
       [`.${META}.${sleeper.pid}.beef.tmp`]: 'in flight elsewhere',
-      [`.${LOCK_FILE}.${dead.pid}.0a0b.tmp`]: 'a lock record never linked'
+      [`.${LOCK_FILE}.${dead.pid}.0a0b.tmp`]: 'a lock record never linked',
+      [`${LOCK_FILE}.stale.${dead.pid}.0c0d`]: 'a stale lock moved aside by a host killed mid-takeover'
     }
   })
   const { logs } = await build(t, { root })
