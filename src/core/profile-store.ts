@@ -1,11 +1,13 @@
 // The profile store (SPEC section 4): directories, validated metadata written durably,
 // and the one-process-per-profile lock. No Fastify here: the profiles plugin wires it.
-import { lstat, mkdir, readdir, readFile, rmdir, unlink } from 'node:fs/promises'
-import { dirname, join } from 'node:path'
+import { readdir, readFile, rmdir } from 'node:fs/promises'
+import { join } from 'node:path'
 import { PROFILE_NAME_RE } from '../config.js'
 import { AfhttpError, invalidRequest, isAfhttpError, type ErrorCode } from '../errors.js'
 import { cleanStaleTemps, DurableWriteError, durableWrite, type DurableFs } from '../core/durable-write.js'
-import { acquireProfileLock, ASIDE_PATTERN, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from '../core/profile-lock.js'
+import { acquireProfileLock, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from '../core/profile-lock.js'
+import { errnoOf, lockWriteFailed, prepareFailed, writeFailed } from './profile-errors.js'
+import { exists, makeDirectory, removeStaleAsides } from './profile-fs.js'
 import {
   BACKENDS, METADATA_FILE, cdpUrlProblem, labelsProblem, metadataInvalid, newMetadata, parseMetadata, serializeMetadata,
   type Backend, type NewProfileInput, type ProfileMetadata
@@ -68,75 +70,6 @@ function mergeLabels (current: Record<string, string>, patch: ProfilePatch['labe
   const problem = labelsProblem(next)
   if (problem) throw invalidRequest('labels', problem)
   return next
-}
-
-function writeFailed (file: string, err: DurableWriteError): AfhttpError {
-  const leftover = err.tempRemoved ? '' : ' A temporary file may remain beside it; it is removed at the next start.'
-  return new AfhttpError('profile_metadata_write_failed',
-    `Could not write ${file}: ${err.code} during ${err.step}. The previous metadata, if any, is unchanged.${leftover}`,
-    { file, errno: err.code, step: err.step, temp_removed: err.tempRemoved }, { cause: err })
-}
-
-/**
- * A metadata write that failed before the metadata file was reached: taking the
- * write lock, or making the profile's directories. Same public code as a failed
- * metadata write, because that is what the caller asked for and what did not happen.
- */
-function prepareFailed (file: string, step: string, code: string, cause: unknown, lockFile?: string): AfhttpError {
-  const where = lockFile ? ` (creating the write lock ${lockFile})` : ''
-  return new AfhttpError('profile_metadata_write_failed',
-    `Could not write ${file}: ${code} during ${step}${where}. The previous metadata, if any, is unchanged.`,
-    { file, errno: code, step, temp_removed: true, ...(lockFile ? { lock_file: lockFile } : {}) }, { cause })
-}
-
-function errnoOf (err: unknown): string {
-  const code = (err as NodeJS.ErrnoException)?.code
-  return typeof code === 'string' ? code : 'EUNKNOWN'
-}
-
-/** Owning a profile (to launch its browser) failed because the lock file could not be written. */
-function lockWriteFailed (err: LockWriteError): AfhttpError {
-  return new AfhttpError('profile_lock_write_failed',
-    `Could not write the profile lock ${err.path}: ${err.code} during ${err.step}. Nothing in the profile was changed; free space or fix the directory and retry.`,
-    { file: err.path, errno: err.code, step: `lock_${err.step}` }, { cause: err })
-}
-
-/**
- * mkdir that reports the real errno: a recursive mkdir answers ENOENT for a full
- * or read-only disk, so it is used only when the parent itself is missing.
- * True when this call made the directory, false when it was already there.
- */
-async function makeDirectory (dir: string): Promise<boolean> {
-  // 0700: the browser data below holds cookies and sessions.
-  const once = (): Promise<boolean> => mkdir(dir, { mode: 0o700 }).then(() => true, (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EEXIST') return false
-    throw err
-  })
-  try {
-    return await once()
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-    await mkdir(dirname(dir), { recursive: true, mode: 0o700 })
-    return once()
-  }
-}
-
-/** A stale lock moved aside by a host killed mid-takeover: already judged stale, safe to remove. */
-async function removeStaleAsides (dir: string, isStale: (pid: number) => boolean): Promise<string[]> {
-  const removed: string[] = []
-  for (const name of await readdir(dir)) {
-    const match = ASIDE_PATTERN.exec(name)
-    if (!match || !isStale(Number(match[1]))) continue
-    await unlink(join(dir, name)).then(() => removed.push(name), () => undefined)
-  }
-  return removed
-}
-
-async function exists (path: string): Promise<boolean> {
-  return lstat(path).then(() => true, (err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return false
-    throw err
-  })
 }
 
 export class Profiles implements ProfileService {
