@@ -68,8 +68,8 @@ t.test('parsePanelMessage: any text is accepted within the limits, or refused wi
     if (m.t === 'paste' && (m.text as string).length > MAX_PASTE_CHARS) return false
     if (m.t === 'key' && !Object.hasOwn(NAMED_KEYS, m.key as string)) return false
     return true
-  }), { numRuns: 3000 })
-  t.pass('3000 hostile panel messages')
+  }), { numRuns: 1500 })
+  t.pass('1500 hostile panel messages')
 })
 
 const iso = fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString())
@@ -92,8 +92,8 @@ t.test('parseMetadata: what serializeMetadata writes reads back the same', async
   fc.assert(fc.property(validMeta, (meta) => {
     const back = parseMetadata(serializeMetadata(meta), 'work', '/p/work/afhttp-profile.json')
     return JSON.stringify(back) === JSON.stringify(JSON.parse(serializeMetadata(meta)))
-  }), { numRuns: 500 })
-  t.pass('500 round trips')
+  }), { numRuns: 300 })
+  t.pass('300 round trips')
 })
 
 t.test('parseMetadata: any bytes are valid metadata or profile_metadata_invalid, never another error', async (t) => {
@@ -116,8 +116,8 @@ t.test('parseMetadata: any bytes are valid metadata or profile_metadata_invalid,
     } catch (err) {
       return err instanceof AfhttpError && err.code === 'profile_metadata_invalid' && err.message.includes('/p/work/afhttp-profile.json')
     }
-  }), { numRuns: 3000 })
-  t.pass('3000 hostile metadata files')
+  }), { numRuns: 1500 })
+  t.pass('1500 hostile metadata files')
 })
 
 t.test('durableWrite: any mix of short writes, EINTR and EAGAIN writes the exact bytes', async (t) => {
@@ -149,6 +149,6 @@ t.test('durableWrite: any mix of short writes, EINTR and EAGAIN writes the exact
       if (!res.durable) return false
       return Buffer.compare(readFileSync(target), Buffer.from(data)) === 0 && readdirSync(dir).length === 1
     }
-  ), { numRuns: 200 })
-  t.pass('200 write patterns')
+  ), { numRuns: 100 })
+  t.pass('100 write patterns')
 })
