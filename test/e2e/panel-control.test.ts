@@ -213,14 +213,15 @@ t.test('panel exchange, lease and control', async (t) => {
         else void req.continue().catch(() => undefined)
         if (n === 4) seen()
       }
-      back.on('request', (req) => { void route(req) })
+      const onRequest = (req: HTTPRequest): void => { void route(req) }
+      back.on('request', onRequest)
       await fourth
       t.same(hiddenWhenSent.slice(1, 4), [true, true, true], 'no banner after one or two failed polls')
       t.equal(hiddenWhenSent[4], false, 'the banner is up after exactly three')
       t.match(await back.$eval('#afhttp-banner', (el) => el.textContent), /Connection to the host lost/)
       await back.waitForSelector('#afhttp-banner[hidden]', { timeout: 10_000 })
       t.pass('the banner went away when the host answered again')
-      back.removeAllListeners('request')
+      back.off('request', onRequest)
       await back.setRequestInterception(false)
     })
 
