@@ -7,7 +7,7 @@ import { join, relative } from 'node:path'
 import { startHost } from '../helpers/host.js'
 import { mountTmpfs, tmpfsSkip, type Tmpfs } from '../helpers/tmpfs.js'
 import { resolveToken, TOKEN_FILE } from '../../src/core/token.js'
-import { runCli } from '../cli/_run.js'
+import { startCli } from '../cli/_run.js'
 
 const skip = tmpfsSkip()
 if (skip) t.comment(`skipping the real full-disk tests: ${skip}`)
@@ -160,7 +160,11 @@ t.test('the token file on a full disk: the errno, the old file unchanged, no tem
     t.same(tree(fs.dir), before, 'old token file byte-identical and no temp file left')
 
     // The real command: one clear line and exit 2, never a half-written token.
-    const served = await runCli(['serve'], { AFHTTP_PROFILES_DIR: fs.dir, AFHTTP_PORT: '0', AFHTTP_HOST: '127.0.0.1' })
+    const cli = startCli(['serve'], { AFHTTP_PROFILES_DIR: fs.dir, AFHTTP_PORT: '0', AFHTTP_HOST: '127.0.0.1' })
+    // A serve that wrongly got going would never exit: stop it so the test fails instead of hanging.
+    const guard = setTimeout(() => cli.child.kill('SIGKILL'), 30_000)
+    const served = await cli.done
+    clearTimeout(guard)
     t.equal(served.code, 2, served.stderr)
     t.match(served.stderr, new RegExp(`afhttp: no API token: AFHTTP_TOKEN is unset and ${fs.dir}/\\.afhttp-token could not be created \\(ENOSPC`))
     t.same(tree(fs.dir), before)
