@@ -62,6 +62,10 @@ t.test('every profile write on a full disk: coded error, nothing changed, works 
 
     // Owning a profile (what launching its browser does first) needs the lock file.
     await t.rejects(host.app.profiles.acquire('work'), { code: 'profile_lock_write_failed', statusCode: 507, details: { errno: 'ENOSPC' } })
+    // The same through the API: a fetch on that profile cannot launch its browser, and says why.
+    const fetched = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: 'http://127.0.0.1:9/never-reached', profile: 'work' }) })
+    t.equal(fetched.status, 507)
+    t.match((await fetched.json()).error, { code: 'profile_lock_write_failed', details: { errno: 'ENOSPC' } })
 
     t.same(tree(fs.dir), before, 'every file byte-identical; no temp file, lock or directory left over')
     const list = await host.api('/v1/profiles')
