@@ -61,7 +61,12 @@ async function checkAnswer (res: Response, what: string): Promise<void> {
 
 /** Bodies whose url could make the host browse somewhere: never generated at random here. */
 function browses (body: unknown): boolean {
-  return typeof body === 'object' && body !== null && typeof (body as { url?: unknown }).url === 'string' && /^\s*https?:/i.test((body as { url: string }).url)
+  const url = typeof body === 'object' && body !== null ? (body as { url?: unknown }).url : undefined
+  if (typeof url !== 'string') return false
+  // Judged as a URL parser would (it strips leading controls and spaces), plus anything naming http.
+  let protocol = ''
+  try { protocol = new URL(url).protocol } catch { protocol = '' }
+  return /^https?:$/i.test(protocol) || /https?:/i.test(url)
 }
 
 function rss (): number { return process.memoryUsage().rss }
