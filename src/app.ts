@@ -1,10 +1,11 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify'
 import cookie from '@fastify/cookie'
 import websocket from '@fastify/websocket'
 import type { Logger } from 'pino'
 import { withBoundPort, type Config } from './config.js'
 import { systemClock, type Clock } from './core/clock.js'
-import errorEnvelope from './plugins/error-envelope.js'
+import errorEnvelope, { toAfhttpError } from './plugins/error-envelope.js'
+import { AfhttpError } from './errors.js'
 import auth from './plugins/auth.js'
 import profiles from './plugins/profiles.js'
 import browsers from './plugins/browsers.js'
@@ -47,6 +48,13 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
     loggerInstance: opts.logger as FastifyBaseLogger,
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // A path with broken percent-encoding fails before routing; it still gets the one envelope.
+    frameworkErrors: (err, _req, reply) => {
+      const coded = err.code === 'FST_ERR_BAD_URL'
+        ? new AfhttpError('invalid_request', 'The request path is not valid percent-encoding.', { field: 'url' })
+        : toAfhttpError(err)
+      return (reply as FastifyReply).status(coded.statusCode).send(coded.toEnvelope())
+    },
     ajv: { customOptions: { removeAdditional: false, allErrors: false, coerceTypes: false } }
   })
   app.decorate('config', config)

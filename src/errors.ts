@@ -18,6 +18,7 @@ export const ERRORS = {
   profile_exists: { status: 409, retryable: false, message: 'A profile with this name already exists.' },
   profile_metadata_invalid: { status: 409, retryable: false, message: 'The profile metadata file is not valid.' },
   profile_metadata_write_failed: { status: 507, retryable: true, message: 'The profile metadata could not be written.' },
+  profile_lock_write_failed: { status: 507, retryable: true, message: 'The profile lock file could not be written.' },
   profile_locked: { status: 423, retryable: true, message: 'Another host process owns this profile.' },
   backend_unavailable: { status: 503, retryable: true, message: 'The browser backend is not available.' },
   tab_not_found: { status: 404, retryable: false, message: 'No such tab.' },

@@ -1,8 +1,24 @@
 import pino, { type DestinationStream, type LoggerOptions } from 'pino'
 
-/** Panel secrets travel in the path of `/takeover/<secret>`; they must never reach a log line. */
+/** Percent-decodes byte by byte (never throws on broken encoding), a few rounds for double encoding. */
+function decodeForMatching (url: string): string {
+  let out = url
+  for (let i = 0; i < 3 && /%[0-9a-f]{2}/i.test(out); i++) {
+    out = out.replace(/%([0-9a-f]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+  }
+  return out
+}
+
+const TAKEOVER_PATH = /\/takeover(\/|$)/i
+
+/**
+ * Panel secrets travel in the path of `/takeover/<secret>`; they must never reach a log line.
+ * The router decodes paths, so `/%74akeover/<secret>` reaches the same route: the check runs
+ * on a decoded, case-insensitive view, and such a URL is logged decoded with the secret cut.
+ */
 export function redactUrl (url: string): string {
-  return url.replace(/\/takeover\/[^/?#]+/g, '/takeover/[redacted]')
+  if (!TAKEOVER_PATH.test(url) && !TAKEOVER_PATH.test(decodeForMatching(url))) return url
+  return decodeForMatching(url).replace(/\/takeover\/[^?#]*/gi, '/takeover/[redacted]')
 }
 
 export const REDACT_PATHS = [

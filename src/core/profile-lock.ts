@@ -1,8 +1,9 @@
 import { hostname } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { randomBytes } from 'node:crypto'
 import { open, readFile, rename, link, unlink, stat } from 'node:fs/promises'
 import { AfhttpError } from '../errors.js'
+import { tempName } from './durable-write.js'
 
 /** SPEC section 4: one host process owns a profile; this file in the profile dir says which. */
 export const LOCK_FILE = 'afhttp.lock'
@@ -98,6 +99,9 @@ function lockedError (path: string, rec: LockRecord | null): AfhttpError {
  * it; if what we moved is not the record we judged stale (someone else took
  * over in between), it is linked back and we start again.
  */
+/** Names a stale lock is moved to while it is taken over; group 1 is the mover's pid. */
+export const ASIDE_PATTERN = /^afhttp\.lock\.stale\.(\d+)\.[0-9a-f]+$/
+
 async function removeStale (path: string, seenText: string): Promise<boolean> {
   const aside = `${path}.stale.${process.pid}.${randomBytes(4).toString('hex')}`
   try {
@@ -112,24 +116,77 @@ async function removeStale (path: string, seenText: string): Promise<boolean> {
   return moved === seenText
 }
 
-async function createExclusive (path: string, text: string): Promise<boolean> {
+/** Where writing a lock failed, with the errno (ENOSPC, EIO, …) the store reports. */
+export class LockWriteError extends Error {
+  readonly code: string
+  readonly step: 'open' | 'write' | 'fsync' | 'link'
+  readonly path: string
+
+  constructor (step: LockWriteError['step'], path: string, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException)?.code ?? 'EUNKNOWN'
+    super(`${step} failed for ${path}: ${code}`, { cause })
+    this.name = 'LockWriteError'
+    this.code = code
+    this.step = step
+    this.path = path
+  }
+}
+
+/** Filesystems without hard links (some network and FAT mounts) answer link() with one of these. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV'])
+
+/** Writes the whole record to `file` (a name nobody else uses) and fsyncs it. */
+async function writeRecord (file: string, flags: string, text: string): Promise<void> {
   let fh
   try {
-    fh = await open(path, 'wx', 0o644)
+    fh = await open(file, flags, 0o644)
+  } catch (err) {
+    // ENOENT (no profile dir) and EEXIST are answers, not write failures.
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === 'ENOENT' || code === 'EEXIST') throw err
+    throw new LockWriteError('open', file, err)
+  }
+  let step: LockWriteError['step'] = 'write'
+  try {
+    await fh.writeFile(text)
+    step = 'fsync'
+    await fh.sync()
+  } catch (err) {
+    await fh.close().catch(() => {})
+    await unlink(file).catch(() => {})
+    throw new LockWriteError(step, file, err)
+  }
+  await fh.close().catch(() => {})
+}
+
+/**
+ * Creates the lock with its whole record or not at all: the record goes to a
+ * private temp file first and is then hard-linked to the lock name, which is
+ * atomic and fails with EEXIST when taken. So a full disk fails before the
+ * lock name exists, and a process killed mid-write never leaves an empty lock
+ * that others must wait out as "unreadable". Without hard links, falls back
+ * to an exclusive open of the lock name itself.
+ */
+async function createExclusive (path: string, text: string): Promise<boolean> {
+  const temp = join(dirname(path), tempName(LOCK_FILE))
+  await writeRecord(temp, 'wx', text)
+  try {
+    await link(temp, path)
+    return true
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? ''
+    if (code === 'EEXIST') return false
+    if (!NO_LINKS.has(code)) throw new LockWriteError('link', path, err)
+  } finally {
+    await unlink(temp).catch(() => {})
+  }
+  try {
+    await writeRecord(path, 'wx', text)
+    return true
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false
     throw err
   }
-  try {
-    await fh.writeFile(text)
-    await fh.sync()
-  } catch (err) {
-    await fh.close().catch(() => {})
-    await unlink(path).catch(() => {})
-    throw err
-  }
-  await fh.close().catch(() => {})
-  return true
 }
 
 /** Takes `<profileDir>/afhttp.lock`, replacing a stale one; throws profile_locked if a live process owns it. */

@@ -1,11 +1,13 @@
 // The profile store (SPEC section 4): directories, validated metadata written durably,
 // and the one-process-per-profile lock. No Fastify here: the profiles plugin wires it.
-import { lstat, mkdir, readdir, readFile } from 'node:fs/promises'
+import { readdir, readFile, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PROFILE_NAME_RE } from '../config.js'
 import { AfhttpError, invalidRequest, isAfhttpError, type ErrorCode } from '../errors.js'
 import { cleanStaleTemps, DurableWriteError, durableWrite, type DurableFs } from '../core/durable-write.js'
-import { acquireProfileLock, isProcessAlive, type ProfileLock } from '../core/profile-lock.js'
+import { acquireProfileLock, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from '../core/profile-lock.js'
+import { errnoOf, lockWriteFailed, prepareFailed, writeFailed } from './profile-errors.js'
+import { exists, makeDirectory, removeStaleAsides } from './profile-fs.js'
 import {
   BACKENDS, METADATA_FILE, cdpUrlProblem, labelsProblem, metadataInvalid, newMetadata, parseMetadata, serializeMetadata,
   type Backend, type NewProfileInput, type ProfileMetadata
@@ -70,20 +72,6 @@ function mergeLabels (current: Record<string, string>, patch: ProfilePatch['labe
   return next
 }
 
-function writeFailed (file: string, err: DurableWriteError): AfhttpError {
-  const leftover = err.tempRemoved ? '' : ' A temporary file may remain beside it; it is removed at the next start.'
-  return new AfhttpError('profile_metadata_write_failed',
-    `Could not write ${file}: ${err.code} during ${err.step}. The previous metadata, if any, is unchanged.${leftover}`,
-    { file, errno: err.code, step: err.step, temp_removed: err.tempRemoved }, { cause: err })
-}
-
-async function exists (path: string): Promise<boolean> {
-  return lstat(path).then(() => true, (err: NodeJS.ErrnoException) => {
-    if (err.code === 'ENOENT') return false
-    throw err
-  })
-}
-
 export class Profiles implements ProfileService {
   private readonly held = new Map<string, ProfileLock>()
   private readonly queues = new Map<string, Promise<void>>()
@@ -135,14 +123,31 @@ export class Profiles implements ProfileService {
   async create (input: NewProfileInput): Promise<MetadataWrite> {
     const name = checkName(input?.name)
     const meta = newMetadata(checkNewInput(input))
-    // 0700: the browser data below holds cookies and sessions.
-    await mkdir(this.dir(name), { recursive: true, mode: 0o700 })
-    return this.serial(name, () => this.withLock(name, async () => {
-      // Any file here, even an unreadable one, is a profile we must not overwrite.
-      if (await exists(this.file(name))) throw new AfhttpError('profile_exists', `Profile "${name}" already exists.`, { name })
-      if (meta.backend === 'chromium') await mkdir(this.browserDir(name), { recursive: true, mode: 0o700 })
-      return this.write(meta)
-    }))
+    const file = this.file(name)
+    return this.serial(name, async () => {
+      // Directories this call made, removed again if the create fails: no half-made profile.
+      const made: string[] = []
+      const makeDir = async (dir: string): Promise<void> => {
+        try {
+          if (await makeDirectory(dir)) made.push(dir)
+        } catch (err) {
+          throw prepareFailed(file, 'mkdir', errnoOf(err), err)
+        }
+      }
+      try {
+        await makeDir(this.dir(name))
+        return await this.withLock(name, async () => {
+          // Any file here, even an unreadable one, is a profile we must not overwrite.
+          if (await exists(file)) throw new AfhttpError('profile_exists', `Profile "${name}" already exists.`, { name })
+          if (meta.backend === 'chromium') await makeDir(this.browserDir(name))
+          return this.write(meta)
+        })
+      } catch (err) {
+        // rmdir, never a recursive remove: only directories still empty go.
+        for (const dir of made.reverse()) await rmdir(dir).catch(() => {})
+        throw err
+      }
+    })
   }
 
   async update (name: string, patch: ProfilePatch): Promise<MetadataWrite> {
@@ -169,7 +174,9 @@ export class Profiles implements ProfileService {
     await this.serial(name, async () => {
       if (this.held.has(name)) return
       await this.get(name) // never own (and so launch) a profile whose metadata is bad
-      const lock = await acquireProfileLock(this.dir(name))
+      const lock = await acquireProfileLock(this.dir(name)).catch((err: unknown) => {
+        throw err instanceof LockWriteError ? lockWriteFailed(err) : err
+      })
       this.held.set(name, lock)
       this.reportTakeover(name, lock)
       // We own the profile now, so no other writer can be mid-write here.
@@ -218,7 +225,13 @@ export class Profiles implements ProfileService {
     for (const entry of entries) {
       if (!entry.isDirectory() || !PROFILE_NAME_RE.test(entry.name)) continue
       try {
-        const removed = await cleanStaleTemps(join(this.root, entry.name), METADATA_FILE, { fs: this.fs, isStale })
+        const dir = join(this.root, entry.name)
+        // A lock's temp is stale on the same terms: its writer is gone.
+        const removed = [
+          ...await cleanStaleTemps(dir, METADATA_FILE, { fs: this.fs, isStale }),
+          ...await cleanStaleTemps(dir, LOCK_FILE, { fs: this.fs, isStale }),
+          ...await removeStaleAsides(dir, isStale)
+        ]
         if (removed.length) this.log.info({ profile: entry.name, removed }, 'removed stale metadata temp files')
       } catch (err) {
         this.log.warn({ err, profile: entry.name }, 'could not clean stale metadata temp files')
@@ -254,6 +267,7 @@ export class Profiles implements ProfileService {
       lock = await acquireProfileLock(this.dir(name))
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new AfhttpError('profile_not_found', `No profile "${name}".`, { name })
+      if (err instanceof LockWriteError) throw prepareFailed(this.file(name), `lock_${err.step}`, err.code, err, join(this.dir(name), LOCK_FILE))
       throw err
     }
     this.reportTakeover(name, lock)

@@ -85,6 +85,19 @@ t.test('an unreadable lock is respected while fresh and taken over once old', as
   await lock.release()
 })
 
+t.test('the lock appears whole or not at all: 20 racing acquirers, one winner, no temp left', async (t) => {
+  const dir = t.testdir({})
+  const results = await Promise.allSettled(Array.from({ length: 20 }, () => acquireProfileLock(dir)))
+  const won = results.filter((r) => r.status === 'fulfilled')
+  t.equal(won.length, 1)
+  t.ok(results.every((r) => r.status === 'fulfilled' || (r.reason as { code?: string }).code === 'profile_locked'))
+  // Losers read a complete record, so none was refused as "a process that is still writing the lock".
+  t.notOk(results.some((r) => r.status === 'rejected' && /still writing/.test((r.reason as Error).message)))
+  t.same(readdirSync(dir), [LOCK_FILE], 'each acquirer removed its temp file')
+  t.match(JSON.parse(readFileSync(join(dir, LOCK_FILE), 'utf8')), { pid: process.pid })
+  await (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof acquireProfileLock>>>).value.release()
+})
+
 t.test('release leaves a lock that is no longer ours', async (t) => {
   const dir = t.testdir({})
   const lock = await acquireProfileLock(dir)

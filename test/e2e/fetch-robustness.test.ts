@@ -19,8 +19,16 @@ t.test('fetch stays bounded and safe against hostile or racing pages', async (t)
 
   t.test('a page that opens and closes popups in a loop cannot crash the host', async (t) => {
     const tab = await host.app.tabs.open(host.config.defaultProfile)
+    // Let the page open and close a good number of popups (counted, not timed) before judging.
+    let opened = 0
+    const count = (): void => { opened++ }
+    const browser = tab.page.browser()
+    browser.on('targetcreated', count)
     await post({ tab_id: tab.id, url: `${site.url}/popups` })
-    await new Promise((resolve) => setTimeout(resolve, 1500))
+    const deadline = Date.now() + 30_000
+    while (opened < 20 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    browser.off('targetcreated', count)
+    t.ok(opened >= 20, `the page opened ${opened} popups`)
     await host.app.tabs.close(tab.id, 'api')
     const health = await (await host.api('/health')).json()
     t.equal(health.status.running, true, 'the host still answers')
@@ -42,7 +50,8 @@ t.test('fetch stays bounded and safe against hostile or racing pages', async (t)
   t.test('two fetches cannot work one tab at once', async (t) => {
     const tab = await host.app.tabs.open(host.config.defaultProfile)
     const first = post({ tab_id: tab.id, url: `${site.url}/slow` })
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // The first fetch is working the tab once its navigation reached the site (which answers after 1.5 s).
+    while (site.hits('/slow') === 0) await new Promise((resolve) => setTimeout(resolve, 10))
     const second = await post({ tab_id: tab.id, url: `${site.url}/article` })
     t.equal(second.error.code, 'tab_busy')
     t.equal(second.error.retryable, true)

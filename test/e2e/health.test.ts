@@ -32,15 +32,15 @@ t.test('/health observes live and never restarts', async (t) => {
   t.test('a hung browser still gets an answer within the bound', async (t) => {
     const pid = host.app.browsers.status(profile).pid!
     process.kill(pid, 'SIGSTOP')
-    const started = Date.now()
     let res: Response
     try {
-      res = await host.api('/health')
+      // While the browser stays frozen, only the host's own deadline can produce an answer.
+      // The abort is a hang detector far above SPEC's 2 s, not a timing assertion (those are
+      // flaky on a loaded machine); the bound itself is checked on the host's elapsed_ms below.
+      res = await host.api('/health', { signal: AbortSignal.timeout(20_000) })
     } finally {
       process.kill(pid, 'SIGCONT')
     }
-    const elapsed = Date.now() - started
-    t.ok(elapsed < 3000, `answered in ${elapsed} ms (including the test's own request)`)
     t.equal(res.status, 503)
     const body = await res.json()
     t.ok(body.elapsed_ms <= 2000, `the host bounded its observation to ${body.elapsed_ms} ms ≤ 2 s`)

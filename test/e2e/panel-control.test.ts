@@ -198,19 +198,30 @@ t.test('panel exchange, lease and control', async (t) => {
     })
 
     t.test('three failed status polls show the connection banner; it clears by itself', async (t) => {
-      let failing = true
+      // Polls run one after another, so the banner's state when poll n+1 goes out is its
+      // state after n answers: hidden after 2 failures, shown after 3, hidden after a success.
+      const hiddenWhenSent: boolean[] = []
+      let polls = 0
+      let seen!: () => void
+      const fourth = new Promise<void>((resolve) => { seen = resolve })
       await back.setRequestInterception(true)
-      const route = (req: HTTPRequest): void => {
-        if (failing && req.url().includes('/panel/api/status')) void req.abort().catch(() => undefined)
+      const route = async (req: HTTPRequest): Promise<void> => {
+        if (!req.url().includes('/panel/api/status') || polls >= 5) { void req.continue().catch(() => undefined); return }
+        const n = ++polls
+        hiddenWhenSent[n] = await back.$eval('#afhttp-banner', (el) => (el as HTMLElement).hidden).catch(() => true)
+        if (n <= 3) void req.abort().catch(() => undefined)
         else void req.continue().catch(() => undefined)
+        if (n === 4) seen()
       }
-      back.on('request', route)
-      await back.waitForSelector('#afhttp-banner:not([hidden])', { timeout: 15_000 })
+      const onRequest = (req: HTTPRequest): void => { void route(req) }
+      back.on('request', onRequest)
+      await fourth
+      t.same(hiddenWhenSent.slice(1, 4), [true, true, true], 'no banner after one or two failed polls')
+      t.equal(hiddenWhenSent[4], false, 'the banner is up after exactly three')
       t.match(await back.$eval('#afhttp-banner', (el) => el.textContent), /Connection to the host lost/)
-      failing = false
       await back.waitForSelector('#afhttp-banner[hidden]', { timeout: 10_000 })
       t.pass('the banner went away when the host answered again')
-      back.off('request', route)
+      back.off('request', onRequest)
       await back.setRequestInterception(false)
     })
 
@@ -230,11 +241,13 @@ t.test('panel exchange, lease and control', async (t) => {
       const view = await b.page.$eval('#afhttp-view', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
       await b.page.mouse.click(view.x, view.y)
       await b.page.click('#afhttp-done')
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      // The host's refusal of Done comes back on the watcher's socket after everything it sent before.
+      await b.page.waitForFunction(() => /Another viewer is driving/.test(document.querySelector('#afhttp-note')?.textContent ?? ''), { timeout: 5_000 })
       t.equal((await pageLog()).length, 0, 'a watcher\'s clicks never reach the page')
       t.equal((await summary()).state, 'human', 'a watcher cannot press Done over the driver')
+      const viewers = host.app.panel.find(tabId)!.viewers.size
       await b.page.close()
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      await until(() => host.app.panel.find(tabId)!.viewers.size === viewers - 1)
       t.match(await summary(), { state: 'human', generation: before.generation }, 'a watcher leaving changes nothing')
     })
 

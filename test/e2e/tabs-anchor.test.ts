@@ -92,9 +92,11 @@ t.test('tabs, the window anchor and DELETE against real Chromium', async (t) => 
     const popup = new Promise((resolve) => browser.once('targetcreated', resolve))
     await tab.page.evaluate(() => { window.open('about:blank#popup') })
     await popup
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    const urls = host.app.tabs.list().map((x) => x.page.url())
-    t.ok(urls.includes('about:blank#popup'), 'the popup is a tab')
+    // Adoption follows targetcreated asynchronously: wait for it (bounded), then judge.
+    const listed = (): boolean => host.app.tabs.list().some((x) => x.page.url() === 'about:blank#popup')
+    const deadline = Date.now() + 10_000
+    while (!listed() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+    t.ok(listed(), 'the popup is a tab')
     for (const x of host.app.tabs.list()) await host.app.tabs.close(x.id, 'api')
   })
 })

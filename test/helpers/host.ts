@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
 import { buildApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
@@ -44,6 +45,8 @@ export interface HostOptions {
   clock?: Clock
   startBrowser?: boolean
   profilesDir?: string
+  /** A logger of the test's own (its lines are then not in `logs`). */
+  logger?: Logger
 }
 
 /** A real host on 127.0.0.1 with a temporary profiles dir and real Chromium. */
@@ -58,7 +61,7 @@ export async function startHost (t: Teardown, opts: HostOptions = {}): Promise<T
     ...opts.env
   })
   const logs = new LogCapture()
-  const logger = createLogger(config.logLevel, logs)
+  const logger = opts.logger ?? createLogger(config.logLevel, logs)
   const app = await buildApp(config, { token: config.token ?? TEST_TOKEN, logger, clock: opts.clock, startBrowser: opts.startBrowser })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()

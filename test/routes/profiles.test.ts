@@ -176,40 +176,51 @@ t.test('unknown profiles are profile_not_found', async (t) => {
   t.notOk(existsSync(join(app.profiles.root, 'nope')))
 })
 
-t.test('corrupt metadata is reported, listed, and nothing in the profile is touched', async (t) => {
-  const root = t.testdir({
-    broken: { [META]: '{"schema_version": 1, "name": "bro', browser: { Cookies: 'cookie-bytes', 'Local State': '{}' } }
+const corruptions: Array<[string, string, RegExp]> = [
+  ['truncated', '{"schema_version": 1, "name": "bro', /truncated/],
+  ['empty', '', /empty/],
+  ['bad JSON', '{"schema_version": 1, name: broken}', /not valid JSON/],
+  ['wrong schema', valid('broken', { schema_version: 2 }), /schema_version is 2/],
+  ['name mismatch', valid('other'), /name is "other" but the directory is "broken"/],
+  ['backend mismatch', valid('broken', { backend: 'cdp', cdp_url: 'ws://127.0.0.1:9/x' }), /holds chromium browser data/]
+]
+
+for (const [kind, metaText, problem] of corruptions) {
+  t.test(`${kind} metadata is profile_metadata_invalid, listed, and nothing in the profile is touched`, async (t) => {
+    const root = t.testdir({
+      broken: { [META]: metaText, browser: { Cookies: 'cookie-bytes', 'Local State': '{}' } }
+    })
+    const { app } = await build(t, { root })
+    const snapshot = (): unknown => ({
+      entries: readdirSync(join(root, 'broken')).sort(),
+      meta: readFileSync(join(root, 'broken', META), 'utf8'),
+      metaMtime: statSync(join(root, 'broken', META)).mtimeMs,
+      browser: readdirSync(join(root, 'broken', 'browser')).sort(),
+      cookies: readFileSync(join(root, 'broken', 'browser', 'Cookies'), 'utf8'),
+      cookiesMtime: statSync(join(root, 'broken', 'browser', 'Cookies')).mtimeMs
+    })
+    const before = snapshot()
+
+    const get = await app.inject({ method: 'GET', url: '/v1/profiles/broken' })
+    t.equal(get.statusCode, 409)
+    const error = get.json().error
+    t.equal(error.code, 'profile_metadata_invalid')
+    t.match(error.message, join(root, 'broken', META))
+    t.match(error.message, /not shown to be corrupt/)
+    t.match(error.message, /Back up the profile directory/)
+    t.match(error.details, { expected_name: 'broken', expected_backend: 'chromium', problem })
+
+    const patch = await app.inject({ method: 'PATCH', url: '/v1/profiles/broken', payload: { labels: { a: 'b' } } })
+    t.match(patch.json(), { error: { code: 'profile_metadata_invalid' } }, 'PATCH never "repairs" by overwriting')
+    const create = await app.inject({ method: 'POST', url: '/v1/profiles', payload: { name: 'broken' } })
+    t.match(create.json(), { error: { code: 'profile_exists' } }, 'POST never recreates it either')
+    await t.rejects(app.profiles.acquire('broken'), { code: 'profile_metadata_invalid' }, 'nor can a browser be launched on it')
+
+    const list = await app.inject({ method: 'GET', url: '/v1/profiles' })
+    t.match(list.json().profiles, [{ name: 'broken', error: { code: 'profile_metadata_invalid' } }, { name: 'default' }])
+    t.same(snapshot(), before)
   })
-  const { app } = await build(t, { root })
-  const snapshot = (): unknown => ({
-    entries: readdirSync(join(root, 'broken')).sort(),
-    meta: readFileSync(join(root, 'broken', META), 'utf8'),
-    metaMtime: statSync(join(root, 'broken', META)).mtimeMs,
-    browser: readdirSync(join(root, 'broken', 'browser')).sort(),
-    cookies: readFileSync(join(root, 'broken', 'browser', 'Cookies'), 'utf8'),
-    cookiesMtime: statSync(join(root, 'broken', 'browser', 'Cookies')).mtimeMs
-  })
-  const before = snapshot()
-
-  const get = await app.inject({ method: 'GET', url: '/v1/profiles/broken' })
-  t.equal(get.statusCode, 409)
-  const error = get.json().error
-  t.equal(error.code, 'profile_metadata_invalid')
-  t.match(error.message, join(root, 'broken', META))
-  t.match(error.message, /not shown to be corrupt/)
-  t.match(error.message, /Back up the profile directory/)
-  t.match(error.details, { expected_name: 'broken', expected_backend: 'chromium', problem: /truncated/ })
-
-  const patch = await app.inject({ method: 'PATCH', url: '/v1/profiles/broken', payload: { labels: { a: 'b' } } })
-  t.match(patch.json(), { error: { code: 'profile_metadata_invalid' } }, 'PATCH never "repairs" by overwriting')
-  const create = await app.inject({ method: 'POST', url: '/v1/profiles', payload: { name: 'broken' } })
-  t.match(create.json(), { error: { code: 'profile_exists' } }, 'POST never recreates it either')
-  await t.rejects(app.profiles.acquire('broken'), { code: 'profile_metadata_invalid' }, 'nor can a browser be launched on it')
-
-  const list = await app.inject({ method: 'GET', url: '/v1/profiles' })
-  t.match(list.json().profiles, [{ name: 'broken', error: { code: 'profile_metadata_invalid' } }, { name: 'default' }])
-  t.same(snapshot(), before)
-})
+}
 
 t.test('PATCH with ENOSPC is profile_metadata_write_failed and the old file is byte-identical', async (t) => {
   const faults: Faults = {}
@@ -232,6 +243,10 @@ t.test('a failed directory fsync keeps the new file and warns metadata_durabilit
   t.equal(res.statusCode, 200)
   t.match(res.json(), { profile: { labels: { a: 'b' } }, warnings: [{ code: 'metadata_durability_unconfirmed', message: /EIO/ }] })
   t.same(JSON.parse(readFileSync(join(root, 'default', META), 'utf8')), res.json().profile)
+  const created = await app.inject({ method: 'POST', url: '/v1/profiles', payload: { name: 'fresh' } })
+  t.equal(created.statusCode, 201, 'a create whose directory sync failed still created the profile')
+  t.match(created.json(), { warnings: [{ code: 'metadata_durability_unconfirmed' }] })
+  t.same(JSON.parse(readFileSync(join(root, 'fresh', META), 'utf8')), created.json().profile)
 })
 
 t.test('the host starts with an invalid default profile and leaves it alone', async (t) => {
@@ -254,7 +269,9 @@ t.test('stale temp files are removed at start; a live writer\'s temp is kept', a
       [META]: valid('default'),
       [`.${META}.${dead.pid}.00ff.tmp`]: 'partial',
       [`.${META}.${process.pid}.01ab.tmp`]: 'from an earlier run with our pid',
-      [`.${META}.${sleeper.pid}.beef.tmp`]: 'in flight elsewhere'
+      [`.${META}.${sleeper.pid}.beef.tmp`]: 'in flight elsewhere',
+      [`.${LOCK_FILE}.${dead.pid}.0a0b.tmp`]: 'a lock record never linked',
+      [`${LOCK_FILE}.stale.${dead.pid}.0c0d`]: 'a stale lock moved aside by a host killed mid-takeover'
     }
   })
   const { logs } = await build(t, { root })
