@@ -5,11 +5,14 @@ import { decideReclaim, type Verdict } from '../core/verdict.js'
 import type { TabRecord } from '../plugins/tabs.js'
 import { navigate, type MainResponse } from './navigate.js'
 import { awaitReadiness, type Readiness } from './readiness.js'
-import { capture, observePage, type Artifacts } from './capture.js'
+import { capture, failedCaptures, observePage, type Artifacts } from './capture.js'
 import type { FetchRequest } from './request.js'
 import { observationDeadline } from './deadline.js'
 // The action's shape is part of the public contract: one definition, the client's.
 import type { HumanTakeoverAction } from '../client/types.js'
+import { formatWaitStrategy } from '../core/wait-strategy.js'
+import { blockedByDialogReason, dialogWarning, fileChooserWarning, type OpenDialog } from '../core/page-ui.js'
+import { PageWatch } from '../page-ui/page-watch.js'
 
 export interface Warning { code: string, message: string }
 
@@ -36,6 +39,36 @@ interface Inspection {
   verdict: Verdict
   artifacts: Artifacts
   warnings: Warning[]
+  /** The page is blocked by this dialog: nothing in it could be observed. */
+  blocked?: OpenDialog
+}
+
+/**
+ * A page blocked by a JavaScript dialog answers no script call until someone answers the
+ * dialog, and the host never does (SPEC section 16): report it instead of waiting.
+ */
+export function blockedInspection (tab: TabRecord, req: Pick<FetchRequest, 'wait' | 'capture'>, dialog: OpenDialog, waitedMs: number, response?: MainResponse): Inspection {
+  const captured = failedCaptures(req.capture, blockedByDialogReason(dialog))
+  return {
+    response: response ?? tab.lastResponse,
+    readiness: { strategy: formatWaitStrategy(req.wait), measured: false, satisfied: false, elapsed_ms: Math.round(waitedMs), target_ready: false, samples: 0 },
+    recognition: {},
+    verdict: { ok: false, reclaim: false, reason: 'capture_failed', warnings: [] },
+    artifacts: captured.artifacts,
+    warnings: [dialogWarning(dialog), ...captured.warnings],
+    blocked: dialog
+  }
+}
+
+/** Runs `work` unless a dialog opens first; the losing work settles on its own, unobserved. */
+async function unlessDialog<T> (watch: PageWatch, work: Promise<T>): Promise<{ value: T } | { dialog: OpenDialog }> {
+  const opened = watch.whenDialog()
+  try {
+    return await Promise.race([work.then((value) => ({ value })), opened.promise.then((dialog) => ({ dialog }))])
+  } finally {
+    opened.cancel()
+    work.catch(() => undefined)
+  }
 }
 
 /** Observes the page as it is now: readiness, recognition, captures and the verdict. */
@@ -86,6 +119,8 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
     tab = await app.tabs.open(req.profile ?? app.config.defaultProfile)
     mark('open_tab_ms', t0)
   }
+  // Watch before navigating: a dialog opened on load must be seen, not waited for.
+  PageWatch.of(tab.page, () => app.clock.now())
   const done = app.tabs.beginWork(tab)
   try {
     return await fetchInTab(app, req, tab, ownTab, { started, deadline, timings, mark })
@@ -100,18 +135,27 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
   const { started, deadline, timings, mark } = c
   app.tabs.touch(tab.id)
 
+  const watch = PageWatch.of(tab.page)
+  const choosersBefore = watch.choosersDuringWork
   let response: MainResponse | undefined
-  if (req.url !== undefined) {
+  let seen: Inspection | undefined
+  if (req.url !== undefined && !watch.dialog) {
     const t0 = performance.now()
     try {
-      response = await navigate(tab.page, req.url, req.wait, req.timeoutMs)
+      const loaded = await unlessDialog(watch, navigate(tab.page, req.url, req.wait, req.timeoutMs))
+      if ('dialog' in loaded) seen = blockedInspection(tab, req, loaded.dialog, performance.now() - t0)
+      else response = loaded.value
     } catch (err) {
       throw await failedNavigation(app, tab, ownTab, req, err)
     }
     mark('navigate_ms', t0)
   }
   const t1 = performance.now()
-  const seen = await inspectTab(tab, req, deadline, response)
+  if (!seen) {
+    const inspected = watch.dialog ? { dialog: watch.dialog } : await unlessDialog(watch, inspectTab(tab, req, deadline, response))
+    seen = 'dialog' in inspected ? blockedInspection(tab, req, inspected.dialog, performance.now() - t1, response) : inspected.value
+  }
+  if (watch.choosersDuringWork > choosersBefore) seen.warnings.push(fileChooserWarning())
   mark('inspect_ms', t1)
   app.tabs.touch(tab.id)
 
@@ -145,7 +189,7 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
 }
 
 async function humanAction (app: FastifyInstance, tab: TabRecord, req: FetchRequest, seen: Inspection, warnings: Warning[]): Promise<HumanTakeoverAction> {
-  const action: HumanTakeoverAction = { kind: 'human_takeover', reason: seen.verdict.reason ?? 'content_unverified' }
+  const action: HumanTakeoverAction = { kind: 'human_takeover', reason: seen.blocked ? 'dialog' : seen.verdict.reason ?? 'content_unverified' }
   try {
     const minted = await app.handoffs.mint(tab.id, {
       region: req.region,
