@@ -81,3 +81,59 @@ export function fileChooserWarning (): { code: 'file_chooser_open', message: str
     message: 'The page opened a file chooser during the fetch; with no person to choose, it was cancelled and the input left empty.'
   }
 }
+
+/** One entry of a native select list as the panel draws it. */
+export interface SelectOption {
+  index: number
+  label: string
+  disabled: boolean
+  /** The optgroup's label, or null outside a group. */
+  group: string | null
+}
+
+export interface OpenSelect {
+  options: SelectOption[]
+  /** The option chosen now (-1: none). */
+  selected: number
+  /** A short human hint: aria-label, name or id of the select. */
+  label: string
+}
+
+export const SELECT_OPTIONS_MAX = 2_000
+
+/**
+ * The keys a person would press in the browser's open select list to go from `from` to
+ * `to`: arrow keys step over disabled options, Enter commits (one input/change, as the
+ * browser's own choice). Escape when `to` is not a choosable option: the value stays.
+ */
+export function selectKeys (options: SelectOption[], from: number, to: number | null): string[] {
+  const target = to === null ? undefined : options.find((o) => o.index === to)
+  if (!target || target.disabled) return ['Escape']
+  if (to === from) return ['Enter']
+  const enabled = options.filter((o) => !o.disabled).map((o) => o.index)
+  const down = to! > from
+  const between = enabled.filter((i) => down ? i > from && i <= to! : i < from && i >= to!)
+  return [...between.map(() => down ? 'ArrowDown' : 'ArrowUp'), 'Enter']
+}
+
+/** Files a person may hand to one file chooser, and the size of each (advertised in /capabilities). */
+export const UPLOAD_FILES_MAX = 10
+export const UPLOAD_FILE_BYTES_MAX = 10 * 1024 * 1024
+/** All files stored for one handoff, retries included; the directory goes when the handoff ends. */
+export const UPLOAD_FILES_PER_HANDOFF_MAX = 40
+
+export const UPLOAD_LIMITS = Object.freeze({
+  upload_files_max: UPLOAD_FILES_MAX,
+  upload_file_bytes_max: UPLOAD_FILE_BYTES_MAX,
+  upload_files_per_handoff_max: UPLOAD_FILES_PER_HANDOFF_MAX
+})
+
+/**
+ * The name the page will see (File.name is the stored file's base name): the viewer's own
+ * name without any path, control characters or reserved names, bounded in length.
+ */
+export function safeUploadName (name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200)
+  return base === '' || base === '.' || base === '..' ? 'file' : base
+}

@@ -1,0 +1,194 @@
+// A person answers what the browser draws outside the page (SPEC section 16) through the
+// panel, in a second headless Chromium that works the panel by its hooks and pixels:
+// a confirm answered OK and a prompt answered with non-ASCII text; "Belgium" chosen from a
+// 30-country select (the page's change handler sees a trusted change) and a dismissed list
+// that leaves the value; a 2 MB file uploaded (name, size and SHA-256 seen by the page) and
+// an oversized one refused with a clear message.
+import t from 'tap'
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'puppeteer-core'
+import { startHost, type TestHost } from '../helpers/host.js'
+import { startFixtureServer } from '../helpers/fixture-server.js'
+import { clientPointOf, launchViewerBrowser, onHost, openViewer, waitForControl } from '../helpers/panel-browser.js'
+import { UPLOAD_FILE_BYTES_MAX } from '../../src/core/page-ui.js'
+
+const DIALOGS = `<!doctype html><title>Newsletter</title><body style="font:18px sans-serif">
+<p>Before you read on, two questions.</p><p id="out">waiting</p>
+<script>
+const kept = confirm('Keep the newsletter?')
+const name = prompt('Your name, please', 'anonymous')
+document.getElementById('out').textContent = 'confirm=' + kept + ' prompt=' + name
+</script>`
+
+const COUNTRIES = ['Albania', 'Andorra', 'Austria', 'Belarus', 'Belgium', 'Bosnia', 'Bulgaria', 'Croatia', 'Cyprus', 'Czechia',
+  'Denmark', 'Estonia', 'Finland', 'France', 'Germany', 'Greece', 'Hungary', 'Iceland', 'Ireland', 'Italy',
+  'Latvia', 'Liechtenstein', 'Lithuania', 'Luxembourg', 'Malta', 'Moldova', 'Monaco', 'Montenegro', 'Netherlands', 'Norway']
+const SIGNUP = `<!doctype html><title>Sign up</title><body style="font:16px sans-serif;margin:0">
+<label style="position:absolute;left:40px;top:40px">Country
+<select id="country" name="country" style="width:260px;height:32px">
+<option value="">Choose…</option>
+<optgroup label="A–B">${COUNTRIES.slice(0, 7).map((c) => `<option${c === 'Belarus' ? ' disabled' : ''}>${c}</option>`).join('')}</optgroup>
+<optgroup label="C–N">${COUNTRIES.slice(7).map((c) => `<option>${c}</option>`).join('')}</optgroup>
+</select></label>
+<p id="log" style="position:absolute;left:40px;top:120px"></p>
+<script>
+window.changes = []
+const sel = document.getElementById('country')
+sel.addEventListener('change', (e) => { changes.push(sel.value + ':' + e.isTrusted); document.getElementById('log').textContent = 'changed to ' + sel.value })
+</script>`
+
+const UPLOAD = `<!doctype html><title>Identity</title><body style="font:16px sans-serif;margin:0">
+<input id="doc" type="file" accept=".bin,application/octet-stream" style="position:absolute;left:40px;top:40px;width:300px;height:40px">
+<p id="got" style="position:absolute;left:40px;top:120px">no file</p>
+<script>
+document.getElementById('doc').addEventListener('change', async (e) => {
+  const f = e.target.files[0]
+  if (!f) { document.getElementById('got').textContent = 'no file'; return }
+  const hash = await crypto.subtle.digest('SHA-256', await f.arrayBuffer())
+  const hex = [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, '0')).join('')
+  document.getElementById('got').textContent = f.name + ' ' + f.size + ' ' + hex
+})
+</script>`
+
+async function mintPanel (host: TestHost, url: string): Promise<{ tabId: string, panelUrl: string, fence: string }> {
+  const tab = await host.app.tabs.open(host.config.defaultProfile)
+  tab.retained = true
+  await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tab.id, url, timeout_ms: 5000 }) })
+  const minted = await (await host.api(`/v1/tabs/${tab.id}/handoff`, { method: 'POST', body: '{}' })).json() as Record<string, string>
+  return { tabId: tab.id, panelUrl: onHost(host, minted.takeover_url_secret), fence: minted.handoff_fence }
+}
+
+const textOf = (page: Page, selector: string): Promise<string> => page.$eval(selector, (el) => el.textContent ?? '')
+
+t.test('browser UI outside the page, worked through the panel', async (t) => {
+  const host = await startHost(t)
+  const site = await startFixtureServer(t, { '/dialogs': { body: DIALOGS }, '/signup': { body: SIGNUP }, '/upload': { body: UPLOAD } })
+  const browser = await launchViewerBrowser(t)
+
+  t.test('a confirm answered OK and a prompt answered with non-ASCII text', async (t) => {
+    const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/dialogs`, takeover: true, timeout_ms: 5000 }) })
+    const fetched = await res.json() as Record<string, any>
+    t.equal(fetched.actions[0].reason, 'dialog')
+    const tab = host.app.tabs.get(fetched.tab_id)
+    const { page: panel } = await openViewer(browser, host)
+    await panel.goto(onHost(host, fetched.actions[0].takeover_url_secret))
+    await waitForControl(panel)
+    await panel.waitForSelector('#afhttp-dialog:not([hidden])')
+    t.equal(await textOf(panel, '#afhttp-dialog-message'), 'Keep the newsletter?')
+    t.match(await textOf(panel, '#afhttp-dialog-origin'), site.url, 'the page origin is shown')
+    t.ok(await panel.$eval('#afhttp-dialog-cancel', (el) => !(el as HTMLElement).hidden), 'confirm offers Cancel')
+    t.ok(await panel.$eval('#afhttp-dialog-input', (el) => (el as HTMLElement).hidden), 'confirm has no text field')
+    await panel.click('#afhttp-dialog-ok')
+
+    // The prompt follows once the confirm is answered.
+    await panel.waitForFunction(() => !(document.getElementById('afhttp-dialog-input') as HTMLElement).hidden)
+    t.equal(await textOf(panel, '#afhttp-dialog-message'), 'Your name, please')
+    t.equal(await panel.$eval('#afhttp-dialog-input', (el) => (el as HTMLInputElement).value), 'anonymous', 'the default text is offered')
+    await panel.$eval('#afhttp-dialog-input', (el) => { (el as HTMLInputElement).value = '' })
+    await panel.type('#afhttp-dialog-input', 'Zoë Åström · 東京')
+    await panel.click('#afhttp-dialog-ok')
+    await panel.waitForSelector('#afhttp-dialog', { hidden: true })
+    await tab.page.waitForFunction(() => document.getElementById('out')?.textContent !== 'waiting', { timeout: 10_000 })
+    t.equal(await tab.page.$eval('#out', (el) => el.textContent), 'confirm=true prompt=Zoë Åström · 東京')
+    const listed = await (await host.api(`/v1/tabs/${tab.id}`)).json() as { tab: Record<string, unknown> }
+    t.equal(listed.tab.dialog, null, 'the inventory says no dialog is open any more')
+    await host.api(`/v1/tabs/${tab.id}`, { method: 'DELETE' })
+  })
+
+  t.test('choosing Belgium from a 30-country select, then dismissing the list', async (t) => {
+    const { tabId, panelUrl } = await mintPanel(host, `${site.url}/signup`)
+    const tab = host.app.tabs.get(tabId)
+    const { page: panel } = await openViewer(browser, host)
+    await panel.goto(panelUrl)
+    await waitForControl(panel)
+    await panel.waitForFunction(() => (window as any).afhttpPanelStats.frames_drawn > 0)
+    const r = await tab.page.$eval('#country', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 } })
+    const at = await clientPointOf(panel, r.x, r.y)
+    await panel.mouse.click(at.x, at.y)
+
+    await panel.waitForSelector('#afhttp-picker [role=option]')
+    const options = await panel.$$eval('#afhttp-picker [role=option]', (els) => els.map((el) => ({ text: el.textContent, selected: el.getAttribute('aria-selected'), disabled: (el as HTMLButtonElement).disabled })))
+    t.equal(options.length, 31, 'one option per option (30 countries and the placeholder)')
+    t.same(options[0], { text: 'Choose…', selected: 'true', disabled: false }, 'the current option is aria-selected')
+    t.equal(options.find((o) => o.text === 'Belarus')?.disabled, true, 'a disabled option is disabled')
+    t.same(await panel.$$eval('#afhttp-picker [role=group]', (els) => els.map((el) => el.getAttribute('aria-label'))), ['A–B', 'C–N'], 'groups are labelled')
+    t.ok(await panel.$eval('#afhttp-picker', (el) => el.scrollHeight > el.clientHeight), 'a long list scrolls')
+
+    const belgium = await panel.$$eval('#afhttp-picker [role=option]', (els) => els.findIndex((el) => el.textContent === 'Belgium'))
+    const handles = await panel.$$('#afhttp-picker [role=option]')
+    await handles[belgium].click()
+    await tab.page.waitForFunction(() => (window as any).changes.length > 0, { timeout: 10_000 })
+    t.same(await tab.page.evaluate(() => (window as any).changes), ['Belgium:true'], 'the page saw one trusted change, to Belgium')
+    t.equal(await tab.page.$eval('#log', (el) => el.textContent), 'changed to Belgium')
+
+    // Open it again and dismiss: the value stays, no change fires.
+    await panel.mouse.click(at.x, at.y)
+    await panel.waitForSelector('#afhttp-picker [role=option]')
+    t.equal(await panel.$eval('#afhttp-picker [aria-selected=true]', (el) => el.textContent), 'Belgium', 'the list shows the new choice')
+    await panel.click('#afhttp-picker-cancel')
+    await panel.waitForSelector('#afhttp-picker-box', { hidden: true })
+    await tab.page.waitForFunction(() => { const s = document.getElementById('country') as HTMLSelectElement; try { return !s.matches(':open') } catch { return true } }, { timeout: 5_000 })
+    t.equal(await tab.page.$eval('#country', (el) => (el as HTMLSelectElement).value), 'Belgium')
+    t.same(await tab.page.evaluate(() => (window as any).changes), ['Belgium:true'])
+    await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
+  })
+
+  t.test('a 2 MB file reaches the page; an oversized one is refused; files go with the handoff', async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'afhttp-upload-test-'))
+    t.teardown(() => rm(dir, { recursive: true, force: true }))
+    const bytes = randomBytes(2 * 1024 * 1024)
+    const small = join(dir, 'passport scan.bin')
+    await writeFile(small, bytes)
+    const big = join(dir, 'too-big.bin')
+    await writeFile(big, Buffer.alloc(UPLOAD_FILE_BYTES_MAX + 1, 7))
+
+    const { tabId, panelUrl, fence } = await mintPanel(host, `${site.url}/upload`)
+    const tab = host.app.tabs.get(tabId)
+    const { page: panel } = await openViewer(browser, host)
+    await panel.goto(panelUrl)
+    await waitForControl(panel)
+    await panel.waitForFunction(() => (window as any).afhttpPanelStats.frames_drawn > 0)
+    const r = await tab.page.$eval('#doc', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + 40, y: b.y + b.height / 2 } })
+    const at = await clientPointOf(panel, r.x, r.y)
+    await panel.mouse.click(at.x, at.y)
+    await panel.waitForSelector('#afhttp-file:not([hidden])')
+    t.match(await textOf(panel, '#afhttp-file-what'), /\.bin,application\/octet-stream/, 'the accept list is passed on')
+
+    // Oversized first: the panel says why, and nothing reaches the page.
+    const [tooBig] = await Promise.all([panel.waitForFileChooser(), panel.click('#afhttp-file-choose')])
+    await tooBig.accept([big])
+    await panel.waitForFunction(() => /limit is 10 MB per file/.test(document.getElementById('afhttp-file-status')?.textContent ?? ''))
+    t.match(await textOf(panel, '#afhttp-file-status'), /too-big\.bin.*Nothing was sent/)
+    // The host refuses it too, with the same clear reason, if a panel skipped its own check.
+    const direct = await panel.evaluate(async (tab: string, n: number) => {
+      const res = await fetch(`/panel/api/files?tab=${encodeURIComponent(tab)}&name=x.bin`, { method: 'POST', headers: { 'content-type': 'application/octet-stream' }, body: new Blob([new Uint8Array(n)]) })
+      return { status: res.status, body: await res.json() }
+    }, tabId, UPLOAD_FILE_BYTES_MAX + 1)
+    t.equal(direct.status, 413)
+    t.equal(direct.body.error.code, 'payload_too_large')
+    t.match(direct.body.error.message, /limit is 10 MB per file/)
+
+    const [chooser] = await Promise.all([panel.waitForFileChooser(), panel.click('#afhttp-file-choose')])
+    await chooser.accept([small])
+    await tab.page.waitForFunction(() => document.getElementById('got')?.textContent !== 'no file', { timeout: 15_000 })
+    const sha = createHash('sha256').update(bytes).digest('hex')
+    t.equal(await tab.page.$eval('#got', (el) => el.textContent), `passport scan.bin ${bytes.length} ${sha}`, 'name, size and SHA-256 as the page sees them')
+    await panel.waitForSelector('#afhttp-file', { hidden: true })
+
+    const stored = host.app.panel.uploads.dirOf(tabId)!
+    t.ok(stored, 'the handoff has an upload directory')
+    const [entry] = await readdir(stored)
+    const file = join(stored, entry, 'passport scan.bin')
+    t.equal((await stat(file)).mode & 0o777, 0o600, 'stored mode 0600')
+    t.equal((await stat(stored)).mode & 0o777, 0o700, 'in a directory only the host can read')
+
+    await host.api(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: fence }) })
+    // Deleted when the handoff ends (asynchronously, so wait for it rather than sleep).
+    for (let i = 0; i < 100 && await stat(stored).then(() => true, () => false); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    await t.rejects(stat(stored), { code: 'ENOENT' }, 'deleted when the handoff ends')
+    await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
+  })
+})
