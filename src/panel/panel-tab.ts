@@ -79,7 +79,12 @@ export class PanelTab {
         this.#relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 })
         this.#relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 })
       },
-      text: (text) => this.#relay.relay({ t: 'text', g: 0, text }),
+      char: (ch) => {
+        const code = /^[0-9]$/.test(ch) ? `Digit${ch}` : `Key${ch.toUpperCase()}`
+        const base = { key: ch, code, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), nativeVirtualKeyCode: ch.toUpperCase().charCodeAt(0) }
+        session.send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: ch, unmodifiedText: ch }).catch(() => undefined)
+        session.send('Input.dispatchKeyEvent', { type: 'keyUp', ...base }).catch(() => undefined)
+      },
       broadcast: (msg) => { for (const v of this.viewers.values()) this.#send(v, msg) },
       log: deps.log
     })

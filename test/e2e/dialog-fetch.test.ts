@@ -9,11 +9,12 @@ import { PageWatch } from '../../src/page-ui/page-watch.js'
 
 const COOKIES = '<!doctype html><title>Shop</title><p>Welcome to the shop, with plenty of words on the page.</p><script>alert("We use cookies")</script><p id="after">after</p>'
 const LATE_CONFIRM = '<!doctype html><title>Later</title><p>This page asks a question a moment after it loads.</p><script>setTimeout(() => { window.answer = confirm("Leave the newsletter?") }, 300)</script>'
+const UPLOAD = '<!doctype html><title>Upload</title><p>Upload your document here, please, to continue.</p><input id="doc" type="file" style="position:absolute;left:20px;top:80px;width:200px;height:40px">'
 const ARTICLE = '<!doctype html><title>Prices</title><main><h1>Widget prices</h1><p>Forty two euros for the blue widget, shipped today.</p></main>'
 
 t.test('a JavaScript dialog during a fetch without a person', async (t) => {
   const host = await startHost(t)
-  const site = await startFixtureServer(t, { '/cookies': { body: COOKIES }, '/late': { body: LATE_CONFIRM }, '/article': { body: ARTICLE } })
+  const site = await startFixtureServer(t, { '/cookies': { body: COOKIES }, '/late': { body: LATE_CONFIRM }, '/article': { body: ARTICLE }, '/upload': { body: UPLOAD } })
   const post = async (body: unknown): Promise<{ status: number, json: Record<string, any> }> => {
     const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify(body) })
     return { status: res.status, json: await res.json() as Record<string, any> }
@@ -70,6 +71,22 @@ t.test('a JavaScript dialog during a fetch without a person', async (t) => {
     const w = json.warnings.find((x: { code: string }) => x.code === 'dialog_open')
     t.equal(w?.dialog.type, 'confirm')
     t.ok(json.trace.timings.total_ms < 8000, `did not wait out the readiness timeout (${json.trace.timings.total_ms} ms)`)
+  })
+
+  t.test('a file chooser that opens during a fetch is cancelled and reported', async (t) => {
+    const tab = await host.app.tabs.open(host.config.defaultProfile)
+    await post({ tab_id: tab.id, url: `${site.url}/upload` })
+    const fetching = post({ tab_id: tab.id, wait: 'selector:#never', timeout_ms: 3000 })
+    // Something clicks the input mid-fetch (a real click: a chooser needs user activation).
+    const session = await tab.page.createCDPSession()
+    for (const type of ['mousePressed', 'mouseReleased'] as const) await session.send('Input.dispatchMouseEvent', { type, x: 60, y: 100, button: 'left', clickCount: 1 })
+    const { json } = await fetching
+    const w = json.warnings.find((x: { code: string }) => x.code === 'file_chooser_open')
+    t.ok(w, 'warning file_chooser_open')
+    t.match(w?.message, /cancelled/)
+    t.equal(await tab.page.$eval('#doc', (el) => (el as HTMLInputElement).files?.length), 0, 'the input stays empty')
+    await session.detach()
+    await host.app.tabs.close(tab.id, 'api')
   })
 
   t.test('after all that, an ordinary fetch works', async (t) => {

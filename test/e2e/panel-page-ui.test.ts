@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import type { Page } from 'puppeteer-core'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
-import { clientPointOf, launchViewerBrowser, onHost, openViewer, waitForControl } from '../helpers/panel-browser.js'
+import { clientPointOf, launchViewerBrowser, onHost, openViewer, PHONE, waitForControl } from '../helpers/panel-browser.js'
 import { UPLOAD_FILE_BYTES_MAX } from '../../src/core/page-ui.js'
 
 const DIALOGS = `<!doctype html><title>Newsletter</title><body style="font:18px sans-serif">
@@ -53,6 +53,15 @@ document.getElementById('doc').addEventListener('change', async (e) => {
 })
 </script>`
 
+const BOOKING = `<!doctype html><title>Booking</title><body style="font:16px sans-serif;margin:0">
+<label style="position:absolute;left:20px;top:30px">Arrival <input id="arrive" type="date" style="width:200px;height:36px"></label>
+<label style="position:absolute;left:20px;top:100px">At <input id="at" type="time" style="width:200px;height:36px"></label>
+<p id="log" style="position:absolute;left:20px;top:160px"></p>
+<script>
+window.changes = []
+for (const id of ['arrive', 'at']) document.getElementById(id).addEventListener('change', (e) => { changes.push(id + '=' + e.target.value + ':' + e.isTrusted) })
+</script>`
+
 async function mintPanel (host: TestHost, url: string): Promise<{ tabId: string, panelUrl: string, fence: string }> {
   const tab = await host.app.tabs.open(host.config.defaultProfile)
   tab.retained = true
@@ -65,7 +74,7 @@ const textOf = (page: Page, selector: string): Promise<string> => page.$eval(sel
 
 t.test('browser UI outside the page, worked through the panel', async (t) => {
   const host = await startHost(t)
-  const site = await startFixtureServer(t, { '/dialogs': { body: DIALOGS }, '/signup': { body: SIGNUP }, '/upload': { body: UPLOAD } })
+  const site = await startFixtureServer(t, { '/dialogs': { body: DIALOGS }, '/signup': { body: SIGNUP }, '/upload': { body: UPLOAD }, '/booking': { body: BOOKING } })
   const browser = await launchViewerBrowser(t)
 
   t.test('a confirm answered OK and a prompt answered with non-ASCII text', async (t) => {
@@ -189,6 +198,43 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     // Deleted when the handoff ends (asynchronously, so wait for it rather than sleep).
     for (let i = 0; i < 100 && await stat(stored).then(() => true, () => false); i++) await new Promise((resolve) => setTimeout(resolve, 20))
     await t.rejects(stat(stored), { code: 'ENOENT' }, 'deleted when the handoff ends')
+    await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
+  })
+
+  t.test('a date and a time picked with the viewer’s own native inputs, on a phone', async (t) => {
+    const { tabId, panelUrl } = await mintPanel(host, `${site.url}/booking`)
+    const tab = host.app.tabs.get(tabId)
+    const { page: panel } = await openViewer(browser, host, PHONE)
+    await panel.goto(panelUrl)
+    await waitForControl(panel)
+    await panel.waitForFunction(() => (window as any).afhttpPanelStats.frames_drawn > 0)
+    const centre = (sel: string): Promise<{ x: number, y: number }> => tab.page.$eval(sel, (el) => { const b = el.getBoundingClientRect(); return { x: b.x + 30, y: b.y + b.height / 2 } })
+
+    let at = await clientPointOf(panel, ...Object.values(await centre('#arrive')) as [number, number])
+    await panel.touchscreen.tap(at.x, at.y)
+    await panel.waitForSelector('#afhttp-native:not([hidden])')
+    t.equal(await panel.$eval('#afhttp-native-input', (el) => (el as HTMLInputElement).type), 'date', 'the viewer gets a native date input')
+    // A phone's own date wheel is drawn by its OS, out of reach of a test: what it leaves
+    // behind is the input's value and an input event, so that is what the test sets.
+    const pick = (value: string): Promise<void> => panel.$eval('#afhttp-native-input', (el, v) => {
+      (el as HTMLInputElement).value = v as string
+      el.dispatchEvent(new Event('input', { bubbles: true }))
+    }, value)
+    await pick('2026-05-17')
+    t.equal(await panel.$eval('#afhttp-native-input', (el) => (el as HTMLInputElement).value), '2026-05-17')
+    await panel.tap('#afhttp-native-set')
+    await tab.page.waitForFunction(() => (window as any).changes.some((c: string) => c.startsWith('arrive=2026-05-17')), { timeout: 10_000 })
+    t.equal(await tab.page.$eval('#arrive', (el) => (el as HTMLInputElement).value), '2026-05-17')
+    t.ok((await tab.page.evaluate(() => (window as any).changes as string[])).every((c) => c.endsWith(':true')), 'typed by the browser: trusted events')
+
+    at = await clientPointOf(panel, ...Object.values(await centre('#at')) as [number, number])
+    await panel.touchscreen.tap(at.x, at.y)
+    await panel.waitForFunction(() => (document.getElementById('afhttp-native-input') as HTMLInputElement).type === 'time' && !document.getElementById('afhttp-native')!.hidden)
+    await pick('14:30')
+    t.equal(await panel.$eval('#afhttp-native-input', (el) => (el as HTMLInputElement).value), '14:30')
+    await panel.tap('#afhttp-native-set')
+    await tab.page.waitForFunction(() => (document.getElementById('at') as HTMLInputElement).value === '14:30', { timeout: 10_000 })
+    t.pass('the time reached the page')
     await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
   })
 })
