@@ -13,6 +13,7 @@ import type { HumanTakeoverAction } from '../client/types.js'
 import { formatWaitStrategy } from '../core/wait-strategy.js'
 import { blockedByDialogReason, dialogWarning, fileChooserWarning, type OpenDialog } from '../core/page-ui.js'
 import { PageWatch } from '../page-ui/page-watch.js'
+import { permissionsReady } from '../page-ui/permissions.js'
 
 export interface Warning { code: string, message: string }
 
@@ -121,6 +122,8 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
   }
   // Watch before navigating: a dialog opened on load must be seen, not waited for.
   PageWatch.of(tab.page, () => app.clock.now())
+  // No page may meet a permission prompt before the denials (and the profile's grants) are set.
+  await permissionsReady(tab.page.browser())
   const done = app.tabs.beginWork(tab)
   try {
     return await fetchInTab(app, req, tab, ownTab, { started, deadline, timings, mark })

@@ -93,3 +93,12 @@ t.test('panel messages that answer browser UI', async (t) => {
   t.match(err({ t: 'picker', g: 1, kind: 'date', value: '17/05/2026' }), /not a date value/)
   t.match(err({ t: 'picker', g: 1, kind: 'file', value: 'x' }), /picker.kind/)
 })
+
+t.test('profile metadata keeps its permission grants through a write', async (t) => {
+  const { newMetadata, parseMetadata, serializeMetadata } = await import('../../src/core/profile-metadata.js')
+  const meta = { ...newMetadata({ name: 'shop' }, new Date(0)), permissions: { 'https://maps.example': ['geolocation' as const] } }
+  const back = parseMetadata(serializeMetadata(meta), 'shop', '/p/shop/afhttp-profile.json')
+  t.same(back.permissions, { 'https://maps.example': ['geolocation'] })
+  t.notOk('permissions' in parseMetadata(serializeMetadata(newMetadata({ name: 'shop' })), 'shop', '/x'), 'absent stays absent')
+  t.throws(() => parseMetadata(serializeMetadata({ ...meta, permissions: { 'https://maps.example': ['midi'] } } as never), 'shop', '/p/shop/afhttp-profile.json'), /permissions .*midi/)
+})
