@@ -146,7 +146,8 @@ export class PanelTab {
         return
       }
       if (isUiAnswer(msg)) {
-        this.#ui.answer(msg).catch((err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
+        // An answered dialog or a choice can be what gets the page through: check, as after a click.
+        this.#ui.answer(msg).then(() => { if (msg.t !== 'chooser') this.#completion.moment() }, (err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
         return
       }
       if (this.#ui.dialogOpen) {

@@ -180,6 +180,15 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     t.equal(direct.body.error.code, 'payload_too_large')
     t.match(direct.body.error.message, /limit is 10 MB per file/)
 
+    // Cancel leaves the page's input empty and closes the panel's box.
+    await panel.click('#afhttp-file-cancel')
+    await panel.waitForSelector('#afhttp-file', { hidden: true })
+    t.equal(await tab.page.$eval('#doc', (el) => (el as HTMLInputElement).files?.length), 0, 'cancelled: the input stays empty')
+    t.equal(await tab.page.$eval('#got', (el) => el.textContent), 'no file')
+
+    // The person opens the page's chooser again and picks the 2 MB file.
+    await panel.mouse.click(at.x, at.y)
+    await panel.waitForSelector('#afhttp-file:not([hidden])')
     const [chooser] = await Promise.all([panel.waitForFileChooser(), panel.click('#afhttp-file-choose')])
     await chooser.accept([small])
     await tab.page.waitForFunction(() => document.getElementById('got')?.textContent !== 'no file', { timeout: 15_000 })
