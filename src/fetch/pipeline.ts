@@ -5,13 +5,13 @@ import { decideReclaim, type Verdict } from '../core/verdict.js'
 import type { TabRecord } from '../plugins/tabs.js'
 import { navigate, type MainResponse } from './navigate.js'
 import { awaitReadiness, type Readiness } from './readiness.js'
-import { capture, failedCaptures, observePage, type Artifacts } from './capture.js'
+import { capture, observePage, type Artifacts } from './capture.js'
+import { blockedInspection, unlessDialog } from './blocked.js'
 import type { FetchRequest } from './request.js'
 import { observationDeadline } from './deadline.js'
 // The action's shape is part of the public contract: one definition, the client's.
 import type { HumanTakeoverAction } from '../client/types.js'
-import { formatWaitStrategy } from '../core/wait-strategy.js'
-import { blockedByDialogReason, dialogWarning, fileChooserWarning, type OpenDialog } from '../core/page-ui.js'
+import { fileChooserWarning, type OpenDialog } from '../core/page-ui.js'
 import { PageWatch } from '../page-ui/page-watch.js'
 import { permissionsReady } from '../page-ui/permissions.js'
 
@@ -33,7 +33,7 @@ export interface FetchResult {
   trace: { timings: Record<string, number>, retained_tab_id?: string }
 }
 
-interface Inspection {
+export interface Inspection {
   response?: MainResponse
   readiness: Readiness
   recognition: Recognition
@@ -42,34 +42,6 @@ interface Inspection {
   warnings: Warning[]
   /** The page is blocked by this dialog: nothing in it could be observed. */
   blocked?: OpenDialog
-}
-
-/**
- * A page blocked by a JavaScript dialog answers no script call until someone answers the
- * dialog, and the host never does (SPEC section 16): report it instead of waiting.
- */
-export function blockedInspection (tab: TabRecord, req: Pick<FetchRequest, 'wait' | 'capture'>, dialog: OpenDialog, waitedMs: number, response?: MainResponse): Inspection {
-  const captured = failedCaptures(req.capture, blockedByDialogReason(dialog))
-  return {
-    response: response ?? tab.lastResponse,
-    readiness: { strategy: formatWaitStrategy(req.wait), measured: false, satisfied: false, elapsed_ms: Math.round(waitedMs), target_ready: false, samples: 0 },
-    recognition: {},
-    verdict: { ok: false, reclaim: false, reason: 'capture_failed', warnings: [] },
-    artifacts: captured.artifacts,
-    warnings: [dialogWarning(dialog), ...captured.warnings],
-    blocked: dialog
-  }
-}
-
-/** Runs `work` unless a dialog opens first; the losing work settles on its own, unobserved. */
-async function unlessDialog<T> (watch: PageWatch, work: Promise<T>): Promise<{ value: T } | { dialog: OpenDialog }> {
-  const opened = watch.whenDialog()
-  try {
-    return await Promise.race([work.then((value) => ({ value })), opened.promise.then((dialog) => ({ dialog }))])
-  } finally {
-    opened.cancel()
-    work.catch(() => undefined)
-  }
 }
 
 /** Observes the page as it is now: readiness, recognition, captures and the verdict. */

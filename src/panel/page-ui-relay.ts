@@ -40,7 +40,9 @@ const PRESS_PROBE = (where: string): string => `(() => {
   if (!el || !el.closest) return null
   const isOpen = (node) => { try { return node.matches(':open') } catch (e) { return true } }
   const label = (node) => String(node.getAttribute('aria-label') || node.name || node.id || '').slice(0, 80)
-  const input = el.closest('input')
+  // A press on a field's label works the field, as in the browser.
+  const labelled = el.closest('label')
+  const input = el.closest('input') || (labelled && labelled.control && labelled.control.tagName === 'INPUT' ? labelled.control : null)
   if (input && ${JSON.stringify(PICKER_TYPES)}.includes(input.type) && !input.disabled && !input.readOnly) {
     const lang = navigator.language
     const order = new Intl.DateTimeFormat(lang, { year: 'numeric', month: '2-digit', day: '2-digit' })

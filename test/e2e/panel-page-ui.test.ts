@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import type { Page } from 'puppeteer-core'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
-import { clientPointOf, launchViewerBrowser, onHost, openViewer, PHONE, waitForControl } from '../helpers/panel-browser.js'
+import { clientPointOf, DESKTOP, launchViewerBrowser, onHost, openViewer, PHONE, waitForControl } from '../helpers/panel-browser.js'
 import { UPLOAD_FILE_BYTES_MAX } from '../../src/core/page-ui.js'
 
 const DIALOGS = `<!doctype html><title>Newsletter</title><body style="font:18px sans-serif">
@@ -44,6 +44,8 @@ const UPLOAD = `<!doctype html><title>Identity</title><body style="font:16px san
 <input id="doc" type="file" accept=".bin,application/octet-stream" style="position:absolute;left:40px;top:40px;width:300px;height:40px">
 <p id="got" style="position:absolute;left:40px;top:120px">no file</p>
 <script>
+window.downs = []
+addEventListener('mousedown', (e) => downs.push([e.clientX, e.clientY, e.target.id]), true)
 document.getElementById('doc').addEventListener('change', async (e) => {
   const f = e.target.files[0]
   if (!f) { document.getElementById('got').textContent = 'no file'; return }
@@ -107,16 +109,18 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     await host.api(`/v1/tabs/${tab.id}`, { method: 'DELETE' })
   })
 
-  t.test('choosing Belgium from a 30-country select, then dismissing the list', async (t) => {
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  t.test(`choosing Belgium from a 30-country select, then dismissing the list (${name})`, async (t) => {
     const { tabId, panelUrl } = await mintPanel(host, `${site.url}/signup`)
     const tab = host.app.tabs.get(tabId)
-    const { page: panel } = await openViewer(browser, host)
+    const { page: panel } = await openViewer(browser, host, viewport)
+    const press = async (x: number, y: number): Promise<void> => { if (name === 'phone') await panel.touchscreen.tap(x, y); else await panel.mouse.click(x, y) }
     await panel.goto(panelUrl)
     await waitForControl(panel)
     await panel.waitForFunction(() => (window as any).afhttpPanelStats.frames_drawn > 0)
     const r = await tab.page.$eval('#country', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 } })
     const at = await clientPointOf(panel, r.x, r.y)
-    await panel.mouse.click(at.x, at.y)
+    await press(at.x, at.y)
 
     await panel.waitForSelector('#afhttp-picker [role=option]')
     const options = await panel.$$eval('#afhttp-picker [role=option]', (els) => els.map((el) => ({ text: el.textContent, selected: el.getAttribute('aria-selected'), disabled: (el as HTMLButtonElement).disabled })))
@@ -128,22 +132,23 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
 
     const belgium = await panel.$$eval('#afhttp-picker [role=option]', (els) => els.findIndex((el) => el.textContent === 'Belgium'))
     const handles = await panel.$$('#afhttp-picker [role=option]')
-    await handles[belgium].click()
+    if (name === 'phone') await handles[belgium].tap(); else await handles[belgium].click()
     await tab.page.waitForFunction(() => (window as any).changes.length > 0, { timeout: 10_000 })
     t.same(await tab.page.evaluate(() => (window as any).changes), ['Belgium:true'], 'the page saw one trusted change, to Belgium')
     t.equal(await tab.page.$eval('#log', (el) => el.textContent), 'changed to Belgium')
 
     // Open it again and dismiss: the value stays, no change fires.
-    await panel.mouse.click(at.x, at.y)
+    await press(at.x, at.y)
     await panel.waitForSelector('#afhttp-picker [role=option]')
     t.equal(await panel.$eval('#afhttp-picker [aria-selected=true]', (el) => el.textContent), 'Belgium', 'the list shows the new choice')
-    await panel.click('#afhttp-picker-cancel')
+    if (name === 'phone') await panel.tap('#afhttp-picker-cancel'); else await panel.click('#afhttp-picker-cancel')
     await panel.waitForSelector('#afhttp-picker-box', { hidden: true })
     await tab.page.waitForFunction(() => { const s = document.getElementById('country') as HTMLSelectElement; try { return !s.matches(':open') } catch { return true } }, { timeout: 5_000 })
     t.equal(await tab.page.$eval('#country', (el) => (el as HTMLSelectElement).value), 'Belgium')
     t.same(await tab.page.evaluate(() => (window as any).changes), ['Belgium:true'])
     await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
   })
+  }
 
   t.test('a 2 MB file reaches the page; an oversized one is refused; files go with the handoff', async (t) => {
     const dir = await mkdtemp(join(tmpdir(), 'afhttp-upload-test-'))
@@ -163,7 +168,10 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     const r = await tab.page.$eval('#doc', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + 40, y: b.y + b.height / 2 } })
     const at = await clientPointOf(panel, r.x, r.y)
     await panel.mouse.click(at.x, at.y)
-    await panel.waitForSelector('#afhttp-file:not([hidden])')
+    await panel.waitForSelector('#afhttp-file:not([hidden])', { timeout: 8000 }).catch(async (err) => {
+      console.error('the file box did not appear; page input, panel point, mousedowns seen by the page, panel stats:', r, at, JSON.stringify(await tab.page.evaluate(() => (window as any).downs)), JSON.stringify(await panel.evaluate(() => (window as any).afhttpPanelStats)))
+      throw err
+    })
     t.match(await textOf(panel, '#afhttp-file-what'), /\.bin,application\/octet-stream/, 'the accept list is passed on')
 
     // Oversized first: the panel says why, and nothing reaches the page.
@@ -217,7 +225,7 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     await panel.goto(panelUrl)
     await waitForControl(panel)
     await panel.waitForFunction(() => (window as any).afhttpPanelStats.frames_drawn > 0)
-    const centre = (sel: string): Promise<{ x: number, y: number }> => tab.page.$eval(sel, (el) => { const b = el.getBoundingClientRect(); return { x: b.x + 30, y: b.y + b.height / 2 } })
+    const centre = (sel: string): Promise<{ x: number, y: number }> => tab.page.$eval(sel, (el) => { const b = el.getBoundingClientRect(); return { x: b.x + 60, y: b.y + b.height / 2 } })
 
     let at = await clientPointOf(panel, ...Object.values(await centre('#arrive')) as [number, number])
     await panel.touchscreen.tap(at.x, at.y)
