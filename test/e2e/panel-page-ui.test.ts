@@ -64,6 +64,10 @@ window.changes = []
 for (const id of ['arrive', 'at']) document.getElementById(id).addEventListener('change', (e) => { changes.push(id + '=' + e.target.value + ':' + e.isTrusted) })
 </script>`
 
+const DRAFT = `<!doctype html><title>Draft</title><body style="font:18px sans-serif;margin:0">
+<a id="away" href="/booking" style="position:absolute;left:40px;top:40px;display:block;width:200px;height:40px">Leave the draft</a>
+<script>addEventListener('beforeunload', (e) => { e.preventDefault(); e.returnValue = '' })</script>`
+
 async function mintPanel (host: TestHost, url: string): Promise<{ tabId: string, panelUrl: string, fence: string }> {
   const tab = await host.app.tabs.open(host.config.defaultProfile)
   tab.retained = true
@@ -76,7 +80,7 @@ const textOf = (page: Page, selector: string): Promise<string> => page.$eval(sel
 
 t.test('browser UI outside the page, worked through the panel', async (t) => {
   const host = await startHost(t)
-  const site = await startFixtureServer(t, { '/dialogs': { body: DIALOGS }, '/signup': { body: SIGNUP }, '/upload': { body: UPLOAD }, '/booking': { body: BOOKING } })
+  const site = await startFixtureServer(t, { '/dialogs': { body: DIALOGS }, '/signup': { body: SIGNUP }, '/upload': { body: UPLOAD }, '/booking': { body: BOOKING }, '/draft': { body: DRAFT } })
   const browser = await launchViewerBrowser(t)
 
   t.test('a confirm answered OK and a prompt answered with non-ASCII text', async (t) => {
@@ -252,6 +256,32 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     await panel.tap('#afhttp-native-set')
     await tab.page.waitForFunction(() => (document.getElementById('at') as HTMLInputElement).value === '14:30', { timeout: 10_000 })
     t.pass('the time reached the page')
+    await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
+  })
+
+  t.test('leaving a page that asks first: Stay keeps it, Leave goes', async (t) => {
+    const { tabId, panelUrl } = await mintPanel(host, `${site.url}/draft`)
+    const tab = host.app.tabs.get(tabId)
+    const { page: panel } = await openViewer(browser, host)
+    await panel.goto(panelUrl)
+    await waitForControl(panel)
+    await panel.waitForFunction(() => (window as any).afhttpPanelStats.frames_drawn > 0)
+    const r = await tab.page.$eval('#away', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + 20, y: b.y + b.height / 2 } })
+    const at = await clientPointOf(panel, r.x, r.y)
+    await panel.mouse.click(at.x, at.y)
+    await panel.waitForSelector('#afhttp-dialog:not([hidden])')
+    t.equal(await panel.$eval('#afhttp-dialog', (el) => (el as HTMLElement).dataset.type), 'beforeunload')
+    t.equal(await textOf(panel, '#afhttp-dialog-cancel'), 'Stay')
+    await panel.click('#afhttp-dialog-cancel')
+    await panel.waitForSelector('#afhttp-dialog', { hidden: true })
+    t.equal(new URL(tab.page.url()).pathname, '/draft', 'Stay keeps the page')
+
+    await panel.mouse.click(at.x, at.y)
+    await panel.waitForSelector('#afhttp-dialog:not([hidden])')
+    t.equal(await textOf(panel, '#afhttp-dialog-ok'), 'Leave')
+    await panel.click('#afhttp-dialog-ok')
+    await tab.page.waitForFunction(() => location.pathname === '/booking', { timeout: 10_000 })
+    t.pass('Leave goes')
     await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
   })
 })
