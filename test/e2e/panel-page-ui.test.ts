@@ -177,6 +177,10 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
       throw err
     })
     t.match(await textOf(panel, '#afhttp-file-what'), /\.bin,application\/octet-stream/, 'the accept list is passed on')
+    const caps = await (await fetch(`${host.url}/capabilities`)).json() as { limits: Record<string, number> }
+    t.equal(caps.limits.upload_file_bytes_max, UPLOAD_FILE_BYTES_MAX, 'the size limit is advertised in /capabilities')
+    t.equal(caps.limits.upload_files_max, 10)
+    t.match(await textOf(panel, '#afhttp-file-what'), /At most 1 file of 10 MB each/, 'and told to the person')
 
     // Oversized first: the panel says why, and nothing reaches the page.
     const [tooBig] = await Promise.all([panel.waitForFileChooser(), panel.click('#afhttp-file-choose')])
