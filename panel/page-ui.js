@@ -21,6 +21,10 @@ export class PageUi {
     this.wirePicker()
     this.wireFile()
     this.wireNative()
+    // The sheet sits inside the view: its presses, scrolls and menus are not input for the page.
+    for (const type of ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'wheel', 'contextmenu']) {
+      this.sheet.addEventListener(type, (e) => e.stopPropagation())
+    }
     this.sheet.addEventListener('pointerdown', (e) => {
       // A press beside the list dismisses it, as in the browser; dialogs stay until answered.
       if (e.target === this.sheet && this.select) this.answerSelect(null)

@@ -76,6 +76,11 @@ async function mintPanel (host: TestHost, url: string): Promise<{ tabId: string,
   return { tabId: tab.id, panelUrl: onHost(host, minted.takeover_url_secret), fence: minted.handoff_fence }
 }
 
+async function mintAgain (host: TestHost, tabId: string): Promise<string> {
+  const minted = await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })).json() as Record<string, string>
+  return onHost(host, minted.takeover_url_secret)
+}
+
 const textOf = (page: Page, selector: string): Promise<string> => page.$eval(selector, (el) => el.textContent ?? '')
 
 t.test('browser UI outside the page, worked through the panel', async (t) => {
@@ -96,6 +101,14 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     t.match(await textOf(panel, '#afhttp-dialog-origin'), site.url, 'the page origin is shown')
     t.ok(await panel.$eval('#afhttp-dialog-cancel', (el) => !(el as HTMLElement).hidden), 'confirm offers Cancel')
     t.ok(await panel.$eval('#afhttp-dialog-input', (el) => (el as HTMLElement).hidden), 'confirm has no text field')
+    // A second person, only watching, sees the dialog but cannot answer it; the bar stays usable.
+    const { page: watcher, context } = await openViewer(browser, host)
+    await watcher.goto(await mintAgain(host, tab.id))
+    await watcher.waitForSelector('#afhttp-dialog:not([hidden])')
+    t.equal(await textOf(watcher, '#afhttp-dialog-message'), 'Keep the newsletter?')
+    t.ok(await watcher.$eval('#afhttp-dialog-ok', (el) => (el as HTMLButtonElement).disabled), 'a watcher cannot answer')
+    t.ok(await watcher.$eval('#afhttp-control', (el) => { const r = el.getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === el }), '“Take control” is not covered by the dialog')
+    await context.close()
     await panel.click('#afhttp-dialog-ok')
 
     // The prompt follows once the confirm is answered.
