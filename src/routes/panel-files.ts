@@ -25,15 +25,15 @@ export async function panelFileRoutes (app: FastifyInstance, leased: (req: Fasti
   }
 
   app.post<FileQuery>('/panel/api/files', {
-    preValidation: sameOriginOnly,
     bodyLimit: UPLOAD_FILE_BYTES_MAX,
-    // Refuse by the declared size before reading a byte of an oversized file.
-    onRequest: async (req) => {
+    // Origin, lease, control and the declared size are checked before a byte of the body is read.
+    onRequest: [sameOriginOnly, async (req) => {
+      driving(req)
       const declared = Number(req.headers['content-length'] ?? 0)
       if (declared > UPLOAD_FILE_BYTES_MAX) {
         throw new AfhttpError('payload_too_large', `The file is ${MB(declared)} MB; the limit is ${MB(UPLOAD_FILE_BYTES_MAX)} MB per file. Nothing was stored.`, { limit: UPLOAD_FILE_BYTES_MAX, size: declared })
       }
-    }
+    }]
   }, async (req, reply) => {
     noStore(reply)
     const { tab, lease } = driving(req)

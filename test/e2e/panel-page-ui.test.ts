@@ -208,6 +208,11 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     t.equal(direct.status, 413)
     t.equal(direct.body.error.code, 'payload_too_large')
     t.match(direct.body.error.message, /limit is 10 MB per file/)
+    // Nobody else can hand the page a file: another origin, or no lease, is refused before the body is read.
+    const foreign = await fetch(`${host.url}/panel/api/files?tab=${tabId}&name=x.bin`, { method: 'POST', headers: { 'content-type': 'application/octet-stream', origin: 'http://evil.test' }, body: 'x' })
+    t.equal(foreign.status, 403)
+    const leaseless = await fetch(`${host.url}/panel/api/files?tab=${tabId}&name=x.bin`, { method: 'POST', headers: { 'content-type': 'application/octet-stream', origin: host.url }, body: 'x' })
+    t.equal(((await leaseless.json()) as { error: { code: string } }).error.code, 'panel_lease_invalid')
 
     // Cancel leaves the page's input empty and closes the panel's box.
     await panel.click('#afhttp-file-cancel')
