@@ -19,6 +19,7 @@ export function pageSession (page: Page): CDPSession {
 }
 
 const watches = new WeakMap<Page, PageWatch>()
+const ACCEPT_LOOKUP_MS = 1_000
 
 export class PageWatch extends EventEmitter {
   readonly page: Page
@@ -100,7 +101,10 @@ export class PageWatch extends EventEmitter {
       this.emit('chooser-cancelled')
       return
     }
-    const accept = await this.#acceptOf(ev.backendNodeId).catch(() => '')
+    // The accept list is a hint for the viewer's picker: never let it hold the chooser up.
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<string>((resolve) => { timer = setTimeout(() => resolve(''), ACCEPT_LOOKUP_MS) })
+    const accept = await Promise.race([this.#acceptOf(ev.backendNodeId).catch(() => ''), late]).finally(() => clearTimeout(timer))
     this.chooser = { mode: ev.mode, accept, backendNodeId: ev.backendNodeId, opened_at: new Date(this.#now()).toISOString() }
     this.emit('chooser', this.chooser)
   }
