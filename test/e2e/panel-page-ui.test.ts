@@ -88,12 +88,14 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
   const site = await startFixtureServer(t, { '/dialogs': { body: DIALOGS }, '/signup': { body: SIGNUP }, '/upload': { body: UPLOAD }, '/booking': { body: BOOKING }, '/draft': { body: DRAFT } })
   const browser = await launchViewerBrowser(t)
 
-  t.test('a confirm answered OK and a prompt answered with non-ASCII text', async (t) => {
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+  t.test(`a confirm answered OK and a prompt answered with non-ASCII text (${name})`, async (t) => {
     const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/dialogs`, takeover: true, timeout_ms: 5000 }) })
     const fetched = await res.json() as Record<string, any>
     t.equal(fetched.actions[0].reason, 'dialog')
     const tab = host.app.tabs.get(fetched.tab_id)
-    const { page: panel } = await openViewer(browser, host)
+    const { page: panel } = await openViewer(browser, host, viewport)
+    const press = (sel: string): Promise<void> => name === 'phone' ? panel.tap(sel) : panel.click(sel)
     await panel.goto(onHost(host, fetched.actions[0].takeover_url_secret))
     await waitForControl(panel)
     await panel.waitForSelector('#afhttp-dialog:not([hidden])')
@@ -109,7 +111,7 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     t.ok(await watcher.$eval('#afhttp-dialog-ok', (el) => (el as HTMLButtonElement).disabled), 'a watcher cannot answer')
     t.ok(await watcher.$eval('#afhttp-control', (el) => { const r = el.getBoundingClientRect(); return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === el }), '“Take control” is not covered by the dialog')
     await context.close()
-    await panel.click('#afhttp-dialog-ok')
+    await press('#afhttp-dialog-ok')
 
     // The prompt follows once the confirm is answered.
     await panel.waitForFunction(() => !(document.getElementById('afhttp-dialog-input') as HTMLElement).hidden)
@@ -117,7 +119,7 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     t.equal(await panel.$eval('#afhttp-dialog-input', (el) => (el as HTMLInputElement).value), 'anonymous', 'the default text is offered')
     await panel.$eval('#afhttp-dialog-input', (el) => { (el as HTMLInputElement).value = '' })
     await panel.type('#afhttp-dialog-input', 'Zoë Åström · 東京')
-    await panel.click('#afhttp-dialog-ok')
+    await press('#afhttp-dialog-ok')
     await panel.waitForSelector('#afhttp-dialog', { hidden: true })
     await tab.page.waitForFunction(() => document.getElementById('out')?.textContent !== 'waiting', { timeout: 10_000 })
     t.equal(await tab.page.$eval('#out', (el) => el.textContent), 'confirm=true prompt=Zoë Åström · 東京')
@@ -125,6 +127,7 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     t.equal(listed.tab.dialog, null, 'the inventory says no dialog is open any more')
     await host.api(`/v1/tabs/${tab.id}`, { method: 'DELETE' })
   })
+  }
 
   for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
   t.test(`choosing Belgium from a 30-country select, then dismissing the list (${name})`, async (t) => {
