@@ -99,3 +99,24 @@ export async function doneOverHttp (tab) {
   const res = await fetch(api('done', tab), { method: 'POST', cache: 'no-store' })
   return { ok: res.ok, body: await res.json().catch(() => null) }
 }
+
+/**
+ * Sends the chosen files to the host over the lease (one request per file, then the choice),
+ * so the page's file input gets them. `{ok, message}`; the host's message says why it refused.
+ */
+export async function uploadFiles (tab, files) {
+  const ids = []
+  for (const file of files) {
+    const res = await fetch(`${api('files', tab)}&name=${encodeURIComponent(file.name)}`, {
+      method: 'POST', cache: 'no-store', headers: { 'content-type': 'application/octet-stream' }, body: file
+    })
+    const body = await res.json().catch(() => null)
+    if (!res.ok) return { ok: false, message: body?.error?.message ?? `The host refused the file (${res.status}).` }
+    ids.push(body.file_id)
+  }
+  const res = await fetch(api('chooser', tab), {
+    method: 'POST', cache: 'no-store', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ files: ids })
+  })
+  const body = await res.json().catch(() => null)
+  return res.ok ? { ok: true } : { ok: false, message: body?.error?.message ?? `The host refused the files (${res.status}).` }
+}

@@ -86,6 +86,8 @@ export class KeyboardCapture {
   }
 
   paste (e) {
+    // A paste into the panel's own fields (a prompt's answer) stays there.
+    if (e.target?.closest?.('#afhttp-sheet')) return
     e.preventDefault()
     const text = e.clipboardData?.getData('text/plain') ?? ''
     if (!text || !this.guard()) return

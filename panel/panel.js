@@ -1,11 +1,13 @@
 // The takeover panel (SPEC section 10): wires the live view, input capture and the
 // host connection to the controls. Stable hooks: #afhttp-view, #afhttp-done,
-// #afhttp-control, #afhttp-focus, #afhttp-banner and window.afhttpPanelStats.
+// #afhttp-control, #afhttp-focus, #afhttp-banner and window.afhttpPanelStats; browser UI
+// outside the page (SPEC section 16) in #afhttp-dialog, #afhttp-picker, #afhttp-file.
 /* global URLSearchParams, matchMedia */
 import { View } from './view.js'
 import { PointerCapture } from './pointer.js'
 import { KeyboardCapture } from './keyboard.js'
 import { BANNER_THRESHOLD, doneOverHttp, pollStatus, renewLease, Socket } from './connection.js'
+import { PageUi } from './page-ui.js'
 
 const $ = (id) => document.getElementById(id)
 const now = () => performance.timeOrigin + performance.now()
@@ -72,12 +74,14 @@ const socket = new Socket({
     else if (m.t === 'focus') { focus = m; ui.page.textContent = m.url; ui.page.title = m.url; renderFocus() }
     else if (m.t === 'refused') notify(refusal(m), 'warn')
     else if (m.t === 'ended') end(m)
+    else if (pageUi.handle(m)) return
     else if (m.t === 'error') console.warn('afhttp host:', m.message)
   },
   onDown: () => { if (!ended) overlay('Connection lost. Reconnecting…') },
   onFinal: (code) => { if (!ended) end({ state: code === 4401 ? 'lease' : 'closed' }) }
 })
 
+const pageUi = new PageUi({ tab, send: sendInput, mayInput, notify })
 const keyboard = new KeyboardCapture({ field: $('afhttp-keys'), send: sendInput, mayInput, notify, onFocusChange: () => renderFocus() })
 new PointerCapture({
   view,
@@ -110,6 +114,7 @@ function render () {
   ui.control.textContent = you ? 'Release control' : 'Take control'
   ui.control.dataset.holding = String(you)
   ui.view.dataset.control = String(you)
+  pageUi.refresh()
   if (Date.now() > noteUntil) {
     const other = state?.controller === 'human' && !you
     ui.note.dataset.tone = other ? 'warn' : 'info'
@@ -157,6 +162,7 @@ function end (info) {
   keyboard.releaseAll()
   ui.control.disabled = true
   ui.done.disabled = true
+  for (const m of ['dialog', 'select', 'chooser', 'picker']) pageUi.handle({ t: m, [m]: null })
   overlay(ENDED_TEXT[info.finish_reason] ?? ENDED_TEXT[info.state] ?? ENDED_TEXT.closed, true)
   ui.note.textContent = ''
 }

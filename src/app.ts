@@ -12,6 +12,7 @@ import browsers from './plugins/browsers.js'
 import tabs from './plugins/tabs.js'
 import handoffs from './plugins/handoffs.js'
 import panel from './plugins/panel.js'
+import pageUi from './plugins/page-ui.js'
 import capabilitiesRoutes from './routes/capabilities.js'
 import healthRoutes from './routes/health.js'
 import profileRoutes from './routes/profiles.js'
@@ -73,6 +74,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(handoffs)
   await app.register(panel)
   await app.register(cookieRecords)
+  await app.register(pageUi)
   await app.register(capabilitiesRoutes)
   await app.register(healthRoutes)
   await app.register(profileRoutes)

@@ -1,4 +1,5 @@
 import type { Page } from 'puppeteer-core'
+import { PageWatch } from '../page-ui/page-watch.js'
 
 export interface AimRect { x: number, y: number, width: number, height: number }
 
@@ -33,6 +34,8 @@ export async function visibleRect (page: Page, selector: string): Promise<AimRec
 }
 
 export async function resolveAim (page: Page, region?: string, widgetSelector?: string): Promise<Aim> {
+  // A page blocked by a JavaScript dialog cannot be measured until it is answered.
+  if (PageWatch.dialogOf(page)) return { kind: 'viewport' }
   let missed = false
   if (region) {
     const rect = await visibleRect(page, region)

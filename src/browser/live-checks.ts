@@ -1,4 +1,5 @@
 import type { Browser, CDPSession, Page } from 'puppeteer-core'
+import { PageWatch, pageSession } from '../page-ui/page-watch.js'
 
 export interface LiveCheck {
   name: string
@@ -77,11 +78,15 @@ export async function runLiveChecks (target: LiveCheckTarget, budgetMs = LIVE_CH
     ['cdp_roundtrip', async () => { await browser!.version() }]
   ]
   if (page) {
+    // A page blocked by a JavaScript dialog runs no script and paints no frame until a person
+    // answers it (SPEC section 16): its target must still answer, and the panel draws the dialog.
+    const dialog = PageWatch.dialogOf(page)
     steps.push(['page_answers', async () => {
       if (page.isClosed()) throw new Error('the tab is closed')
-      await page.evaluate('1')
+      if (dialog) await pageSession(page).send('Page.getNavigationHistory')
+      else await page.evaluate('1')
     }])
-    if (target.screencast !== false) steps.push(['screencast_frame', target.proveFrame ?? (() => oneScreencastFrame(page, Math.max(25, left() - 25)))])
+    if (target.screencast !== false && !dialog) steps.push(['screencast_frame', target.proveFrame ?? (() => oneScreencastFrame(page, Math.max(25, left() - 25)))])
   }
   for (const [name, fn] of steps) {
     if (!checks[checks.length - 1].ok) {

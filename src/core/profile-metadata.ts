@@ -1,6 +1,7 @@
 import { dirname } from 'node:path'
 import { PROFILE_NAME_RE } from '../config.js'
 import { AfhttpError } from '../errors.js'
+import { permissionsProblem, type PermissionGrants } from './permissions.js'
 
 /** SPEC section 4: the metadata file inside every profile directory. */
 export const METADATA_FILE = 'afhttp-profile.json'
@@ -15,6 +16,8 @@ export interface ProfileMetadata {
   /** Present exactly when backend is 'cdp'. */
   cdp_url?: string
   labels: Record<string, string>
+  /** Optional per-origin permission grants (SPEC section 16); everything else is denied. */
+  permissions?: PermissionGrants
   created_at: string
   updated_at: string
 }
@@ -29,7 +32,7 @@ export const LIMITS = {
 export const LABEL_KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$/
 export const CDP_URL_RE = /^(wss?|https?):\/\//i
 
-const KEYS = new Set(['schema_version', 'name', 'backend', 'cdp_url', 'labels', 'created_at', 'updated_at'])
+const KEYS = new Set(['schema_version', 'name', 'backend', 'cdp_url', 'labels', 'permissions', 'created_at', 'updated_at'])
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 
 /** Why a cdp_url is unusable, or undefined when it is fine. */
@@ -78,6 +81,8 @@ function schemaProblem (doc: Record<string, unknown>): string | undefined {
   }
   const labels = labelsProblem(doc.labels)
   if (labels) return `labels ${labels}`
+  const permissions = doc.permissions === undefined ? undefined : permissionsProblem(doc.permissions)
+  if (permissions) return `permissions ${permissions}`
   if (!isIso(doc.created_at)) return 'created_at is not an ISO 8601 time'
   if (!isIso(doc.updated_at)) return 'updated_at is not an ISO 8601 time'
   return undefined
@@ -147,6 +152,7 @@ export function serializeMetadata (meta: ProfileMetadata): string {
     backend: meta.backend,
     ...(meta.cdp_url !== undefined ? { cdp_url: meta.cdp_url } : {}),
     labels: meta.labels,
+    ...(meta.permissions !== undefined ? { permissions: meta.permissions } : {}),
     created_at: meta.created_at,
     updated_at: meta.updated_at
   }

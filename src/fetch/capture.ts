@@ -37,6 +37,15 @@ export async function observePage (page: Page, deadline: number): Promise<PageSn
   }
 }
 
+/** Every requested capture failed for one reason (e.g. the page is blocked by a dialog); nothing is asked of the page. */
+export function failedCaptures (wanted: CaptureName[], why: string): CaptureOutcome {
+  return {
+    artifacts: {},
+    failed: [...wanted],
+    warnings: wanted.map((name) => ({ code: 'capture_failed', message: `The ${name} capture failed: ${why}.` }))
+  }
+}
+
 /** Takes the requested captures; a failed or empty one is a warning and counts against reclaiming. */
 export async function capture (page: Page, wanted: CaptureName[], seen: PageSnapshot, deadline: number): Promise<CaptureOutcome> {
   const out: CaptureOutcome = { artifacts: {}, failed: [], warnings: [] }

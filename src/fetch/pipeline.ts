@@ -6,10 +6,14 @@ import type { TabRecord } from '../plugins/tabs.js'
 import { navigate, type MainResponse } from './navigate.js'
 import { awaitReadiness, type Readiness } from './readiness.js'
 import { capture, observePage, type Artifacts } from './capture.js'
+import { blockedInspection, unlessDialog } from './blocked.js'
 import type { FetchRequest } from './request.js'
 import { observationDeadline } from './deadline.js'
 // The action's shape is part of the public contract: one definition, the client's.
 import type { HumanTakeoverAction } from '../client/types.js'
+import { fileChooserWarning, type OpenDialog } from '../core/page-ui.js'
+import { PageWatch } from '../page-ui/page-watch.js'
+import { permissionsReady } from '../page-ui/permissions.js'
 
 export interface Warning { code: string, message: string }
 
@@ -29,13 +33,15 @@ export interface FetchResult {
   trace: { timings: Record<string, number>, retained_tab_id?: string }
 }
 
-interface Inspection {
+export interface Inspection {
   response?: MainResponse
   readiness: Readiness
   recognition: Recognition
   verdict: Verdict
   artifacts: Artifacts
   warnings: Warning[]
+  /** The page is blocked by this dialog: nothing in it could be observed. */
+  blocked?: OpenDialog
 }
 
 /** Observes the page as it is now: readiness, recognition, captures and the verdict. */
@@ -86,6 +92,10 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
     tab = await app.tabs.open(req.profile ?? app.config.defaultProfile)
     mark('open_tab_ms', t0)
   }
+  // Watch before navigating: a dialog opened on load must be seen, not waited for.
+  PageWatch.of(tab.page, () => app.clock.now())
+  // No page may meet a permission prompt before the denials (and the profile's grants) are set.
+  await permissionsReady(tab.page.browser())
   const done = app.tabs.beginWork(tab)
   try {
     return await fetchInTab(app, req, tab, ownTab, { started, deadline, timings, mark })
@@ -100,18 +110,27 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
   const { started, deadline, timings, mark } = c
   app.tabs.touch(tab.id)
 
+  const watch = PageWatch.of(tab.page)
+  const choosersBefore = watch.choosersDuringWork
   let response: MainResponse | undefined
-  if (req.url !== undefined) {
+  let seen: Inspection | undefined
+  if (req.url !== undefined && !watch.dialog) {
     const t0 = performance.now()
     try {
-      response = await navigate(tab.page, req.url, req.wait, req.timeoutMs)
+      const loaded = await unlessDialog(watch, navigate(tab.page, req.url, req.wait, req.timeoutMs))
+      if ('dialog' in loaded) seen = blockedInspection(tab, req, loaded.dialog, performance.now() - t0)
+      else response = loaded.value
     } catch (err) {
       throw await failedNavigation(app, tab, ownTab, req, err)
     }
     mark('navigate_ms', t0)
   }
   const t1 = performance.now()
-  const seen = await inspectTab(tab, req, deadline, response)
+  if (!seen) {
+    const inspected = watch.dialog ? { dialog: watch.dialog } : await unlessDialog(watch, inspectTab(tab, req, deadline, response))
+    seen = 'dialog' in inspected ? blockedInspection(tab, req, inspected.dialog, performance.now() - t1, response) : inspected.value
+  }
+  if (watch.choosersDuringWork > choosersBefore) seen.warnings.push(fileChooserWarning())
   mark('inspect_ms', t1)
   app.tabs.touch(tab.id)
 
@@ -145,7 +164,7 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
 }
 
 async function humanAction (app: FastifyInstance, tab: TabRecord, req: FetchRequest, seen: Inspection, warnings: Warning[]): Promise<HumanTakeoverAction> {
-  const action: HumanTakeoverAction = { kind: 'human_takeover', reason: seen.verdict.reason ?? 'content_unverified' }
+  const action: HumanTakeoverAction = { kind: 'human_takeover', reason: seen.blocked ? 'dialog' : seen.verdict.reason ?? 'content_unverified' }
   try {
     const minted = await app.handoffs.mint(tab.id, {
       region: req.region,

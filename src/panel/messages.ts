@@ -1,6 +1,7 @@
 // Text messages from the panel to the host (docs/panel.md "Messages"), validated
 // before anything reaches the page. Pure: no socket, no browser.
 import { NAMED_KEYS } from './keys.js'
+import { DIALOG_ANSWER_MAX_CHARS } from '../core/page-ui.js'
 
 /** Largest text message accepted on the panel WebSocket (SPEC section 12). */
 export const MAX_MESSAGE_BYTES = 64 * 1024
@@ -19,8 +20,28 @@ export type InputMessage =
   | { t: 'text'; g: number; text: string }
   | { t: 'paste'; g: number; text: string }
 
+/** A person's answer to browser UI the panel drew (SPEC section 16); needs control, like input. */
+export type UiAnswer =
+  | { t: 'dialog'; g: number; accept: boolean; text?: string }
+  | { t: 'select'; g: number; index: number | null }
+  | { t: 'chooser'; g: number; cancel: true }
+  | { t: 'picker'; g: number; kind: PickerKind; value: string }
+
+export type PickerKind = 'date' | 'time' | 'datetime-local' | 'month' | 'week' | 'color'
+export const PICKER_KINDS: readonly PickerKind[] = ['date', 'time', 'datetime-local', 'month', 'week', 'color']
+/** The value syntax of each native input type (HTML's own); anything else is refused. */
+const PICKER_VALUE: Record<PickerKind, RegExp> = {
+  date: /^\d{4,6}-\d{2}-\d{2}$/,
+  time: /^\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/,
+  'datetime-local': /^\d{4,6}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?$/,
+  month: /^\d{4,6}-\d{2}$/,
+  week: /^\d{4,6}-W\d{2}$/,
+  color: /^#[0-9a-f]{6}$/i
+}
+
 export type PanelMessage =
   | InputMessage
+  | UiAnswer
   | { t: 'size'; width: number; height: number; dpr: number; whole: boolean }
   | { t: 'take' } | { t: 'release' } | { t: 'done' }
 
@@ -70,6 +91,33 @@ function input (m: Raw): PanelMessage | string {
   }
 }
 
+function uiAnswer (m: Raw): UiAnswer | string {
+  if (!int(m.g, 0, Number.MAX_SAFE_INTEGER)) return 'g (generation) must be a non-negative integer'
+  const g = m.g
+  switch (m.t) {
+    case 'dialog':
+      if (typeof m.accept !== 'boolean') return 'dialog.accept must be true or false'
+      if (m.text !== undefined && (typeof m.text !== 'string' || m.text.length > DIALOG_ANSWER_MAX_CHARS)) return `dialog.text must be a string of at most ${DIALOG_ANSWER_MAX_CHARS} characters`
+      return { t: 'dialog', g, accept: m.accept, ...(typeof m.text === 'string' ? { text: m.text } : {}) }
+    case 'select':
+      if (m.index !== null && !int(m.index, 0, 100_000)) return 'select.index must be an option index or null (dismiss)'
+      return { t: 'select', g, index: m.index as number | null }
+    case 'chooser':
+      if (m.cancel !== true) return 'chooser messages only cancel; files go over POST /panel/api/files'
+      return { t: 'chooser', g, cancel: true }
+    default: {
+      if (!PICKER_KINDS.includes(m.kind as PickerKind)) return `picker.kind must be one of ${PICKER_KINDS.join(', ')}`
+      const kind = m.kind as PickerKind
+      if (typeof m.value !== 'string' || !PICKER_VALUE[kind].test(m.value)) return `picker.value is not a ${kind} value`
+      return { t: 'picker', g, kind, value: m.value }
+    }
+  }
+}
+
+export function isUiAnswer (msg: PanelMessage): msg is UiAnswer {
+  return msg.t === 'dialog' || msg.t === 'select' || msg.t === 'chooser' || msg.t === 'picker'
+}
+
 export function parsePanelMessage (raw: string): Parsed {
   if (raw.length > MAX_MESSAGE_BYTES) return { ok: false, error: 'message too large' }
   let m: unknown
@@ -82,6 +130,10 @@ export function parsePanelMessage (raw: string): Parsed {
     case 'size':
       if (!num(r.width, 0, 20_000) || !num(r.height, 0, 20_000)) return { ok: false, error: 'size width/height out of range' }
       return { ok: true, msg: { t: 'size', width: r.width, height: r.height, dpr: num(r.dpr, 0.25, 8) ? r.dpr : 1, whole: r.whole === true } }
+    case 'dialog': case 'select': case 'chooser': case 'picker': {
+      const res = uiAnswer(r)
+      return typeof res === 'string' ? { ok: false, error: res } : { ok: true, msg: res }
+    }
     default: {
       const res = input(r)
       return typeof res === 'string' ? { ok: false, error: res } : { ok: true, msg: res }
@@ -90,5 +142,5 @@ export function parsePanelMessage (raw: string): Parsed {
 }
 
 export function isInput (msg: PanelMessage): msg is InputMessage {
-  return 'g' in msg
+  return 'g' in msg && !isUiAnswer(msg)
 }

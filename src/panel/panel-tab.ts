@@ -16,8 +16,10 @@ import { NO_FOCUS, probeFocus, sameFocus, type FocusState } from './focus.js'
 import { FrameSink } from './frame-sink.js'
 import { InputRelay } from './input-relay.js'
 import type { Lease } from './lease.js'
-import { isInput, parsePanelMessage, type PanelMessage } from './messages.js'
+import { isInput, isUiAnswer, parsePanelMessage, type InputMessage, type PanelMessage } from './messages.js'
 import type { TabStreamer } from './streamer.js'
+import { PageUiRelay } from './page-ui-relay.js'
+import { PageWatch } from '../page-ui/page-watch.js'
 
 export interface Viewer {
   readonly id: string
@@ -47,6 +49,7 @@ export class PanelTab {
   readonly #relay: InputRelay
   readonly #completion: CompletionMonitor
   readonly #aim: AimTracker
+  readonly #ui: PageUiRelay
   #focus: FocusState = NO_FOCUS
   #url = ''
   #probing = false
@@ -57,7 +60,8 @@ export class PanelTab {
   static async open (deps: PanelTabDeps): Promise<PanelTab> {
     const session = await deps.tab.page.createCDPSession()
     // The page believes its window is focused, as it would for a person at the keyboard.
-    await session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
+    // Not awaited: a page blocked by a dialog answers it only after the person answers that.
+    session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
     return new PanelTab(deps, session)
   }
 
@@ -68,6 +72,22 @@ export class PanelTab {
       completionMoment: () => this.#completion.moment(),
       inputSent: () => this.#focusAfterInput()
     }, deps.log)
+    this.#ui = new PageUiRelay({
+      watch: PageWatch.of(deps.tab.page, deps.now),
+      session,
+      key: (key) => {
+        this.#relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 })
+        this.#relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 })
+      },
+      char: (ch) => {
+        const code = /^[0-9]$/.test(ch) ? `Digit${ch}` : `Key${ch.toUpperCase()}`
+        const base = { key: ch, code, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), nativeVirtualKeyCode: ch.toUpperCase().charCodeAt(0) }
+        session.send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: ch, unmodifiedText: ch }).catch(() => undefined)
+        session.send('Input.dispatchKeyEvent', { type: 'keyUp', ...base }).catch(() => undefined)
+      },
+      broadcast: (msg) => { for (const v of this.viewers.values()) this.#send(v, msg) },
+      log: deps.log
+    })
     this.#completion = new CompletionMonitor({ tab: deps.tab, handoffs: deps.handoffs, now: deps.now, log: deps.log })
     this.#aim = new AimTracker(deps.tab.page, () => deps.handoffs.current(deps.tab.id), (aim, resolved) => {
       deps.streamer.setAim(aim)
@@ -98,6 +118,7 @@ export class PanelTab {
     if (first && h?.control.controller === 'agent') this.#control(viewer, { type: 'take', viewerId: viewer.id }, 'take')
     this.#send(viewer, this.#stateFor(viewer))
     this.#send(viewer, { t: 'focus', ...this.#focus, url: this.#deps.tab.page.url() })
+    for (const msg of this.#ui.state()) this.#send(viewer, msg)
     if (this.viewers.size === 1) this.#watch()
     return viewer
   }
@@ -117,14 +138,25 @@ export class PanelTab {
     }
     const msg: PanelMessage = parsed.msg
     const tabId = this.#deps.tab.id
-    if (isInput(msg)) {
+    if (isInput(msg) || isUiAnswer(msg)) {
       const h = this.#deps.handoffs.current(tabId)
       if (!h || !isHeld(h, this.#deps.now()) || !acceptsInput(h.control, viewer.id, msg.g)) {
         // Stale or not the holder: dropped (SPEC section 7). Say so once per burst.
         if (viewer.stale++ % 50 === 0) this.#send(viewer, this.#stateFor(viewer))
         return
       }
+      if (isUiAnswer(msg)) {
+        // An answered dialog or a choice can be what gets the page through: check, as after a click.
+        this.#ui.answer(msg).then(() => { if (msg.t !== 'chooser') this.#completion.moment() }, (err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
+        return
+      }
+      if (this.#ui.dialogOpen) {
+        // Input would wait in the blocked page and land after the answer, somewhere unseen.
+        if (viewer.stale++ % 50 === 0) this.#send(viewer, { t: 'refused', action: 'input', message: 'Answer the dialog first: the page waits for it.' })
+        return
+      }
       this.#relay.relay(msg)
+      this.#noticeUi(msg)
       // A person at work keeps the tab fresh for the reaper once the hold is over.
       this.#deps.tab.lastActiveAt = this.#deps.now()
       return
@@ -162,12 +194,24 @@ export class PanelTab {
     this.#relay.dropQueued()
     this.#relay.releaseHeld()
     this.#completion.dispose()
+    this.#ui.dispose()
     this.#unwatch()
     for (const v of this.viewers.values()) {
       this.#send(v, { t: 'ended', state: summary?.state ?? 'revoked', finish_reason: summary?.finish_reason ?? null, auto_done: summary?.auto_done ?? false })
       v.ws.close(1000, 'handoff ended')
     }
     this.#session.detach().catch(() => undefined)
+  }
+
+  /** A press or an opening key may have opened a select list the screencast cannot show. */
+  #noticeUi (msg: InputMessage): void {
+    if (msg.t === 'mouse' && msg.type === 'down') {
+      if (msg.button === 'left') this.#ui.afterPress(msg.x, msg.y)
+      else this.#ui.forgetSelect()
+    } else if (msg.t === 'key' && msg.type === 'down') {
+      if (msg.key === ' ' || (msg.key === 'ArrowDown' && (msg.mods & 1) !== 0)) this.#ui.afterOpeningKey()
+      else if (msg.key === 'Escape' || msg.key === 'Enter' || msg.key === 'Tab') this.#ui.forgetSelect()
+    }
   }
 
   #control (viewer: Viewer, event: Parameters<HandoffService['control']>[1], action?: string): void {

@@ -4,6 +4,7 @@ import { isHeld, summarize } from '../core/handoff.js'
 import { LeaseBook, leaseCookieName, type Lease } from '../panel/lease.js'
 import { PanelTab } from '../panel/panel-tab.js'
 import { TabStreamer } from '../panel/streamer.js'
+import { UploadStore } from '../panel/uploads.js'
 import type { TabRecord } from './tabs.js'
 
 /** JPEG quality of panel frames: 60–70 keeps 60 fps at full size (CDP-NOTES point 1). */
@@ -11,6 +12,8 @@ export const FRAME_QUALITY = 60
 
 export interface PanelService {
   readonly leases: LeaseBook
+  /** Files people chose for file choosers, per handoff (deleted when it ends). */
+  readonly uploads: UploadStore
   /** The tab's one shared screencast (created on first use, kept until the tab closes). */
   streamer (tab: TabRecord): TabStreamer
   /** The panel side of a tab with a live handoff, opened on the first connection. */
@@ -30,6 +33,7 @@ const EXPIRY_SWEEP_MS = 1_000
 
 async function panelPlugin (app: FastifyInstance): Promise<void> {
   const leases = new LeaseBook()
+  const uploads = new UploadStore()
   const streamers = new Map<string, TabStreamer>()
   const panels = new Map<string, Promise<PanelTab>>()
   const opened = new Map<string, PanelTab>()
@@ -39,12 +43,14 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
     opened.delete(tabId)
     panels.delete(tabId)
     leases.revokeTab(tabId)
+    uploads.drop(tabId).catch((err: unknown) => app.log.warn({ err, tab_id: tabId }, 'uploaded files could not be deleted'))
     const h = app.handoffs.current(tabId)
     panel?.close(h ? summarize(h, app.clock.now()) : undefined)
   }
 
   const service: PanelService = {
     leases,
+    uploads,
     streamer (tab) {
       let s = streamers.get(tab.id)
       if (!s) {
@@ -109,6 +115,7 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
     for (const tabId of [...opened.keys()]) closePanel(tabId)
     await Promise.all([...streamers.values()].map((s) => s.dispose()))
     streamers.clear()
+    await uploads.dispose()
   })
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { API_VERSION, VERSION } from '../version.js'
+import { UPLOAD_LIMITS } from '../core/page-ui.js'
 
 export const WAIT_STRATEGIES = ['load', 'domcontentloaded', 'networkidle', 'selector:<css>', 'selector-stable:<css>']
 export const CAPTURES = ['html', 'text', 'screenshot']
@@ -9,7 +10,9 @@ export const LIMITS = {
   body_bytes_max: 1024 * 1024,
   ws_message_bytes_max: 256 * 1024,
   paste_chars_max: 100_000,
-  finished_handoffs_per_tab: 64
+  finished_handoffs_per_tab: 64,
+  // Files a person may hand to a page's file chooser through the panel (SPEC section 16).
+  ...UPLOAD_LIMITS
 }
 
 async function defaultBackend (app: FastifyInstance): Promise<string> {

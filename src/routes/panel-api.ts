@@ -9,6 +9,7 @@ import type { TabRecord } from '../plugins/tabs.js'
 import type { Lease } from '../panel/lease.js'
 import { noLeasePage, PAGE_CSP, unavailablePage } from '../panel/pages.js'
 import { noStore, sameOrigin, sendHtml } from '../panel/http.js'
+import { panelFileRoutes } from './panel-files.js'
 
 const ROOT = new URL('../../', import.meta.url)
 const PANEL_DIR = fileURLToPath(new URL('panel/', ROOT))
@@ -21,7 +22,8 @@ export const PANEL_CSP = [
   "style-src 'self'", "frame-ancestors 'self'", "base-uri 'none'", "form-action 'none'"
 ].join('; ')
 
-interface TabQuery { Querystring: { tab?: string } }
+export interface TabQuery { Querystring: { tab?: string } }
+
 
 /** The panel document, its static files, and the small JSON API the open panel calls. */
 export default async function panelApiRoutes (app: FastifyInstance): Promise<void> {
@@ -52,6 +54,8 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
     if (!sameOrigin(req, app.config.publicUrl)) throw new AfhttpError('panel_origin_refused')
   }
   const summaryOf = (tab: TabRecord): ReturnType<typeof summarize> => app.handoffs.summary(tab.id)
+
+  await panelFileRoutes(app, leased, sameOriginOnly)
 
   app.get<TabQuery>('/panel', async (req, reply) => reply.redirect(`/panel/${req.query.tab ? `?tab=${encodeURIComponent(req.query.tab)}` : ''}`, 302))
 
@@ -97,3 +101,4 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
     return app.handoffs.finishByViewer(tab.id, app.panel.find(tab.id)?.holderUnder(lease) ?? 'http')
   })
 }
+

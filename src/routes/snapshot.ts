@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { recognizePage, type Recognition } from '../core/challenge.js'
-import { capture, observePage, type CaptureName } from '../fetch/capture.js'
+import { capture, failedCaptures, observePage, type CaptureName } from '../fetch/capture.js'
+import { blockedByDialogReason, dialogWarning } from '../core/page-ui.js'
+import { PageWatch } from '../page-ui/page-watch.js'
 
 const SNAPSHOT_BUDGET_MS = 10_000
 
@@ -20,12 +22,18 @@ export default async function snapshotRoutes (app: FastifyInstance): Promise<voi
     async (req) => {
       const tab = app.tabs.get(req.params.tab_id)
       const wanted = req.body?.capture ?? ['html', 'text']
+      const handoff = app.handoffs.current(tab.id) ? app.handoffs.summary(tab.id) : null
+      const dialog = PageWatch.of(tab.page, () => app.clock.now()).dialog
+      if (dialog) {
+        // The page runs no script until its dialog is answered: say so instead of waiting.
+        const captured = failedCaptures(wanted, blockedByDialogReason(dialog))
+        return { tab_id: tab.id, url: tab.page.url(), title: null, status: tab.lastResponse?.status ?? null, artifacts: captured.artifacts, warnings: [dialogWarning(dialog), ...captured.warnings], dialog, handoff }
+      }
       const deadline = performance.now() + SNAPSHOT_BUDGET_MS
       const seen = await observePage(tab.page, deadline)
       const main = tab.lastResponse
       const recognition: Recognition = seen.failed ? {} : recognizePage({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
       const captured = await capture(tab.page, wanted, seen, deadline)
-      const handoff = app.handoffs.current(tab.id) ? app.handoffs.summary(tab.id) : null
       return {
         tab_id: tab.id,
         url: tab.page.url(),
@@ -35,6 +43,7 @@ export default async function snapshotRoutes (app: FastifyInstance): Promise<voi
         ...(recognition.challenge ? { challenge: recognition.challenge } : {}),
         artifacts: captured.artifacts,
         warnings: captured.warnings,
+        dialog: null,
         handoff
       }
     }

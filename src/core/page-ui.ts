@@ -1,0 +1,139 @@
+// What the browser draws outside the page (SPEC section 16), as plain data: an open
+// JavaScript dialog, an open file chooser, and the answers a person may give them.
+// Pure: no browser, no socket.
+
+export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload'
+
+/** A dialog the page is blocked on, as drivers (/v1/tabs, snapshots, warnings) and the panel see it. */
+export interface OpenDialog {
+  type: DialogType
+  /** The page's text, cut to DIALOG_MESSAGE_MAX_CHARS; shown as text, never as HTML. */
+  message: string
+  /** Origin of the frame that opened it (a person must know who is asking). */
+  origin: string
+  /** prompt() only: the text the page proposed. */
+  default_prompt?: string
+  opened_at: string
+}
+
+export const DIALOG_MESSAGE_MAX_CHARS = 4_000
+/** A prompt answer is typed text; the same bound as a paste into the page. */
+export const DIALOG_ANSWER_MAX_CHARS = 16 * 1024
+
+const TYPES = new Set<DialogType>(['alert', 'confirm', 'prompt', 'beforeunload'])
+
+/** The frame URL's origin; a data:, about: or file: page says its scheme instead of "null". */
+export function dialogOrigin (url: string): string {
+  try {
+    const u = new URL(url)
+    return u.origin !== 'null' ? u.origin : `${u.protocol}`
+  } catch {
+    return 'unknown'
+  }
+}
+
+/** From CDP's Page.javascriptDialogOpening event. */
+export function describeDialog (ev: { type: string, message: string, url: string, defaultPrompt?: string }, now: number): OpenDialog {
+  const type = TYPES.has(ev.type as DialogType) ? ev.type as DialogType : 'alert'
+  return {
+    type,
+    message: ev.message.slice(0, DIALOG_MESSAGE_MAX_CHARS),
+    origin: dialogOrigin(ev.url),
+    ...(type === 'prompt' ? { default_prompt: (ev.defaultPrompt ?? '').slice(0, DIALOG_MESSAGE_MAX_CHARS) } : {}),
+    opened_at: new Date(now).toISOString()
+  }
+}
+
+export interface DialogWarning { code: 'dialog_open', message: string, dialog: { type: DialogType, message: string, origin: string } }
+
+/** The fetch warning: the host never answers a dialog, so the driver learns it is there. */
+export function dialogWarning (d: OpenDialog): DialogWarning {
+  const quoted = JSON.stringify(d.message.length > 200 ? `${d.message.slice(0, 200)}…` : d.message)
+  return {
+    code: 'dialog_open',
+    message: `The page opened a JavaScript ${d.type} dialog (${quoted} from ${d.origin}) and is blocked until a person answers it; the host never answers dialogs.`,
+    dialog: { type: d.type, message: d.message, origin: d.origin }
+  }
+}
+
+/** What Page.handleJavaScriptDialog gets for a person's answer; an alert has only OK. */
+export function dialogAnswer (d: OpenDialog, accept: boolean, text?: string): { accept: boolean, promptText?: string } {
+  if (d.type === 'alert') return { accept: true }
+  if (d.type === 'prompt' && accept) return { accept: true, promptText: text ?? '' }
+  return { accept }
+}
+
+/** Why a capture cannot be taken while a dialog is open (the page's main thread waits for it). */
+export function blockedByDialogReason (d: OpenDialog): string {
+  return `the page is blocked by an open ${d.type} dialog`
+}
+
+export interface FileChooserInfo {
+  mode: 'selectSingle' | 'selectMultiple'
+  /** The input's accept attribute, passed to the viewer's own picker. */
+  accept: string
+  opened_at: string
+}
+
+export function fileChooserWarning (): { code: 'file_chooser_open', message: string } {
+  return {
+    code: 'file_chooser_open',
+    message: 'The page opened a file chooser during the fetch; with no person to choose, it was cancelled and the input left empty.'
+  }
+}
+
+/** One entry of a native select list as the panel draws it. */
+export interface SelectOption {
+  index: number
+  label: string
+  disabled: boolean
+  /** The optgroup's label, or null outside a group. */
+  group: string | null
+}
+
+export interface OpenSelect {
+  options: SelectOption[]
+  /** The option chosen now (-1: none). */
+  selected: number
+  /** A short human hint: aria-label, name or id of the select. */
+  label: string
+}
+
+export const SELECT_OPTIONS_MAX = 2_000
+
+/**
+ * The keys a person would press in the browser's open select list to go from `from` to
+ * `to`: arrow keys step over disabled options, Enter commits (one input/change, as the
+ * browser's own choice). Escape when `to` is not a choosable option: the value stays.
+ */
+export function selectKeys (options: SelectOption[], from: number, to: number | null): string[] {
+  const target = to === null ? undefined : options.find((o) => o.index === to)
+  if (!target || target.disabled) return ['Escape']
+  if (to === from) return ['Enter']
+  const enabled = options.filter((o) => !o.disabled).map((o) => o.index)
+  const down = to! > from
+  const between = enabled.filter((i) => down ? i > from && i <= to! : i < from && i >= to!)
+  return [...between.map(() => down ? 'ArrowDown' : 'ArrowUp'), 'Enter']
+}
+
+/** Files a person may hand to one file chooser, and the size of each (advertised in /capabilities). */
+export const UPLOAD_FILES_MAX = 10
+export const UPLOAD_FILE_BYTES_MAX = 10 * 1024 * 1024
+/** All files stored for one handoff, retries included; the directory goes when the handoff ends. */
+export const UPLOAD_FILES_PER_HANDOFF_MAX = 40
+
+export const UPLOAD_LIMITS = Object.freeze({
+  upload_files_max: UPLOAD_FILES_MAX,
+  upload_file_bytes_max: UPLOAD_FILE_BYTES_MAX,
+  upload_files_per_handoff_max: UPLOAD_FILES_PER_HANDOFF_MAX
+})
+
+/**
+ * The name the page will see (File.name is the stored file's base name): the viewer's own
+ * name without any path, control characters or reserved names, bounded in length.
+ */
+export function safeUploadName (name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const base = name.split(/[/\\]/).pop()!.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 200)
+  return base === '' || base === '.' || base === '..' ? 'file' : base
+}

@@ -1,0 +1,202 @@
+// The panel side of what the browser draws outside the page (SPEC section 16): it tells
+// every viewer when a dialog, a select list or a file chooser is open, and turns the
+// person's answer into what the browser itself would do — Page.handleJavaScriptDialog for
+// a dialog, arrow keys and Enter in the open select list (so the page sees the browser's
+// own trusted input/change), DOM.setFileInputFiles for chosen files. Never answers for anyone.
+import type { CDPSession } from 'puppeteer-core'
+import type { FastifyBaseLogger } from 'fastify'
+import { dialogAnswer, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
+import type { OpenChooser, PageWatch } from '../page-ui/page-watch.js'
+import type { UiAnswer } from './messages.js'
+import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
+import type { PickerKind } from './messages.js'
+
+// A busy machine may take a while to show the list after the press: look for up to ~1.5 s.
+const PROBE_ATTEMPTS = 15
+const PROBE_RETRY_MS = 100
+
+export interface UiRelayDeps {
+  watch: PageWatch
+  session: CDPSession
+  /** Sends a named key through the panel's input relay (same order as the person's other input). */
+  key: (key: string) => void
+  /** Types one character as a key press with text (date fields ignore inserted text). */
+  char: (ch: string) => void
+  broadcast: (msg: Record<string, unknown>) => void
+  log: FastifyBaseLogger
+}
+
+/** Date and time inputs whose value the person picks in their own browser (not colour: see docs/decisions.md). */
+const PICKER_TYPES = ['date', 'time', 'datetime-local', 'month', 'week']
+
+/** What a press or an opening key opened: a select's list, a date/time field, or nothing. */
+const PRESS_PROBE = (where: string): string => `(() => {
+  let el = ${where}
+  for (let i = 0; i < 8 && el && el.shadowRoot; i++) {
+    const inner = ${where.startsWith('document.activeElement') ? 'el.shadowRoot.activeElement' : 'el.shadowRoot.elementFromPoint(X, Y)'}
+    if (!inner || inner === el) break
+    el = inner
+  }
+  if (!el || !el.closest) return null
+  const isOpen = (node) => { try { return node.matches(':open') } catch (e) { return true } }
+  const label = (node) => String(node.getAttribute('aria-label') || node.name || node.id || '').slice(0, 80)
+  // A press on a field's label works the field, as in the browser.
+  const labelled = el.closest('label')
+  const input = el.closest('input') || (labelled && labelled.control && labelled.control.tagName === 'INPUT' ? labelled.control : null)
+  if (input && ${JSON.stringify(PICKER_TYPES)}.includes(input.type) && !input.disabled && !input.readOnly) {
+    const lang = navigator.language
+    const order = new Intl.DateTimeFormat(lang, { year: 'numeric', month: '2-digit', day: '2-digit' })
+      .formatToParts(new Date(2000, 10, 22)).map((p) => p.type).filter((t) => t === 'year' || t === 'month' || t === 'day')
+    const hour12 = new Intl.DateTimeFormat(lang, { hour: 'numeric' }).resolvedOptions().hour12 === true
+    return { picker: { kind: input.type, value: input.value, min: input.min, max: input.max, step: input.step, label: label(input), layout: { order, hour12 } } }
+  }
+  const sel = el.closest('select')
+  if (!sel || sel.disabled || sel.multiple || sel.size > 1) return null
+  // :open says whether the browser's own list is showing (older Chromium: assume it is).
+  if (!isOpen(sel)) return { closed: true }
+  const options = Array.from(sel.options).slice(0, ${SELECT_OPTIONS_MAX}).map((o, index) => {
+    const g = o.parentElement && o.parentElement.tagName === 'OPTGROUP' ? o.parentElement : null
+    return { index, label: String(o.label || o.text).slice(0, 200), disabled: o.disabled || !!(g && g.disabled), group: g ? String(g.label).slice(0, 200) : null }
+  })
+  return { select: { options, selected: sel.selectedIndex, label: label(sel) } }
+})()`
+
+interface OpenPicker { kind: PickerKind, value: string, min: string, max: string, step: string, label: string, layout: PickerLayout }
+
+export class PageUiRelay {
+  readonly #d: UiRelayDeps
+  #select: OpenSelect | undefined
+  #picker: OpenPicker | undefined
+  readonly #onDialog = (d: OpenDialog | undefined): void => this.#d.broadcast({ t: 'dialog', dialog: d ?? null })
+  readonly #onChooser = (c: OpenChooser | undefined): void => this.#d.broadcast({ t: 'chooser', chooser: c ? publicChooser(c) : null })
+
+  constructor (deps: UiRelayDeps) {
+    this.#d = deps
+    deps.watch.personPresent = true
+    deps.watch.on('dialog', this.#onDialog)
+    deps.watch.on('chooser', this.#onChooser)
+  }
+
+  get dialogOpen (): boolean { return this.#d.watch.dialog !== undefined }
+
+  /** What a viewer that just joined must see. */
+  state (): Array<Record<string, unknown>> {
+    const { watch } = this.#d
+    return [
+      { t: 'dialog', dialog: watch.dialog ?? null },
+      { t: 'select', select: this.#select ?? null },
+      { t: 'picker', picker: this.#picker ?? null },
+      { t: 'chooser', chooser: watch.chooser ? publicChooser(watch.chooser) : null }
+    ]
+  }
+
+  /** A press was relayed at (x, y): if it opened a select, the panel must draw its list. */
+  afterPress (x: number, y: number): void {
+    void this.#probe(PRESS_PROBE('document.elementFromPoint(X, Y)').replaceAll('X', String(x)).replaceAll('Y', String(y)))
+  }
+
+  /** Space or Alt+ArrowDown on a focused select opens its list too. */
+  afterOpeningKey (): void {
+    void this.#probe(PRESS_PROBE('document.activeElement'))
+  }
+
+  /** Any other press or key: a list the person closed in the page itself is gone. */
+  forgetSelect (): void {
+    if (this.#select) {
+      this.#select = undefined
+      this.#d.broadcast({ t: 'select', select: null })
+    }
+    if (this.#picker) {
+      this.#picker = undefined
+      this.#d.broadcast({ t: 'picker', picker: null })
+    }
+  }
+
+  async answer (msg: UiAnswer): Promise<void> {
+    const { watch } = this.#d
+    switch (msg.t) {
+      case 'dialog': {
+        const d = watch.dialog
+        if (!d) throw new Error('No dialog is open any more.')
+        await watch.answerDialog(dialogAnswer(d, msg.accept, msg.text))
+        return
+      }
+      case 'select': {
+        const s = this.#select
+        if (!s) throw new Error('No select list is open any more.')
+        this.forgetSelect()
+        if (msg.index !== null && !await this.#listStillOpen()) throw new Error('The list closed in the page before your choice arrived; open it again.')
+        for (const key of selectKeys(s.options, s.selected, msg.index)) this.#d.key(key)
+        return
+      }
+      case 'chooser':
+        if (watch.chooser) await watch.resolveChooser([])
+        return
+      case 'picker': {
+        const p = this.#picker
+        if (!p || p.kind !== msg.kind) throw new Error('That field is not waiting for a value any more; tap it again.')
+        this.forgetSelect()
+        // The browser's own popup, if the press opened it, would take the keys: close it first.
+        if (await this.#focusedOpen('INPUT')) this.#d.key('Escape')
+        for (const step of typedPickerKeys(msg.kind, msg.value, p.layout)) {
+          if (step.key) this.#d.key(step.key)
+          else if (step.char) this.#d.char(step.char)
+        }
+        return
+      }
+    }
+  }
+
+  dispose (): void {
+    const { watch } = this.#d
+    watch.personPresent = false
+    watch.off('dialog', this.#onDialog)
+    watch.off('chooser', this.#onChooser)
+  }
+
+  async #listStillOpen (): Promise<boolean> {
+    return this.#focusedOpen('SELECT')
+  }
+
+  /** Whether the focused element is a `tag` whose browser popup is showing. */
+  async #focusedOpen (tag: 'SELECT' | 'INPUT'): Promise<boolean> {
+    const res = await this.#d.session.send('Runtime.evaluate', {
+      expression: `(() => { const el = document.activeElement; if (!el || el.tagName !== '${tag}') return false; try { return el.matches(':open') } catch (e) { return ${tag === 'SELECT'} } })()`,
+      returnByValue: true,
+      silent: true
+    }).catch(() => undefined)
+    return res?.result?.value === true
+  }
+
+  async #probe (expression: string): Promise<void> {
+    // The press travels to the page while the probe does: look again if the list is not up yet.
+    for (let attempt = 0; attempt < PROBE_ATTEMPTS; attempt++) {
+      if (this.dialogOpen) return
+      let value: { select?: OpenSelect, picker?: OpenPicker, closed?: boolean } | null | undefined
+      try {
+        const res = await this.#d.session.send('Runtime.evaluate', { expression, returnByValue: true, silent: true })
+        value = res.result?.value as typeof value
+      } catch (err) {
+        this.#d.log.debug({ err }, 'press probe failed')
+        return
+      }
+      if (!value) { this.forgetSelect(); return }
+      if (value.picker) {
+        this.#picker = value.picker
+        this.#d.broadcast({ t: 'picker', picker: { kind: value.picker.kind, value: value.picker.value, min: value.picker.min, max: value.picker.max, step: value.picker.step, label: value.picker.label } })
+        return
+      }
+      if (value.select && Array.isArray(value.select.options)) {
+        this.#select = value.select
+        this.#d.broadcast({ t: 'select', select: value.select })
+        return
+      }
+      await new Promise((resolve) => setTimeout(resolve, PROBE_RETRY_MS))
+    }
+    this.forgetSelect()
+  }
+}
+
+function publicChooser (c: OpenChooser): Record<string, unknown> {
+  return { mode: c.mode, accept: c.accept, opened_at: c.opened_at, limits: { ...UPLOAD_LIMITS, upload_files_max: c.mode === 'selectSingle' ? 1 : UPLOAD_LIMITS.upload_files_max } }
+}

@@ -1,0 +1,56 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { AfhttpError } from '../errors.js'
+import type { TabRecord } from '../plugins/tabs.js'
+import type { Lease } from '../panel/lease.js'
+import { noStore } from '../panel/http.js'
+import { UPLOAD_FILE_BYTES_MAX, UPLOAD_FILES_MAX } from '../core/page-ui.js'
+import { PageWatch } from '../page-ui/page-watch.js'
+import type { TabQuery } from './panel-api.js'
+
+interface FileQuery { Querystring: { tab?: string, name?: string } }
+const MB = (n: number): string => (n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)
+
+/**
+ * A file chooser's files from the person driving (SPEC section 16): one raw file per request,
+ * then the choice, both under the lease and only for the viewer in control.
+ */
+export async function panelFileRoutes (app: FastifyInstance, leased: (req: FastifyRequest<TabQuery>) => { tab: TabRecord, lease: Lease }, sameOriginOnly: (req: FastifyRequest) => Promise<void>): Promise<void> {
+  app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: UPLOAD_FILE_BYTES_MAX }, (_req, body, done) => { done(null, body) })
+  const driving = (req: FastifyRequest<TabQuery>): { tab: TabRecord, lease: Lease, watch: PageWatch } => {
+    const { tab, lease } = leased(req)
+    if (!app.panel.find(tab.id)?.holderUnder(lease)) throw new AfhttpError('panel_control_held', 'Only the person in control can hand files to the page; take control first.')
+    const watch = PageWatch.of(tab.page, () => app.clock.now())
+    if (!watch.chooser) throw new AfhttpError('invalid_request', 'The page has no file chooser open any more.', { field: 'files' })
+    return { tab, lease, watch }
+  }
+
+  app.post<FileQuery>('/panel/api/files', {
+    bodyLimit: UPLOAD_FILE_BYTES_MAX,
+    // Origin, lease, control and the declared size are checked before a byte of the body is read.
+    onRequest: [sameOriginOnly, async (req) => {
+      driving(req)
+      const declared = Number(req.headers['content-length'] ?? 0)
+      if (declared > UPLOAD_FILE_BYTES_MAX) {
+        throw new AfhttpError('payload_too_large', `The file is ${MB(declared)} MB; the limit is ${MB(UPLOAD_FILE_BYTES_MAX)} MB per file. Nothing was stored.`, { limit: UPLOAD_FILE_BYTES_MAX, size: declared })
+      }
+    }]
+  }, async (req, reply) => {
+    noStore(reply)
+    const { tab, lease } = driving(req)
+    const body = req.body as Buffer | undefined
+    if (!Buffer.isBuffer(body)) throw new AfhttpError('invalid_request', 'Send the file as application/octet-stream.', { field: 'content-type' })
+    return app.panel.uploads.add(tab.id, lease.fence, String(req.query.name ?? 'file'), body)
+  })
+
+  app.post<TabQuery & { Body: { files: string[] } }>('/panel/api/chooser', {
+    preValidation: sameOriginOnly,
+    schema: { body: { type: 'object', additionalProperties: false, required: ['files'], properties: { files: { type: 'array', maxItems: UPLOAD_FILES_MAX, items: { type: 'string', maxLength: 64 } } } } }
+  }, async (req, reply) => {
+    noStore(reply)
+    const { tab, lease, watch } = driving(req)
+    if (watch.chooser?.mode === 'selectSingle' && req.body.files.length > 1) throw new AfhttpError('invalid_request', 'files: this input takes one file', { field: 'files' })
+    const paths = app.panel.uploads.paths(tab.id, lease.fence, req.body.files)
+    await watch.resolveChooser(paths)
+    return { ok: true, files: paths.length }
+  })
+}
