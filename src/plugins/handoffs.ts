@@ -306,8 +306,9 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     const rec = perTab.get(tab.id)
     if (rec?.current) {
       end(rec.current, 'revoked', reason === 'browser_lost' ? 'browser_lost' : 'tab_closed')
-      // A driver waiting on this handoff must still learn how it ended after the tab is gone.
-      closedTabs.set(tab.id, { ...summarize(rec.current, clock.now()), tab_closed: true })
+      // A driver waiting on this handoff must still learn how it ended when the tab went away
+      // without its doing (a crash, a page that closed itself); after its own DELETE it knows.
+      if (reason !== 'api') closedTabs.set(tab.id, { ...summarize(rec.current, clock.now()), tab_closed: true })
       while (closedTabs.size > MAX_CLOSED_TAB_SUMMARIES) closedTabs.delete(closedTabs.keys().next().value as string)
     }
     perTab.delete(tab.id)
