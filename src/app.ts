@@ -23,6 +23,7 @@ import takeoverRoutes from './routes/takeover.js'
 import panelApiRoutes from './routes/panel-api.js'
 import panelWsRoutes from './routes/panel-ws.js'
 import metrics from './plugins/metrics.js'
+import { routeLimitedWebSocket } from './plugins/ws-limits.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -56,7 +57,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   })
   await app.register(errorEnvelope)
   await app.register(cookie)
-  await app.register(websocket, { options: { maxPayload: 256 * 1024 } })
+  await app.register(websocket, { options: { maxPayload: 256 * 1024, WebSocket: routeLimitedWebSocket } })
   await app.register(auth, { token: opts.token })
   await app.register(profiles)
   await app.register(browsers)
