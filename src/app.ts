@@ -58,7 +58,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(errorEnvelope)
   await app.register(cookie)
   await app.register(websocket, { options: { maxPayload: 256 * 1024, WebSocket: routeLimitedWebSocket } })
-  await app.register(auth, { token: opts.token })
+  await app.register(auth, { token: opts.token, opsToken: config.opsToken })
   await app.register(profiles)
   await app.register(browsers)
   await app.register(tabs)

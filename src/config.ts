@@ -19,6 +19,11 @@ export interface Config {
   readonly tabIdleMs: number
   readonly handoffHoldMs: number
   readonly logLevel: string
+  /** AFHTTP_OPS_TOKEN: reads only GET /health and GET /metrics (SPEC section 12). */
+  readonly opsToken?: string
+  /** AFHTTP_WEBHOOK_URL / AFHTTP_WEBHOOK_SECRET: where events are POSTed and their HMAC key (SPEC section 15). */
+  readonly webhookUrl?: string
+  readonly webhookSecret?: string
 }
 
 export const MAX_HANDOFF_HOLD_MS = 600_000
@@ -36,7 +41,10 @@ const schema = {
     AFHTTP_DEFAULT_PROFILE: { type: 'string', pattern: PROFILE_NAME_RE.source, default: 'default' },
     AFHTTP_TAB_IDLE_MS: { type: 'integer', minimum: 1000, default: 600_000 },
     AFHTTP_HANDOFF_HOLD_MS: { type: 'integer', minimum: 1000, maximum: MAX_HANDOFF_HOLD_MS, default: MAX_HANDOFF_HOLD_MS },
-    AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }
+    AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    AFHTTP_OPS_TOKEN: { type: 'string', minLength: 16 },
+    AFHTTP_WEBHOOK_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    AFHTTP_WEBHOOK_SECRET: { type: 'string', minLength: 16 }
   }
 } as const
 
@@ -51,6 +59,9 @@ interface RawEnv {
   AFHTTP_TAB_IDLE_MS: number
   AFHTTP_HANDOFF_HOLD_MS: number
   AFHTTP_LOG_LEVEL: string
+  AFHTTP_OPS_TOKEN?: string
+  AFHTTP_WEBHOOK_URL?: string
+  AFHTTP_WEBHOOK_SECRET?: string
 }
 
 /** A configuration problem, phrased as the one line an operator sees at start. */
@@ -103,6 +114,10 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     if (!found) throw new ConfigError('AFHTTP_CHROMIUM', `is not an executable file: ${chromiumPath}`)
     chromiumPath = found
   }
+  // A shared value would make the ops token a full API token.
+  if (raw.AFHTTP_OPS_TOKEN !== undefined && raw.AFHTTP_OPS_TOKEN === raw.AFHTTP_TOKEN) throw new ConfigError('AFHTTP_OPS_TOKEN', 'must differ from AFHTTP_TOKEN')
+  // Unsigned events would let anyone who can reach the receiver forge a handoff.
+  if (raw.AFHTTP_WEBHOOK_URL !== undefined && raw.AFHTTP_WEBHOOK_SECRET === undefined) throw new ConfigError('AFHTTP_WEBHOOK_SECRET', 'must be set (at least 16 characters) when AFHTTP_WEBHOOK_URL is set')
   const publicHost = raw.AFHTTP_HOST === '0.0.0.0' || raw.AFHTTP_HOST === '::' ? '127.0.0.1' : raw.AFHTTP_HOST
   const hostForUrl = publicHost.includes(':') ? `[${publicHost}]` : publicHost
 
@@ -118,7 +133,10 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     defaultProfile: raw.AFHTTP_DEFAULT_PROFILE,
     tabIdleMs: raw.AFHTTP_TAB_IDLE_MS,
     handoffHoldMs: raw.AFHTTP_HANDOFF_HOLD_MS,
-    logLevel: raw.AFHTTP_LOG_LEVEL
+    logLevel: raw.AFHTTP_LOG_LEVEL,
+    opsToken: raw.AFHTTP_OPS_TOKEN,
+    webhookUrl: raw.AFHTTP_WEBHOOK_URL,
+    webhookSecret: raw.AFHTTP_WEBHOOK_SECRET
   })
 }
 

@@ -37,6 +37,8 @@ export const ERRORS = {
   panel_lease_invalid: { status: 401, retryable: false, message: 'This panel has no valid lease; open a fresh panel link.' },
   panel_origin_refused: { status: 403, retryable: false, message: 'The panel only accepts requests from its own origin.' },
   panel_control_held: { status: 409, retryable: true, message: 'Another viewer is driving this tab.' },
+  forbidden: { status: 403, retryable: false, message: 'This token may not use this route.' },
+  idempotency_key_reused: { status: 422, retryable: false, message: 'This Idempotency-Key was used with a different request.' },
   internal: { status: 500, retryable: true, message: 'Internal error.' }
 } as const satisfies Record<string, ErrorSpec>
 
