@@ -24,6 +24,7 @@ import panelApiRoutes from './routes/panel-api.js'
 import panelWsRoutes from './routes/panel-ws.js'
 import metrics from './plugins/metrics.js'
 import { routeLimitedWebSocket } from './plugins/ws-limits.js'
+import idempotency from './plugins/idempotency.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -63,6 +64,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(browsers)
   await app.register(tabs)
   await app.register(handoffs)
+  await app.register(idempotency)
   await app.register(panel)
   await app.register(capabilitiesRoutes)
   await app.register(healthRoutes)
