@@ -25,6 +25,8 @@ import panelWsRoutes from './routes/panel-ws.js'
 import metrics from './plugins/metrics.js'
 import { routeLimitedWebSocket } from './plugins/ws-limits.js'
 import idempotency from './plugins/idempotency.js'
+import events from './events/plugin.js'
+import eventsRoutes from './routes/events.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -34,6 +36,8 @@ export interface AppOptions {
   clock?: Clock
   /** Start the default profile's browser when ready (default true), so /health is live from the first call. */
   startBrowser?: boolean
+  /** Waits between webhook attempts (tests shorten them; default WEBHOOK_BACKOFF_MS). */
+  webhookBackoffMs?: readonly number[]
 }
 
 declare module 'fastify' {
@@ -65,6 +69,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(tabs)
   await app.register(handoffs)
   await app.register(idempotency)
+  await app.register(events, { webhookBackoffMs: opts.webhookBackoffMs })
   await app.register(panel)
   await app.register(capabilitiesRoutes)
   await app.register(healthRoutes)
@@ -77,6 +82,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(takeoverRoutes)
   await app.register(panelApiRoutes)
   await app.register(panelWsRoutes)
+  await app.register(eventsRoutes)
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {

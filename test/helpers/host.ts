@@ -44,6 +44,7 @@ export interface HostOptions {
   clock?: Clock
   startBrowser?: boolean
   profilesDir?: string
+  webhookBackoffMs?: readonly number[]
 }
 
 /** A real host on 127.0.0.1 with a temporary profiles dir and real Chromium. */
@@ -59,7 +60,7 @@ export async function startHost (t: Teardown, opts: HostOptions = {}): Promise<T
   })
   const logs = new LogCapture()
   const logger = createLogger(config.logLevel, logs)
-  const app = await buildApp(config, { token: config.token ?? TEST_TOKEN, logger, clock: opts.clock, startBrowser: opts.startBrowser })
+  const app = await buildApp(config, { token: config.token ?? TEST_TOKEN, logger, clock: opts.clock, startBrowser: opts.startBrowser, webhookBackoffMs: opts.webhookBackoffMs })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
