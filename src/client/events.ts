@@ -11,6 +11,10 @@ export interface EventsOptions {
   signal?: AbortSignal
   /** Wait between reconnects after the stream drops (default 1000 ms, doubling up to 15 s). */
   reconnectMs?: number
+  /** Called each time the stream is connected (first connect and every reconnect). */
+  onOpen?: () => void
+  /** Called when a connection attempt fails or the stream drops; it then reconnects by itself. */
+  onDrop?: (err: unknown) => void
 }
 
 /** Options of `client.waitForHandoff()`. */
@@ -59,11 +63,13 @@ export async function * eventStream (open: OpenStream, opts: EventsOptions = {})
       } catch (err) {
         if (inner.signal.aborted) return
         if (err instanceof AfhttpClientError && !err.retryable && (err.status ?? 0) < 500) throw err
+        opts.onDrop?.(err)
         await sleep(backoff, inner.signal)
         backoff = Math.min(backoff * 2, MAX_RECONNECT_MS)
         continue
       }
       const parser = new SseParser()
+      opts.onOpen?.()
       try {
         for await (const chunk of res.body) {
           for (const msg of parser.feed(typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8'))) {
@@ -74,8 +80,9 @@ export async function * eventStream (open: OpenStream, opts: EventsOptions = {})
             yield event
           }
         }
-      } catch {
+      } catch (err) {
         if (inner.signal.aborted) return
+        opts.onDrop?.(err)
       } finally {
         res.body.destroy()
       }
