@@ -135,6 +135,15 @@ t.test('events: stream, resume, gap, heartbeat and webhook', async (t) => {
     t.notOk(host.logs.text().includes(SECRET), 'nor the webhook secret')
   })
 
+  t.test('/capabilities reports the bounds and that keys do not survive a restart, never the webhook URL', async (t) => {
+    const caps = await (await fetch(`${host.url}/capabilities`)).json()
+    t.match(caps.idempotency, { header: 'Idempotency-Key', ttl_ms: 86_400_000, keys_max: Number, survives_restart: false })
+    t.match(caps.events, { route: 'GET /v1/events', journal_max: Number, streams_max: Number, heartbeat_ms: Number, webhook: { configured: true, attempts: Number, queue_max: Number } })
+    t.ok(caps.events.types.includes('handoff.opened'))
+    t.match(caps.limits, { cdp_ws_message_bytes_max: Number })
+    t.notOk(JSON.stringify(caps).includes(receiver.url), 'the webhook URL is not shown')
+  })
+
   t.test('a spent panel URL is dropped from the journal', async (t) => {
     const opened = host.app.events.journal.recent().find((e) => e.type === 'handoff.opened' && e.tab_id === tabId)
     t.equal(opened?.data.takeover_url_secret, undefined, 'the used URL is gone from the journal')
