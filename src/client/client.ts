@@ -26,6 +26,11 @@ export interface CallOptions {
   timeoutMs?: number
   /** Cancels the call; the promise rejects with the signal's reason. */
   signal?: AbortSignal
+  /**
+   * `Idempotency-Key` for `fetch()` and `handoff()` (1–128 printable characters): send the same key
+   * when retrying after a lost answer and the host answers with the first result (SPEC section 5).
+   */
+  idempotencyKey?: string
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -222,6 +227,7 @@ export class AfhttpClient {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'afhttp-client' }
     if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`
     if (body !== undefined) headers['content-type'] = 'application/json'
+    if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey
     let statusCode: number
     let text: string
     try {

@@ -83,6 +83,18 @@ t.test('idempotency keys', async (t) => {
     t.match(await bad.json(), { error: { code: 'invalid_request', details: { field: 'Idempotency-Key' } } })
   })
 
+  t.test('the client sends the key', async (t) => {
+    const { AfhttpClient } = await import('../../src/client/index.js')
+    const client = new AfhttpClient({ url: host.url, token: host.token })
+    t.teardown(() => client.close())
+    const before = site.hits('/ok')
+    const a = await client.fetch({ url: `${site.url}/ok` }, { idempotencyKey: 'client-key-1' })
+    const b = await client.fetch({ url: `${site.url}/ok` }, { idempotencyKey: 'client-key-1' })
+    t.same(b, a, 'the same answer')
+    t.equal(site.hits('/ok'), before + 1, 'loaded once')
+    await t.rejects(client.fetch({ url: `${site.url}/plain-other` }, { idempotencyKey: 'client-key-1' }), { code: 'idempotency_key_reused', status: 422 })
+  })
+
   t.test('a plain fetch without a key is not remembered', async (t) => {
     const before = site.hits('/ok')
     await (await post('/v1/fetch', { url: `${site.url}/ok` })).json()
