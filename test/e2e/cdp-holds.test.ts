@@ -1,5 +1,6 @@
 import t from 'tap'
 import puppeteer, { type Page } from 'puppeteer-core'
+import { chromium } from 'playwright-core'
 import { startHost, TEST_TOKEN } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 
@@ -56,6 +57,21 @@ t.test('holds on raw CDP', async (t) => {
     t.ok(shot.length > 100, 'page.screenshot works')
     t.notOk(tab.page.isClosed(), 'the held tab is still open')
     t.equal(tab.page.url(), `${site.url}/held`, 'and still on its page')
+  })
+
+  t.test('Playwright connects while the tab is held: it observes the held page and cannot act on it', async (t) => {
+    const pw = await chromium.connectOverCDP(endpoint, { headers: { authorization: `Bearer ${TEST_TOKEN}` }, timeout: 30_000 })
+    t.teardown(() => pw.close())
+    const page = pw.contexts().flatMap((c) => c.pages()).find((p) => p.url() === `${site.url}/held`)
+    t.ok(page, 'Playwright lists the held page')
+    t.equal(await page!.title(), 'Held page', 'and reads it')
+    // Playwright retries a refused input until its timeout: the click never lands.
+    await t.rejects(page!.click('#b', { timeout: 2_000 }), /Timeout 2000ms exceeded/)
+    t.equal(await held.evaluate(() => document.title), 'Held page', 'the click did not land')
+    const other = await pw.contexts()[0].newPage()
+    await other.goto(`${site.url}/elsewhere`)
+    t.equal(await other.textContent('p'), 'moved', 'its own new page works')
+    await other.close()
   })
 
   t.test('another tab is not affected by the hold', async (t) => {
