@@ -14,6 +14,14 @@ async function until (cond: () => boolean, what: string, ms = 15_000): Promise<v
   }
 }
 
+async function untilAsync (cond: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!await cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 /** GET reads of a tab's handoff summary, counted from the host's own request log. */
 function summaryReads (host: TestHost, tabId: string): number {
   return host.logs.lines.filter((l) => l.msg === 'incoming request' && (l.req as { method?: string, url?: string } | undefined)?.method === 'GET' && (l.req as { url?: string }).url === `/v1/tabs/${tabId}/handoff`).length
@@ -58,6 +66,8 @@ t.test('afhttp events and --wait-for-human on events', async (t) => {
   })
 
   t.test('--wait-for-human reads the summary on events instead of polling', async (t) => {
+    // The CLI checks /health before a takeover fetch: start once the host says it is ready.
+    await untilAsync(async () => ((await (await host.api('/health')).json()) as { status: { takeover_ready: boolean } }).status.takeover_ready, '/health to be ready')
     const cli = startCli(['fetch', `${site.url}/gate`, '--wait-for-human', '--poll-ms', '100', '--capture', 'text'], env)
     const [, tabId] = await cli.waitFor(/^tab\s+(\S+) \(retained\)$/m)
     await cli.waitFor(/waiting for a person · /)

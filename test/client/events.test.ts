@@ -57,8 +57,9 @@ t.test('client.events() and waitForHandoff()', async (t) => {
   const direct = new AfhttpClient({ url: host.url, token: host.token })
   t.teardown(() => direct.close())
   const handedOffTab = async (): Promise<{ tabId: string, fence: string }> => {
-    const res = await direct.fetch({ url: `${site.url}/gate`, takeover: true })
-    return { tabId: res.tab_id as string, fence: res.actions?.[0]?.handoff_fence as string }
+    // Straight to the API: the client's /health pre-check is covered elsewhere and not under test here.
+    const res = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/gate`, takeover: true }) })).json() as { tab_id: string, actions: Array<{ handoff_fence: string }> }
+    return { tabId: res.tab_id, fence: res.actions[0].handoff_fence }
   }
 
   t.test('waitForHandoff waits on events, not by polling', async (t) => {

@@ -57,7 +57,8 @@ t.test('events: stream, resume, gap, heartbeat and webhook', async (t) => {
   let panelUrl = ''
 
   t.test('the whole handoff lifecycle arrives in order, once each', async (t) => {
-    const fetched = await client.fetch({ url: `${site.url}/cf`, takeover: true })
+    // Straight to the API: the client's own /health pre-check is not under test here.
+    const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/cf`, takeover: true }) })).json() as { tab_id: string, actions?: Array<{ takeover_url_secret?: string, handoff_fence?: string }> }
     tabId = fetched.tab_id as string
     panelUrl = fetched.actions?.[0]?.takeover_url_secret as string
     t.ok(panelUrl, 'a panel URL was minted')
