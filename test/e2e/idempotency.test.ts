@@ -16,7 +16,8 @@ t.test('idempotency keys', async (t) => {
   const site = await startFixtureServer(t, {
     '/slow-denied': { status: 403, body: DENIED, delayMs: 800 },
     '/crowd': { status: 403, body: DENIED, delayMs: 300 },
-    '/ok': { body: '<title>Fine</title><p>Plain content here</p>' }
+    '/ok': { body: '<title>Fine</title><p>Plain content here</p>' },
+    '/too-slow': { body: '<title>Late</title><p>Late</p>', delayMs: 3_000 }
   })
   const post = (path: string, body: unknown, key?: string, signal?: AbortSignal): Promise<Response> =>
     host.api(path, { method: 'POST', body: JSON.stringify(body), signal, headers: key ? { 'idempotency-key': key } : {} })
@@ -99,6 +100,23 @@ t.test('idempotency keys', async (t) => {
     t.same(b, a, 'the same answer')
     t.equal(site.hits('/ok'), before + 1, 'loaded once')
     await t.rejects(client.fetch({ url: `${site.url}/plain-other` }, { idempotencyKey: 'client-key-1' }), { code: 'idempotency_key_reused', status: 422 })
+  })
+
+  t.test('a non-retryable failure is remembered; a retryable one that left no tab is not', async (t) => {
+    const bad = { url: 'ftp://127.0.0.1/file' }
+    const first = await post('/v1/fetch', bad, 'bad-url-key')
+    const again = await post('/v1/fetch', bad, 'bad-url-key')
+    t.equal(first.status, 400)
+    t.same(await again.json(), await first.json(), 'the same url_not_allowed answer')
+    t.equal(again.headers.get('idempotent-replayed'), 'true')
+
+    const slow = { url: `${site.url}/too-slow`, timeout_ms: 1000 }
+    const timedOut = await post('/v1/fetch', slow, 'slow-key')
+    t.equal((await timedOut.json()).error.code, 'navigation_timeout')
+    const retried = await post('/v1/fetch', slow, 'slow-key')
+    t.equal((await retried.json()).error.code, 'navigation_timeout')
+    t.equal(retried.headers.get('idempotent-replayed'), null, 'the retry ran again')
+    t.equal(site.hits('/too-slow'), 2, 'and loaded the page again')
   })
 
   t.test('a plain fetch without a key is not remembered', async (t) => {
