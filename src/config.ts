@@ -18,12 +18,12 @@ export interface Config {
   readonly defaultProfile: string
   readonly tabIdleMs: number
   readonly handoffHoldMs: number
-  readonly logLevel: string
   /** AFHTTP_OPS_TOKEN: reads only GET /health and GET /metrics (SPEC section 12). */
   readonly opsToken?: string
   /** AFHTTP_WEBHOOK_URL / AFHTTP_WEBHOOK_SECRET: where events are POSTed and their HMAC key (SPEC section 15). */
   readonly webhookUrl?: string
   readonly webhookSecret?: string
+  readonly logLevel: string
 }
 
 export const MAX_HANDOFF_HOLD_MS = 600_000
@@ -41,10 +41,10 @@ const schema = {
     AFHTTP_DEFAULT_PROFILE: { type: 'string', pattern: PROFILE_NAME_RE.source, default: 'default' },
     AFHTTP_TAB_IDLE_MS: { type: 'integer', minimum: 1000, default: 600_000 },
     AFHTTP_HANDOFF_HOLD_MS: { type: 'integer', minimum: 1000, maximum: MAX_HANDOFF_HOLD_MS, default: MAX_HANDOFF_HOLD_MS },
-    AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     AFHTTP_OPS_TOKEN: { type: 'string', minLength: 16 },
     AFHTTP_WEBHOOK_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
-    AFHTTP_WEBHOOK_SECRET: { type: 'string', minLength: 16 }
+    AFHTTP_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
+    AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }
   }
 } as const
 
@@ -58,10 +58,10 @@ interface RawEnv {
   AFHTTP_DEFAULT_PROFILE: string
   AFHTTP_TAB_IDLE_MS: number
   AFHTTP_HANDOFF_HOLD_MS: number
-  AFHTTP_LOG_LEVEL: string
   AFHTTP_OPS_TOKEN?: string
   AFHTTP_WEBHOOK_URL?: string
   AFHTTP_WEBHOOK_SECRET?: string
+  AFHTTP_LOG_LEVEL: string
 }
 
 /** A configuration problem, phrased as the one line an operator sees at start. */
@@ -133,10 +133,10 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     defaultProfile: raw.AFHTTP_DEFAULT_PROFILE,
     tabIdleMs: raw.AFHTTP_TAB_IDLE_MS,
     handoffHoldMs: raw.AFHTTP_HANDOFF_HOLD_MS,
-    logLevel: raw.AFHTTP_LOG_LEVEL,
     opsToken: raw.AFHTTP_OPS_TOKEN,
     webhookUrl: raw.AFHTTP_WEBHOOK_URL,
-    webhookSecret: raw.AFHTTP_WEBHOOK_SECRET
+    webhookSecret: raw.AFHTTP_WEBHOOK_SECRET,
+    logLevel: raw.AFHTTP_LOG_LEVEL
   })
 }
 
