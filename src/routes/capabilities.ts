@@ -13,6 +13,7 @@ export const LIMITS = {
   timeout_ms_default: 30_000,
   body_bytes_max: 1024 * 1024,
   ws_message_bytes_max: 256 * 1024,
+  cdp_ws_message_bytes_max: CDP_PASSTHROUGH_MAX_MESSAGE_BYTES,
   paste_chars_max: 100_000,
   finished_handoffs_per_tab: 64
 }
@@ -35,7 +36,6 @@ export default async function capabilitiesRoutes (app: FastifyInstance): Promise
     takeover: { configured: true, backend: await defaultBackend(app), provider: 'afhttp-panel' },
     wait_strategies: WAIT_STRATEGIES,
     captures: CAPTURES,
-    limits: { ...LIMITS, handoff_hold_ms_max: app.config.handoffHoldMs, tab_idle_ms: app.config.tabIdleMs, cdp_ws_message_bytes_max: CDP_PASSTHROUGH_MAX_MESSAGE_BYTES },
     // Keys live in memory only: a restarted host has forgotten them (SPEC section 5).
     idempotency: { header: 'Idempotency-Key', routes: ['POST /v1/fetch', 'POST /v1/tabs/:tab_id/handoff'], ttl_ms: IDEMPOTENCY_TTL_MS, keys_max: IDEMPOTENCY_MAX_KEYS, answers_bytes_max: IDEMPOTENCY_MAX_BYTES, survives_restart: false },
     events: {
@@ -46,6 +46,7 @@ export default async function capabilitiesRoutes (app: FastifyInstance): Promise
       heartbeat_ms: SSE_HEARTBEAT_MS,
       // Whether a webhook is configured, never where it points.
       webhook: { configured: app.config.webhookUrl !== undefined, attempts: WEBHOOK_ATTEMPTS, timeout_ms: WEBHOOK_TIMEOUT_MS, queue_max: WEBHOOK_QUEUE_MAX }
-    }
+    },
+    limits: { ...LIMITS, handoff_hold_ms_max: app.config.handoffHoldMs, tab_idle_ms: app.config.tabIdleMs }
   }))
 }
