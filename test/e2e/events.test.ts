@@ -123,6 +123,26 @@ t.test('events: stream, resume, gap, heartbeat and webhook', async (t) => {
     t.match(text, /\n: heartbeat\n\n/)
   })
 
+  t.test('the number of streams is bounded', async (t) => {
+    const { SSE_CLIENTS_MAX } = await import('../../src/routes/events.js')
+    const open: AbortController[] = []
+    t.teardown(() => { for (const ac of open) ac.abort() })
+    // The webhook is a subscriber too; every other subscriber is an open stream.
+    const streams = (): number => host.app.events.subscribers() - 1
+    await until(() => streams() === 0, 'the earlier streams to close')
+    while (streams() < SSE_CLIENTS_MAX) {
+      const before = streams()
+      const ac = new AbortController()
+      open.push(ac)
+      const res = await host.api('/v1/events', { signal: ac.signal })
+      if (res.status !== 200) { t.fail(`stream ${before + 1} got HTTP ${res.status}`); break }
+      await until(() => streams() === before + 1, 'the stream to count')
+    }
+    const over = await host.api('/v1/events')
+    t.equal(over.status, 429, `stream ${SSE_CLIENTS_MAX + 1} is refused`)
+    t.equal((await over.json()).error.code, 'rate_limited')
+  })
+
   t.test('a bad Last-Event-ID is invalid_request', async (t) => {
     const res = await host.api('/v1/events', { headers: { 'last-event-id': 'abc' } })
     t.equal(res.status, 400)
