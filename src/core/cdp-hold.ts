@@ -26,3 +26,21 @@ export function pageEffectOf (method: string, params: unknown): PageEffect | und
 export function heldCommandMessage (method: string, why: string): string {
   return `tab_under_human_control: ${method} was refused. ${why}`
 }
+
+/** A command carried inside another: `Target.sendMessageToTarget` (the older, non-flat protocol). */
+export interface NestedCommand { method: string, params: unknown, targetId?: string, sessionId?: string }
+
+/** The inner command of a `Target.sendMessageToTarget`, so holds cannot be stepped around. */
+export function nestedCommand (method: string, params: unknown): NestedCommand | undefined {
+  if (method !== 'Target.sendMessageToTarget') return undefined
+  const p = (params ?? {}) as { message?: unknown, targetId?: unknown, sessionId?: unknown }
+  let inner: { method?: unknown, params?: unknown }
+  try { inner = JSON.parse(String(p.message)) as typeof inner } catch { return undefined }
+  if (!inner || typeof inner.method !== 'string') return undefined
+  return {
+    method: inner.method,
+    params: inner.params,
+    ...(typeof p.targetId === 'string' ? { targetId: p.targetId } : {}),
+    ...(typeof p.sessionId === 'string' ? { sessionId: p.sessionId } : {})
+  }
+}

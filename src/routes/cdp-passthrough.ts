@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import WebSocket from 'ws'
 import { PROFILE_NAME_RE } from '../config.js'
 import { CdpSessionMap } from '../core/cdp-sessions.js'
-import { heldCommandMessage, pageEffectOf } from '../core/cdp-hold.js'
+import { heldCommandMessage, nestedCommand, pageEffectOf } from '../core/cdp-hold.js'
 import { claimMessageLimit } from '../plugins/ws-limits.js'
 import { holdOnTarget } from './cdp-holds.js'
 
@@ -49,11 +49,13 @@ export default async function cdpPassthroughRoutes (app: FastifyInstance): Promi
     const refusal = (cmd: ClientCommand): string | undefined => {
       if (!cmd.method) return undefined
       if (REFUSED_METHODS.has(cmd.method)) return `${cmd.method} is not allowed through afhttp; the host owns the browser's lifetime`
-      const effect = pageEffectOf(cmd.method, cmd.params)
+      const nested = nestedCommand(cmd.method, cmd.params)
+      const effect = nested ? pageEffectOf(nested.method, nested.params) : pageEffectOf(cmd.method, cmd.params)
       if (!effect) return undefined
-      const targetId = effect.scope === 'target' ? effect.targetId : sessions.targetOf(cmd.sessionId)
+      const sessionTarget = nested ? nested.targetId ?? sessions.targetOf(nested.sessionId) : sessions.targetOf(cmd.sessionId)
+      const targetId = effect.scope === 'target' ? effect.targetId : sessionTarget
       const held = holdOnTarget(app, targetId)
-      return held ? heldCommandMessage(cmd.method, held.message) : undefined
+      return held ? heldCommandMessage(nested?.method ?? cmd.method, held.message) : undefined
     }
     const forward = (data: WebSocket.RawData): void => {
       if (!upstream || upstream.readyState !== WebSocket.OPEN) {

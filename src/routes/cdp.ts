@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { CDPSession } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
 import { PROFILE_NAME_RE } from '../config.js'
-import { pageEffectOf } from '../core/cdp-hold.js'
+import { nestedCommand, pageEffectOf } from '../core/cdp-hold.js'
 import { holdOnTarget, targetIdOf } from './cdp-holds.js'
 import cdpPassthroughRoutes, { REFUSED_METHODS } from './cdp-passthrough.js'
 
@@ -43,7 +43,11 @@ export default async function cdpRoutes (app: FastifyInstance): Promise<void> {
       app.tabs.touch(tab.id)
       session = await tab.page.createCDPSession()
     } else {
-      const held = effect?.scope === 'target' ? holdOnTarget(app, effect.targetId) : undefined
+      const nested = nestedCommand(method, params)
+      const nestedEffect = nested && pageEffectOf(nested.method, nested.params)
+      const held = effect?.scope === 'target'
+        ? holdOnTarget(app, effect.targetId)
+        : nestedEffect ? holdOnTarget(app, nestedEffect.scope === 'target' ? nestedEffect.targetId : nested.targetId) : undefined
       if (held) throw held
       const browser = await app.browsers.get(req.body.profile ?? app.config.defaultProfile)
       session = await browser.target().createCDPSession()

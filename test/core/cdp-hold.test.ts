@@ -1,5 +1,5 @@
 import t from 'tap'
-import { heldCommandMessage, pageEffectOf } from '../../src/core/cdp-hold.js'
+import { heldCommandMessage, nestedCommand, pageEffectOf } from '../../src/core/cdp-hold.js'
 import { CdpSessionMap } from '../../src/core/cdp-sessions.js'
 
 t.test('page effects named by SPEC section 12 are effects', async (t) => {
@@ -33,4 +33,12 @@ t.test('the session map follows attach and detach events', async (t) => {
   map.observe('{"method":"Target.attachedToTarget", not json')
   map.observe(JSON.stringify({ method: 'Target.detachedFromTarget', params: { sessionId: 'S1', targetId: 'T1' } }))
   t.equal(map.targetOf('S1'), undefined)
+})
+
+t.test('a command nested in Target.sendMessageToTarget is unwrapped', async (t) => {
+  const message = JSON.stringify({ id: 1, method: 'Input.insertText', params: { text: 'x' } })
+  t.same(nestedCommand('Target.sendMessageToTarget', { targetId: 'T1', message }), { method: 'Input.insertText', params: { text: 'x' }, targetId: 'T1' })
+  t.same(nestedCommand('Target.sendMessageToTarget', { sessionId: 'S1', message }), { method: 'Input.insertText', params: { text: 'x' }, sessionId: 'S1' })
+  t.equal(nestedCommand('Target.sendMessageToTarget', { targetId: 'T1', message: 'not json' }), undefined)
+  t.equal(nestedCommand('Runtime.evaluate', { message }), undefined)
 })

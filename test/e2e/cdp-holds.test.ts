@@ -1,6 +1,7 @@
 import t from 'tap'
 import puppeteer, { type Page } from 'puppeteer-core'
 import { chromium } from 'playwright-core'
+import WebSocket from 'ws'
 import { startHost, TEST_TOKEN } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 
@@ -57,6 +58,19 @@ t.test('holds on raw CDP', async (t) => {
     t.ok(shot.length > 100, 'page.screenshot works')
     t.notOk(tab.page.isClosed(), 'the held tab is still open')
     t.equal(tab.page.url(), `${site.url}/held`, 'and still on its page')
+  })
+
+  t.test('a command nested in Target.sendMessageToTarget is refused too', async (t) => {
+    const targetId = (held.target() as unknown as { _targetId: string })._targetId
+    const message = JSON.stringify({ id: 1, method: 'Input.insertText', params: { text: 'sneaky' } })
+    const viaHttp = await json('/v1/cdp', { method: 'Target.sendMessageToTarget', params: { targetId, message } })
+    t.equal(viaHttp.body.error?.code, 'tab_under_human_control', 'on POST /v1/cdp')
+    const ws = new WebSocket(endpoint, { headers: { authorization: `Bearer ${TEST_TOKEN}` } })
+    t.teardown(() => ws.close())
+    await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
+    const answer = new Promise<Record<string, any>>((resolve) => ws.on('message', (d) => { const m = JSON.parse(String(d)); if (m.id === 77) resolve(m) }))
+    ws.send(JSON.stringify({ id: 77, method: 'Target.sendMessageToTarget', params: { targetId, message } }))
+    t.match((await answer).error, { code: -32000, message: /^tab_under_human_control: Input\.insertText was refused/ }, 'on the passthrough')
   })
 
   t.test('Playwright connects while the tab is held: it observes the held page and cannot act on it', async (t) => {
