@@ -28,7 +28,8 @@ export function idempotent<R extends FastifyRequest> (app: FastifyInstance, hand
     const header = req.headers[IDEMPOTENCY_HEADER]
     if (header === undefined) return handler(req, reply)
     if (typeof header !== 'string' || !IDEMPOTENCY_KEY_RE.test(header)) throw invalidRequest('Idempotency-Key', 'must be 1 to 128 printable ASCII characters, sent once')
-    const fingerprint = requestFingerprint({ method: req.method, route: req.routeOptions.url, params: req.params, body: req.body ?? null })
+    // No body and an empty one ask for the same thing (the mint's body is optional).
+    const fingerprint = requestFingerprint({ method: req.method, route: req.routeOptions.url, params: req.params, body: req.body ?? {} })
     const admission = app.idempotency.admit(header, fingerprint)
     if (admission.kind === 'mismatch') throw new AfhttpError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.')
     if (admission.kind === 'replay') {
