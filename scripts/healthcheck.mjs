@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Container HEALTHCHECK: calls the authenticated /health with the configured or generated token.
+// Container HEALTHCHECK: calls the authenticated /health with the ops token when one is
+// configured (it reads only /health and /metrics), else the configured or generated API token.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 const port = process.env.AFHTTP_PORT || '8787'
 const dir = process.env.AFHTTP_PROFILES_DIR || './profiles'
-let token = process.env.AFHTTP_TOKEN
+let token = process.env.AFHTTP_OPS_TOKEN || process.env.AFHTTP_TOKEN
 if (!token) {
   try { token = readFileSync(join(dir, '.afhttp-token'), 'utf8').trim() } catch {
     console.error('healthcheck: no AFHTTP_TOKEN and no token file in the profiles directory')

@@ -26,6 +26,10 @@ import panelApiRoutes from './routes/panel-api.js'
 import panelWsRoutes from './routes/panel-ws.js'
 import metrics from './plugins/metrics.js'
 import cookieRecords from './plugins/cookie-records.js'
+import { routeLimitedWebSocket } from './plugins/ws-limits.js'
+import idempotency from './plugins/idempotency.js'
+import events from './events/plugin.js'
+import eventsRoutes from './routes/events.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -35,6 +39,8 @@ export interface AppOptions {
   clock?: Clock
   /** Start the default profile's browser when ready (default true), so /health is live from the first call. */
   startBrowser?: boolean
+  /** Waits between webhook attempts (tests shorten them; default WEBHOOK_BACKOFF_MS). */
+  webhookBackoffMs?: readonly number[]
 }
 
 declare module 'fastify' {
@@ -66,12 +72,14 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   })
   await app.register(errorEnvelope)
   await app.register(cookie)
-  await app.register(websocket, { options: { maxPayload: 256 * 1024 } })
-  await app.register(auth, { token: opts.token })
+  await app.register(websocket, { options: { maxPayload: 256 * 1024, WebSocket: routeLimitedWebSocket } })
+  await app.register(auth, { token: opts.token, opsToken: config.opsToken })
   await app.register(profiles)
   await app.register(browsers)
   await app.register(tabs)
   await app.register(handoffs)
+  await app.register(idempotency)
+  await app.register(events, { webhookBackoffMs: opts.webhookBackoffMs })
   await app.register(panel)
   await app.register(cookieRecords)
   await app.register(pageUi)
@@ -86,6 +94,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(takeoverRoutes)
   await app.register(panelApiRoutes)
   await app.register(panelWsRoutes)
+  await app.register(eventsRoutes)
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {

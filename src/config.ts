@@ -19,6 +19,11 @@ export interface Config {
   readonly defaultProfile: string
   readonly tabIdleMs: number
   readonly handoffHoldMs: number
+  /** AFHTTP_OPS_TOKEN: reads only GET /health and GET /metrics (SPEC section 12). */
+  readonly opsToken?: string
+  /** AFHTTP_WEBHOOK_URL / AFHTTP_WEBHOOK_SECRET: where events are POSTed and their HMAC key (SPEC section 15). */
+  readonly webhookUrl?: string
+  readonly webhookSecret?: string
   readonly logLevel: string
   /** SPEC section 13: what was asked for (AFHTTP_BROWSER_MODE) ... */
   readonly browserModeConfigured: BrowserMode
@@ -41,6 +46,9 @@ const schema = {
     AFHTTP_DEFAULT_PROFILE: { type: 'string', pattern: PROFILE_NAME_RE.source, default: 'default' },
     AFHTTP_TAB_IDLE_MS: { type: 'integer', minimum: 1000, default: 600_000 },
     AFHTTP_HANDOFF_HOLD_MS: { type: 'integer', minimum: 1000, maximum: MAX_HANDOFF_HOLD_MS, default: MAX_HANDOFF_HOLD_MS },
+    AFHTTP_OPS_TOKEN: { type: 'string', minLength: 16 },
+    AFHTTP_WEBHOOK_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
+    AFHTTP_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
     AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     AFHTTP_BROWSER_MODE: { type: 'string', enum: BROWSER_MODES, default: 'auto' }
   }
@@ -56,6 +64,9 @@ interface RawEnv {
   AFHTTP_DEFAULT_PROFILE: string
   AFHTTP_TAB_IDLE_MS: number
   AFHTTP_HANDOFF_HOLD_MS: number
+  AFHTTP_OPS_TOKEN?: string
+  AFHTTP_WEBHOOK_URL?: string
+  AFHTTP_WEBHOOK_SECRET?: string
   AFHTTP_LOG_LEVEL: string
   AFHTTP_BROWSER_MODE: BrowserMode
 }
@@ -112,6 +123,10 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
   }
   const browser = planBrowserMode({ configured: raw.AFHTTP_BROWSER_MODE, display: env.DISPLAY || undefined, xvfbPath: onPath('Xvfb', env.PATH ?? '') })
   if ('error' in browser) throw new ConfigError('AFHTTP_BROWSER_MODE', browser.error)
+  // A shared value would make the ops token a full API token.
+  if (raw.AFHTTP_OPS_TOKEN !== undefined && raw.AFHTTP_OPS_TOKEN === raw.AFHTTP_TOKEN) throw new ConfigError('AFHTTP_OPS_TOKEN', 'must differ from AFHTTP_TOKEN')
+  // Unsigned events would let anyone who can reach the receiver forge a handoff.
+  if (raw.AFHTTP_WEBHOOK_URL !== undefined && raw.AFHTTP_WEBHOOK_SECRET === undefined) throw new ConfigError('AFHTTP_WEBHOOK_SECRET', 'must be set (at least 16 characters) when AFHTTP_WEBHOOK_URL is set')
   const publicHost = raw.AFHTTP_HOST === '0.0.0.0' || raw.AFHTTP_HOST === '::' ? '127.0.0.1' : raw.AFHTTP_HOST
   const hostForUrl = publicHost.includes(':') ? `[${publicHost}]` : publicHost
 
@@ -127,6 +142,9 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     defaultProfile: raw.AFHTTP_DEFAULT_PROFILE,
     tabIdleMs: raw.AFHTTP_TAB_IDLE_MS,
     handoffHoldMs: raw.AFHTTP_HANDOFF_HOLD_MS,
+    opsToken: raw.AFHTTP_OPS_TOKEN,
+    webhookUrl: raw.AFHTTP_WEBHOOK_URL,
+    webhookSecret: raw.AFHTTP_WEBHOOK_SECRET,
     logLevel: raw.AFHTTP_LOG_LEVEL,
     browserModeConfigured: raw.AFHTTP_BROWSER_MODE,
     browser

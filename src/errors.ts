@@ -10,7 +10,9 @@ export interface ErrorSpec {
 
 export const ERRORS = {
   unauthorized: { status: 401, retryable: false, message: 'Missing or wrong bearer token.' },
+  forbidden: { status: 403, retryable: false, message: 'This token may not use this route.' },
   invalid_request: { status: 400, retryable: false, message: 'The request is not valid.' },
+  idempotency_key_reused: { status: 422, retryable: false, message: 'This Idempotency-Key was used with a different request.' },
   payload_too_large: { status: 413, retryable: false, message: 'The request body is larger than allowed.' },
   url_not_allowed: { status: 400, retryable: false, message: 'Only http: and https: URLs can be fetched.' },
   route_not_found: { status: 404, retryable: false, message: 'No such route.' },

@@ -5,6 +5,8 @@ import type {
   HandoffSummary, Health, ProfileCreateRequest, ProfileDescription, ProfileList, ProfilePatch, ProfileWriteResult,
   SnapshotRequest, SnapshotResult, TabCloseResult, TabDescription, TabList, Warning
 } from './types.js'
+import { eventStream, waitForHandoffEnd, type EventsOptions, type WaitForHandoffOptions } from './events.js'
+import type { HostEvent } from './types.js'
 
 /** How to reach a host. */
 export interface AfhttpClientOptions {
@@ -24,6 +26,11 @@ export interface CallOptions {
   timeoutMs?: number
   /** Cancels the call; the promise rejects with the signal's reason. */
   signal?: AbortSignal
+  /**
+   * `Idempotency-Key` for `fetch()` and `handoff()` (1–128 printable characters): send the same key
+   * when retrying after a lost answer and the host answers with the first result (SPEC section 5).
+   */
+  idempotencyKey?: string
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -149,6 +156,44 @@ export class AfhttpClient {
     return this.#call('POST', '/v1/cdp', req, opts)
   }
 
+  /**
+   * `GET /v1/events` as an async iterator of events. It reconnects by itself with
+   * `Last-Event-ID` after a drop; an `events.gap` event means events were missed: re-read state.
+   * Break out of the loop (or abort `signal`) to close the stream.
+   */
+  events (opts: EventsOptions = {}): AsyncGenerator<HostEvent> {
+    return eventStream((lastId, signal) => this.#openEvents(lastId, signal), opts)
+  }
+
+  /**
+   * Waits until a tab's handoff is no longer live and resolves with its summary (`finished`,
+   * `expired` or `revoked`; read `finish_reason`). Uses the event stream, polling the summary on
+   * a host without one. Rejects with `tab_not_found`/`handoff_not_found` when the tab is gone.
+   */
+  waitForHandoff (tabId: string, opts: WaitForHandoffOptions = {}): Promise<HandoffSummary> {
+    return waitForHandoffEnd({
+      open: (lastId, signal) => this.#openEvents(lastId, signal),
+      summary: (id, signal) => this.handoffSummary(id, { signal })
+    }, tabId, opts)
+  }
+
+  async #openEvents (lastEventId: string | undefined, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    const headers: Record<string, string> = { accept: 'text/event-stream', 'user-agent': 'afhttp-client' }
+    if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId
+    let res: Dispatcher.ResponseData
+    try {
+      // No body or headers timeout: the stream is long-lived and the host sends heartbeats.
+      res = await this.#pool.request({ path: `${this.#prefix}/v1/events`, method: 'GET', headers, signal, bodyTimeout: 0 })
+    } catch (err) {
+      if (signal.aborted) throw signal.reason
+      throw transportError(err, this.baseUrl, 'GET')
+    }
+    if (res.statusCode === 200) return res
+    const text = await res.body.text()
+    throw answerError(res.statusCode, parseJson(text), text)
+  }
+
   /** Closes the keep-alive pool. */
   async close (): Promise<void> {
     await this.#pool.close()
@@ -182,6 +227,7 @@ export class AfhttpClient {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'afhttp-client' }
     if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`
     if (body !== undefined) headers['content-type'] = 'application/json'
+    if (opts.idempotencyKey !== undefined) headers['idempotency-key'] = opts.idempotencyKey
     let statusCode: number
     let text: string
     try {

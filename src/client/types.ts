@@ -300,3 +300,6 @@ export interface CdpRequest {
 
 /** `POST /v1/cdp` answer. */
 export interface CdpResult<T = unknown> { result: T }
+
+/** One event of `GET /v1/events` (SPEC section 15), as the host's journal defines it. */
+export type { HostEvent, EventType } from '../core/event-journal.js'

@@ -20,13 +20,23 @@ export function bearerFrom (req: FastifyRequest): string | undefined {
   return match?.[1]
 }
 
-async function auth (app: FastifyInstance, opts: { token: string }): Promise<void> {
+/** What the ops token (AFHTTP_OPS_TOKEN) may read: probes and scrapers, nothing else (SPEC section 12). */
+export function opsTokenMay (method: string, path: string): boolean {
+  return (method === 'GET' || method === 'HEAD') && (path === '/health' || path === '/metrics')
+}
+
+async function auth (app: FastifyInstance, opts: { token: string, opsToken?: string }): Promise<void> {
   app.addHook('onRequest', async (req) => {
     // Decide on the route the router matched (it decodes %-escapes), never on the raw URL:
     // "/%761/cdp" is /v1/cdp to the router and must be to the guard too.
     const matched = req.routeOptions.url
-    if (!requiresToken(matched ?? safeDecode(req.url))) return
+    const path = matched ?? safeDecode(req.url)
+    if (!requiresToken(path)) return
     const presented = bearerFrom(req)
+    if (presented !== undefined && opts.opsToken !== undefined && !tokenMatches(presented, opts.token) && tokenMatches(presented, opts.opsToken)) {
+      if (opsTokenMay(req.method, path)) return
+      throw new AfhttpError('forbidden', `The ops token reads only GET /health and GET /metrics; ${req.method} ${path} needs the API token (AFHTTP_TOKEN).`, { route: path })
+    }
     if (presented === undefined || !tokenMatches(presented, opts.token)) {
       throw new AfhttpError('unauthorized', presented === undefined
         ? 'Send "Authorization: Bearer <token>"; the token is AFHTTP_TOKEN or the file .afhttp-token in the profiles directory.'

@@ -24,6 +24,18 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
     registers: [registry],
     collect () { this.set(app.browsers.status(app.config.defaultProfile).connected ? 1 : 0) }
   })
+  new Counter({
+    name: 'afhttp_webhook_deliveries_total',
+    help: 'Webhook events by outcome: delivered, failed (every attempt failed), dropped (queue full), retried (attempts after the first).',
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect () {
+      const stats = app.events.webhookStats()
+      if (!stats) return
+      this.reset()
+      for (const result of ['delivered', 'failed', 'dropped', 'retried'] as const) this.inc({ result }, stats[result])
+    }
+  })
   app.addHook('onResponse', async (req, reply) => {
     requests.inc({ route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) })
   })

@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { API_VERSION, VERSION } from '../version.js'
 import { UPLOAD_LIMITS } from '../core/page-ui.js'
+import { IDEMPOTENCY_MAX_BYTES, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TTL_MS } from '../core/idempotency.js'
+import { EVENT_JOURNAL_MAX, EVENT_TYPES } from '../core/event-journal.js'
+import { SSE_CLIENTS_MAX, SSE_HEARTBEAT_MS } from './events.js'
+import { WEBHOOK_ATTEMPTS, WEBHOOK_QUEUE_MAX, WEBHOOK_TIMEOUT_MS } from '../events/webhook.js'
+import { CDP_PASSTHROUGH_MAX_MESSAGE_BYTES } from './cdp.js'
 
 export const WAIT_STRATEGIES = ['load', 'domcontentloaded', 'networkidle', 'selector:<css>', 'selector-stable:<css>']
 export const CAPTURES = ['html', 'text', 'screenshot']
@@ -9,6 +14,7 @@ export const LIMITS = {
   timeout_ms_default: 30_000,
   body_bytes_max: 1024 * 1024,
   ws_message_bytes_max: 256 * 1024,
+  cdp_ws_message_bytes_max: CDP_PASSTHROUGH_MAX_MESSAGE_BYTES,
   paste_chars_max: 100_000,
   finished_handoffs_per_tab: 64,
   // Files a person may hand to a page's file chooser through the panel (SPEC section 16).
@@ -36,6 +42,17 @@ export default async function capabilitiesRoutes (app: FastifyInstance): Promise
     browser_mode_configured: app.config.browserModeConfigured,
     wait_strategies: WAIT_STRATEGIES,
     captures: CAPTURES,
+    // Keys live in memory only: a restarted host has forgotten them (SPEC section 5).
+    idempotency: { header: 'Idempotency-Key', routes: ['POST /v1/fetch', 'POST /v1/tabs/:tab_id/handoff'], ttl_ms: IDEMPOTENCY_TTL_MS, keys_max: IDEMPOTENCY_MAX_KEYS, answers_bytes_max: IDEMPOTENCY_MAX_BYTES, survives_restart: false },
+    events: {
+      route: 'GET /v1/events',
+      types: EVENT_TYPES,
+      journal_max: EVENT_JOURNAL_MAX,
+      streams_max: SSE_CLIENTS_MAX,
+      heartbeat_ms: SSE_HEARTBEAT_MS,
+      // Whether a webhook is configured, never where it points.
+      webhook: { configured: app.config.webhookUrl !== undefined, attempts: WEBHOOK_ATTEMPTS, timeout_ms: WEBHOOK_TIMEOUT_MS, queue_max: WEBHOOK_QUEUE_MAX }
+    },
     limits: { ...LIMITS, handoff_hold_ms_max: app.config.handoffHoldMs, tab_idle_ms: app.config.tabIdleMs }
   }))
 }

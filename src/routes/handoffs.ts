@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { idempotent } from '../plugins/idempotency.js'
 
 interface TabParams { tab_id: string }
 
@@ -29,11 +30,11 @@ export default async function handoffRoutes (app: FastifyInstance): Promise<void
   app.post<{ Params: TabParams, Body: { region?: string, ready_selector?: string } | null }>(
     '/v1/tabs/:tab_id/handoff',
     { schema: { params: tabParams, body: mintBody } },
-    async (req) => {
+    idempotent(app, async (req) => {
       const tab = app.tabs.get(req.params.tab_id)
       const minted = await app.handoffs.mint(tab.id, { region: req.body?.region, readySelector: req.body?.ready_selector })
       return minted
-    }
+    })
   )
 
   app.get<{ Params: TabParams }>('/v1/tabs/:tab_id/handoff', { schema: { params: tabParams } }, async (req) => {

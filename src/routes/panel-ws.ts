@@ -60,6 +60,8 @@ export default async function panelWsRoutes (app: FastifyInstance): Promise<void
       return
     }
     if (panel.closed || socket.readyState !== WebSocket.OPEN) { socket.close(4410, 'handoff ended'); return }
+    // Announced before joining: a first viewer takes control as it joins (handoff.control follows).
+    app.events.publish({ type: 'handoff.viewer_joined', tab_id: tab.id, profile: tab.profile, data: { handoff_fence: app.handoffs.current(tab.id)?.fence, viewers: panel.viewers.size + 1 } })
     const viewer = panel.join(socket, lease)
     req.log.info({ tab_id: tab.id, viewer: viewer.id, viewers: panel.viewers.size }, 'panel viewer connected')
     socket.on('close', (code: number) => {

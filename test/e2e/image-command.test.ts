@@ -49,6 +49,7 @@ t.test('the container command and environment serve an authenticated /health', a
   const port = await freePort()
   const runEnv: Record<string, string | undefined> = { ...process.env, ...env, AFHTTP_PROFILES_DIR: profiles, AFHTTP_PORT: String(port), AFHTTP_CHROMIUM: process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium' }
   delete runEnv.AFHTTP_TOKEN
+  runEnv.AFHTTP_OPS_TOKEN = 'ops-token-for-the-probe-0123'
   const root = new URL('../..', import.meta.url).pathname
   const child = spawn(cmd[0], cmd.slice(1), { cwd: root, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
@@ -71,7 +72,12 @@ t.test('the container command and environment serve an authenticated /health', a
   t.notMatch(output, token, 'but never its value')
 
   const { stdout } = await promisify(execFile)(healthcheck[0], healthcheck.slice(1), { cwd: root, env: runEnv })
-  t.match(stdout, /takeover_ready=true/, 'the image HEALTHCHECK passes')
+  t.match(stdout, /takeover_ready=true/, 'the image HEALTHCHECK passes (with the ops token)')
+  const wrongOps = await promisify(execFile)(healthcheck[0], healthcheck.slice(1), { cwd: root, env: { ...runEnv, AFHTTP_OPS_TOKEN: 'not-the-ops-token-0123456' } }).catch((e: { code: number }) => e)
+  t.equal((wrongOps as { code?: number }).code, 1, 'the probe really sends the ops token: a wrong one fails')
+  const { AFHTTP_OPS_TOKEN: _ops, ...withoutOps } = runEnv
+  const fallback = await promisify(execFile)(healthcheck[0], healthcheck.slice(1), { cwd: root, env: withoutOps })
+  t.match(fallback.stdout, /takeover_ready=true/, 'without an ops token it uses the generated API token')
 
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')

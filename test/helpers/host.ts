@@ -47,6 +47,7 @@ export interface HostOptions {
   profilesDir?: string
   /** A logger of the test's own (its lines are then not in `logs`). */
   logger?: Logger
+  webhookBackoffMs?: readonly number[]
 }
 
 /** A real host on 127.0.0.1 with a temporary profiles dir and real Chromium. */
@@ -62,7 +63,7 @@ export async function startHost (t: Teardown, opts: HostOptions = {}): Promise<T
   })
   const logs = new LogCapture()
   const logger = opts.logger ?? createLogger(config.logLevel, logs)
-  const app = await buildApp(config, { token: config.token ?? TEST_TOKEN, logger, clock: opts.clock, startBrowser: opts.startBrowser })
+  const app = await buildApp(config, { token: config.token ?? TEST_TOKEN, logger, clock: opts.clock, startBrowser: opts.startBrowser, webhookBackoffMs: opts.webhookBackoffMs })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0

@@ -1,5 +1,6 @@
 import { AfhttpClientError, type AfhttpClient, type HandoffSummary } from '../../client/index.js'
 import { formatDuration } from '../output.js'
+import type { WakeFn } from './event-wake.js'
 
 export type WaitOutcome =
   | { kind: 'finished', summary: HandoffSummary }
@@ -19,7 +20,16 @@ export interface WaitOptions {
   sleep: (ms: number, signal: AbortSignal) => Promise<void>
   signal: AbortSignal
   progress: (text: string, key: string) => void
+  /**
+   * Wakes the loop on events about the tab (see tabEventWaker). With it the summary is read only
+   * after an event, after a failed read, and every SAFETY_READ_MS; `pollMs` then only paces the
+   * progress line. Without it the loop polls every `pollMs`.
+   */
+  wake?: WakeFn
 }
+
+/** With events, a read this often anyway: a stream can be quiet because its host is gone. */
+export const SAFETY_READ_MS = 30_000
 
 const STATE_TEXT: Record<string, string> = {
   open: 'panel not opened yet',
@@ -58,17 +68,22 @@ export async function waitForHandoff (client: Pick<AfhttpClient, 'handoffSummary
   const started = opts.now()
   let last: HandoffSummary | undefined
   let failingSince: number | undefined
-  for (;;) {
-    if (opts.signal.aborted) return { kind: 'interrupted', summary: last }
+  let lastReadAt = started
+  const show = (s: HandoffSummary): void => {
+    const now = opts.now()
+    const { text, key } = renderProgress(s, now - started, now)
+    opts.progress(text, key)
+  }
+  /** One summary read: an outcome when the wait is over, undefined to keep waiting. */
+  const readOnce = async (): Promise<WaitOutcome | undefined> => {
+    lastReadAt = opts.now()
     try {
       const s = await client.handoffSummary(opts.tabId, { signal: opts.signal, timeoutMs: Math.max(5_000, opts.pollMs * 5) })
       last = s
       failingSince = undefined
       if (s.state === 'finished') return { kind: 'finished', summary: s }
       if (s.state === 'expired' || s.state === 'revoked') return { kind: 'ended', summary: s }
-      const now = opts.now()
-      const { text, key } = renderProgress(s, now - started, now)
-      opts.progress(text, key)
+      show(s)
     } catch (err) {
       if (opts.signal.aborted) return { kind: 'interrupted', summary: last }
       if (!(err instanceof AfhttpClientError)) throw err
@@ -81,8 +96,24 @@ export async function waitForHandoff (client: Pick<AfhttpClient, 'handoffSummary
       if (now >= giveUpAt) return { kind: 'unreachable', error: err }
       opts.progress(`waiting for a person · ${formatDuration(now - started)} elapsed · host not answering (${err.code}), retrying`, 'unreachable')
     }
+    return undefined
+  }
+  let mustRead = true
+  for (;;) {
+    if (opts.signal.aborted) return { kind: 'interrupted', summary: last }
+    if (mustRead || !last) {
+      const outcome = await readOnce()
+      if (outcome) return outcome
+    } else {
+      show(last)
+    }
     try {
-      await opts.sleep(opts.pollMs, opts.signal)
+      if (opts.wake) {
+        const woke = await opts.wake(opts.pollMs, opts.signal)
+        mustRead = woke === 'event' || failingSince !== undefined || opts.now() - lastReadAt >= SAFETY_READ_MS
+      } else {
+        await opts.sleep(opts.pollMs, opts.signal)
+      }
     } catch {
       return { kind: 'interrupted', summary: last }
     }

@@ -5,6 +5,7 @@ import type { HostCommand, CommandContext } from './command.js'
 import { fetchExitCode, humanAction, renderFetch } from './fetch-summary.js'
 import { writeArtifacts } from './fetch-out.js'
 import { waitForHandoff, type WaitOutcome } from './fetch-wait.js'
+import { tabEventWaker } from './event-wake.js'
 
 const DEFAULT_POLL_MS = 1_000
 
@@ -83,9 +84,12 @@ async function fetchWaitingForHuman (ctx: CommandContext, req: FetchRequest): Pr
   const controller = new AbortController()
   const stopListening = ctx.deps.onInterrupt(() => controller.abort())
   const progress = new ProgressLine(ctx.io, ctx.deps.now)
+  // Events wake the wait instead of polling; a host without them is polled as before.
+  const waker = await tabEventWaker(client, tabId)
   let outcome: WaitOutcome
   try {
     outcome = await waitForHandoff(client, {
+      wake: waker?.wake,
       tabId,
       expiresAt: action?.expires_at,
       pollMs,
@@ -95,6 +99,7 @@ async function fetchWaitingForHuman (ctx: CommandContext, req: FetchRequest): Pr
       progress: (text, key) => progress.show(text, key)
     })
   } finally {
+    waker?.close()
     stopListening()
     progress.end()
   }
@@ -128,7 +133,10 @@ export const fetchCommand: HostCommand = {
   --wait-for-human    implies --takeover: print the panel URL, wait until the person
                       finishes, then fetch the same tab again and print that result.
                       Ctrl-C stops waiting and keeps the tab; it prints how to resume.
-  --poll-ms MS        how often to read the handoff summary while waiting (default 1000)
+  --poll-ms MS        how often to read the handoff summary on a host without
+                      GET /v1/events (default 1000); with events the summary is
+                      read when the host reports a change, and this only paces
+                      the progress line
 
 exit codes: 0 content verified, 3 a person is needed (panel URL printed on its own
 line), 4 host or takeover unavailable, 2 usage, 1 anything else (e.g. ok:false

@@ -9,11 +9,12 @@ import { closeCommand } from './close.js'
 import { handoffCommand } from './handoff.js'
 import { finishCommand } from './finish.js'
 import { cdpCommand } from './cdp.js'
+import { eventsCommand } from './events.js'
 
 /** Every subcommand, in the order `afhttp --help` lists them. */
 export const COMMANDS: readonly Command[] = [
   serveCommand, fetchCommand, healthCommand, capabilitiesCommand, profilesCommand,
-  tabsCommand, closeCommand, handoffCommand, finishCommand, cdpCommand
+  tabsCommand, closeCommand, handoffCommand, finishCommand, cdpCommand, eventsCommand
 ]
 
 export function findCommand (name: string): Command | undefined {
