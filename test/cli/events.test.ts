@@ -3,16 +3,9 @@ import { createServer } from 'node:net'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { startCli } from './_run.js'
+import { until } from '../helpers/until.js'
 
 const GATE = '<!doctype html><title>Just a moment...</title><p>Hang tight! We are checking your browser</p>'
-
-async function until (cond: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 async function untilAsync (cond: () => Promise<boolean>, what: string, ms = 30_000): Promise<void> {
   const end = Date.now() + ms

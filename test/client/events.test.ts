@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { AfhttpClient, type HandoffSummary, type HostEvent } from '../../src/client/index.js'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { until } from '../helpers/until.js'
 
 const GATE = '<!doctype html><title>Just a moment...</title><p>Hang tight! We are checking your browser</p>'
 
@@ -41,14 +42,6 @@ async function proxy (t: Teardown, upstream: string, opts: { withoutEvents?: boo
   t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }))
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return state
-}
-
-async function until (cond: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
 }
 
 t.test('client.events() and waitForHandoff()', async (t) => {

@@ -3,17 +3,10 @@ import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { ManualClock } from '../../src/core/clock.js'
 import type { HostEvent } from '../../src/core/event-journal.js'
+import { until } from '../helpers/until.js'
 
 // The events that come from the clock and the browser: expiry, popups, a lost and restarted browser.
 const DENIED = '<!doctype html><title>Access denied</title><h1>Access denied</h1><p>You may not see this page.</p>'
-
-async function until (cond: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 t.test('expiry, popups and the browser on the event stream', async (t) => {
   const clock = new ManualClock()

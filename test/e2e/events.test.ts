@@ -4,19 +4,12 @@ import { startFixtureServer } from '../helpers/fixture-server.js'
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
 import { launchViewerBrowser, onHost, openViewer, waitForFrames } from '../helpers/panel-browser.js'
 import { AfhttpClient, type HostEvent } from '../../src/client/index.js'
+import { until } from '../helpers/until.js'
 
 // SPEC section 15 end to end: the whole handoff lifecycle, worked by a person in a second
 // real Chromium, arrives on the stream and at a real webhook receiver, in order, once each.
 const SECRET = 'webhook-secret-0123456789'
 const CHALLENGE = '<!doctype html><title>Just a moment...</title><div id="challenge-form">Checking your browser</div><div class="cf-turnstile" style="width:300px;height:65px"></div>'
-
-async function until (cond: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 25))
-  }
-}
 
 /** Collects a client's event stream in the background until aborted. */
 function collect (client: AfhttpClient, opts: { lastEventId?: number } = {}): { events: HostEvent[], stop: () => void } {

@@ -1,15 +1,11 @@
 import t from 'tap'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { until } from '../helpers/until.js'
 
 // SPEC section 5: Idempotency-Key on POST /v1/fetch and the mint. A retry after a lost
 // response gets the first answer: one tab, one handoff, the same tab_id and fence.
 const DENIED = '<!doctype html><title>Access denied</title><h1>Access denied</h1><p>You do not have permission to view this page.</p>'
-
-async function until (cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300 && !cond(); i++) await new Promise((resolve) => setTimeout(resolve, 20))
-  if (!cond()) throw new Error(`timed out waiting for ${what}`)
-}
 
 t.test('idempotency keys', async (t) => {
   const host = await startHost(t)

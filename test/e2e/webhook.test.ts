@@ -3,19 +3,12 @@ import { createServer } from 'node:net'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
+import { until } from '../helpers/until.js'
 
 // SPEC section 15: the webhook is retried with backoff a bounded number of times and never
 // delays the host's own work; failures are counted in /metrics.
 const SECRET = 'webhook-secret-abcdef0123'
 const BACKOFF = [20, 40, 80, 160]
-
-async function until (cond: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const end = Date.now() + ms
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
 
 async function closedPort (): Promise<number> {
   const server = createServer()
