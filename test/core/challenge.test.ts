@@ -6,7 +6,7 @@ import { documentTitle, visibleText } from '../helpers/visible-text.js'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/challenges/', import.meta.url))
 const PROVIDERS = ['cloudflare', 'turnstile', 'hcaptcha', 'recaptcha', 'datadome', 'perimeterx', 'akamai', 'imperva',
-  'aws_waf', 'ddos_guard', 'vercel', 'sucuri', 'generic']
+  'aws_waf', 'ddos_guard', 'vercel', 'sucuri', 'google', 'generic']
 const CSP = "default-src 'self' 'unsafe-inline'"
 
 interface FixtureEntry {
@@ -164,7 +164,7 @@ t.test('titles: exact interstitial titles, "Just a moment..." only on a notice',
 t.test('generic browser checks: short notices only, and only when no provider is recognized', async t => {
   for (const phrase of ['Hang tight! We are checking your browser.', 'Checking your browser before accessing 127.0.0.1.',
     'Please wait while we verify your browser.', 'Checking if the site connection is secure', 'Verifying you are human. This may take a few seconds.',
-    'Please verify you are a human', 'Are you a robot?']) {
+    'Please verify you are a human']) {
     const r = recognizePage(observe(page(`<p>${phrase}</p>`)))
     t.equal(r.challenge?.provider, 'generic', phrase)
     t.equal(r.page_kind, 'challenge')
