@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { recognizePage } from '../../src/core/challenge.js'
 import { documentTitle, visibleText } from '../helpers/visible-text.js'
-import { markdownTable, score, summaryLines, type Outcome } from '../helpers/recognition-score.js'
+import { recognitionDoc, score, summaryLines, type Outcome } from '../helpers/recognition-score.js'
 
 // The corpus of real captures (test/fixtures/real/index.json): provider pages and ordinary
 // pages exactly as their public sources hold them, with where each came from.
@@ -17,7 +17,7 @@ interface Entry {
   expect: { page_kind: string | null, provider: string | null }
   source: { repository: string, path: string, commit: string, sha256: string, extracted?: string }
 }
-const index = JSON.parse(readFileSync(DIR + 'index.json', 'utf8')) as { fixtures: Entry[] }
+const index = JSON.parse(readFileSync(DIR + 'index.json', 'utf8')) as { fixtures: Entry[], not_found: string[] }
 
 t.test('every real page is indexed with its source, and only real sources are indexed', async t => {
   const onDisk = readdirSync(DIR).filter(f => f.endsWith('.html')).sort()
@@ -51,7 +51,15 @@ for (const f of index.fixtures) {
 t.test('summary', async t => {
   const s = score(outcomes)
   for (const line of summaryLines(s)) t.comment(line)
+  // scripts/recognition-report.mjs sets this to regenerate docs/recognition.md.
   const doc = process.env.AFHTTP_RECOGNITION_DOC
-  if (doc) writeFileSync(doc, markdownTable(s, outcomes) + '\n')
+  if (doc) {
+    const sources = [...new Set(index.fixtures.map(f => `${f.source.repository} at ${f.source.commit.slice(0, 12)}`))]
+    const counts = sources.map(source => {
+      const n = index.fixtures.filter(f => source.startsWith(f.source.repository + ' ')).length
+      return `${source} (${n} page${n === 1 ? '' : 's'})`
+    })
+    writeFileSync(doc, recognitionDoc(s, outcomes, index.not_found, counts))
+  }
   t.equal(s.total, index.fixtures.length, 'every page was scored')
 })
