@@ -6,6 +6,8 @@ import {
 } from './page-facts.js'
 import { cloudflareErrorPage, hasFormFields, linksTo } from './challenge-markers.js'
 
+// A script that moves the page on (not one that merely reads where it is).
+const NAVIGATES = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
@@ -212,7 +214,7 @@ function generic (f: PageFacts): Detection {
   const phrase = f.short ? BROWSER_CHECK_TEXT.exec(f.text) : null
   if (phrase !== null) hits.push(sure(`text "${phrase[0].toLowerCase()}" on a short page`))
   // A "visitor" interstitial: nothing to read, a script that sets a cookie and moves on.
-  if (f.blank && /cookie/i.test(f.inlineScript) && /\blocation\s*(?:\.\s*(?:replace|assign|reload|href)\b|=)/.test(f.inlineScript)) {
+  if (f.blank && /cookie/i.test(f.inlineScript) && NAVIGATES.test(f.inlineScript)) {
     hits.push(sure('blank page whose script sets a cookie and navigates'))
   }
   return { hits }
