@@ -32,7 +32,7 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
   // held while the fetch looks at it, and if it still never settles, the last document it
   // loaded is the answer (the fetch then reads the page as it stands at its deadline). A page
   // that simply never finishes loading is still a navigation_timeout.
-  await holdReloadLoops(page, performance.now() + timeoutMs + OBSERVE_GRACE_MS)
+  const hold = await holdReloadLoops(page, performance.now() + timeoutMs + OBSERVE_GRACE_MS)
   // Documents the main frame showed. A 204 answer to a navigation (a held reload's, or a
   // server's) leaves the page as it was, so the page's status is the document's before it.
   const documents: HTTPResponse[] = []
@@ -42,6 +42,9 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
   page.on('response', onResponse)
   try {
     const res = await page.goto(url, { waitUntil, timeout: timeoutMs })
+    // A lifecycle wait is over: the fetch observes the page right away. A selector wait goes on
+    // until the deadline, and the hold with it.
+    if (!('selector' in wait)) hold.releaseAt(performance.now() + OBSERVE_GRACE_MS)
     return describeResponse(res?.status() === 204 ? documents.at(-1) ?? res : res)
   } catch (err) {
     const message = (err as Error).message.split('\n')[0]

@@ -12,11 +12,18 @@ export const LOADS_BEFORE_HOLD = 2
 
 const active = new WeakMap<Page, () => void>()
 
+export interface ReloadHold {
+  /** How many navigations were answered 204 so far. */
+  held: () => number
+  /** Moves the release to `at` (performance.now() time), e.g. once the fetch's wait is over. */
+  releaseAt: (at: number) => void
+}
+
 /**
  * Holds the page's repeated document loads until `releaseAt` (performance.now() time).
  * A later call for the same page releases the earlier hold first.
  */
-export async function holdReloadLoops (page: Page, releaseAt: number): Promise<{ held: () => number }> {
+export async function holdReloadLoops (page: Page, releaseAt: number): Promise<ReloadHold> {
   active.get(page)?.()
   let session: CDPSession
   let mainFrameId: string
@@ -24,7 +31,7 @@ export async function holdReloadLoops (page: Page, releaseAt: number): Promise<{
     session = await page.createCDPSession()
     mainFrameId = (await session.send('Page.getFrameTree')).frameTree.frame.id
   } catch {
-    return { held: () => 0 } // a page that cannot be held is navigated as before
+    return { held: () => 0, releaseAt: () => undefined } // a page that cannot be held is navigated as before
   }
   const shown = new Map<string, { requests: number, loaded: boolean }>()
   let current: { requests: number, loaded: boolean } | undefined
@@ -59,13 +66,19 @@ export async function holdReloadLoops (page: Page, releaseAt: number): Promise<{
       .then(async () => { if (resume !== undefined && !page.isClosed()) await session.send('Page.navigate', { url: resume }) })
       .finally(() => { quietly(session.detach()) }))
   }
-  const timer = setTimeout(release, Math.max(0, releaseAt - performance.now()))
-  timer.unref()
+  let timer: NodeJS.Timeout | undefined
+  const arm = (at: number): void => {
+    if (released) return
+    clearTimeout(timer)
+    timer = setTimeout(release, Math.max(0, at - performance.now()))
+    timer.unref()
+  }
+  arm(releaseAt)
   active.set(page, release)
   try {
     await session.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Request' }] })
   } catch {
     release()
   }
-  return { held: () => held }
+  return { held: () => held, releaseAt: arm }
 }
