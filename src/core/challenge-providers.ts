@@ -213,9 +213,10 @@ function generic (f: PageFacts): Detection {
   const hits: Hit[] = []
   const phrase = f.short ? BROWSER_CHECK_TEXT.exec(f.text) : null
   if (phrase !== null) hits.push(sure(`text "${phrase[0].toLowerCase()}" on a short page`))
-  // A "visitor" interstitial: nothing to read, a script that sets a cookie and moves on.
-  if (f.blank && /cookie/i.test(f.inlineScript) && NAVIGATES.test(f.inlineScript)) {
-    hits.push(sure('blank page whose script sets a cookie and navigates'))
+  // A "visitor" interstitial: nothing to read, titled as one, a script that sets a cookie and
+  // moves on. The title matters: many sign-in and app pages are a blank body and a script too.
+  if (f.blank && /\bvisitor\b/i.test(f.title) && /cookie/i.test(f.inlineScript) && NAVIGATES.test(f.inlineScript)) {
+    hits.push(sure('blank "visitor" page whose script sets a cookie and navigates'))
   }
   return { hits }
 }
