@@ -53,6 +53,7 @@ function awsWaf (f: PageFacts): Detection {
   const action = f.headers['x-amzn-waf-action']?.trim().toLowerCase()
   if (action === 'challenge' || action === 'captcha') hits.push(sure(`header x-amzn-waf-action: ${action}`))
   if (f.inlineScript.includes('gokuProps')) hits.push(sure('inline script window.gokuProps'))
+  if (f.inlineScript.includes('awsWafCookieDomainList')) hits.push({ evidence: 'inline script window.awsWafCookieDomainList', sufficient: f.blocking })
   // The JS SDK (challenge.js, AwsWafIntegration) also runs on ordinary pages;
   // only a blank page or a challenge status makes it the page itself.
   const sdkIsThePage = f.blank || f.challengeStatus
@@ -77,7 +78,9 @@ function datadome (f: PageFacts): Detection {
   const frame = f.tags.some(tag => tag.name === 'iframe' && /captcha-delivery\.com/.test(tag.attrs.src ?? ''))
   if (frame) hits.push(sure('iframe captcha-delivery.com'))
   if (hasSrc(f, /captcha-delivery\.com/, ['script'])) hits.push(sure('script captcha-delivery.com'))
-  if (f.inlineScript.includes('captcha-delivery.com')) hits.push(sure('inline script captcha-delivery.com host'))
+  // The host is often written with its hyphen escaped ('geo.captcha&#x2d;delivery.com').
+  if (/captcha(?:-|&#x2d;|&#45;|\\x2d|\\u002d)delivery\.com/i.test(f.inlineScript)) hits.push(sure('inline script captcha-delivery.com host'))
+  if (/\bvar dd\s*=\s*\{[^}]*'cid'\s*:/.test(f.inlineScript)) hits.push(sure("inline script DataDome 'dd' object"))
   // The captcha document itself (what the iframe shows) styles itself from the captcha host.
   if (linksTo(f, /captcha-delivery\.com\/captcha\//)) hits.push(sure('stylesheet captcha-delivery.com/captcha/'))
   // x-datadome is sent on every response of a protected site; DataDome blocks are 403.
@@ -144,6 +147,8 @@ function vercel (f: PageFacts): Detection {
   if (headerIs(f, 'x-vercel-mitigated', 'challenge')) hits.push(sure('header x-vercel-mitigated: challenge'))
   if (titleIs(f, 'Vercel Security Checkpoint')) hits.push(sure('title "Vercel Security Checkpoint"'))
   if (hasSrc(f, /\/\.well-known\/vercel\/security\//)) hits.push(sure('script /.well-known/vercel/security/'))
+  // The checkpoint starts its solver as a Worker from an inline script.
+  if (f.inlineScript.includes('/.well-known/vercel/security/')) hits.push({ evidence: 'inline script /.well-known/vercel/security/ worker', sufficient: f.blocking })
   return { hits }
 }
 

@@ -72,3 +72,12 @@ t.test('interstitials recognised by their own machinery', async t => {
   t.equal(provider(blocked, 403), 'cloudfront', 'CloudFront "Request blocked"')
   t.same(recognizePage(observe(blocked.replace(/Request blocked\./, 'Bad request.'), 400)), { page_kind: 'http_error' }, 'other CloudFront errors are errors')
 })
+
+t.test('provider scripts as real pages write them', async t => {
+  const dd = "<script>var dd={'cid':'AHrlqAAAAAMA','hsh':'765F4F','t':'fe','host':'geo.captcha&#x2d;delivery.com'}</script>"
+  t.equal(provider(page('<p>Please enable JS and disable any ad blocker</p>' + dd), 403), 'datadome', "DataDome's dd object with an escaped host")
+  t.equal(provider(page('', "<script>window.awsWafCookieDomainList = [];</script>"), 202), 'aws_waf', 'AWS WAF cookie domain list on a blank page')
+  t.same(recognizePage(observe(page('<article>' + 'Words about kettles and tea. '.repeat(30) + '</article>', "<script>window.awsWafCookieDomainList = [];</script>"))), { page_kind: 'content' }, 'but not on a document')
+  t.equal(provider(page('<p>We are verifying your browser.</p>', '<script>new Worker("/.well-known/vercel/security/static/challenge.v2.min.js")</script>'), 429), 'vercel', "Vercel's checkpoint worker")
+})
+
