@@ -9,7 +9,7 @@
 // sufficient on its own or only on a page shaped like a block: a short notice
 // or a status that WAFs answer challenges with.
 
-import { DENIAL_STATUSES, factsOf, looksHidden, type Detection, type PageFacts } from './page-facts.js'
+import { DENIAL_STATUSES, factsOf, type Detection, type PageFacts } from './page-facts.js'
 import { DETECTORS } from './challenge-providers.js'
 
 export { DENIAL_STATUSES, countWords } from './page-facts.js'
@@ -53,7 +53,7 @@ export function recognizePage (obs: PageObservation): Recognition {
 // Without a challenge: denial statuses, then other errors, then a blank page;
 // a short notice with denial wording is a denial whatever its status. Only a
 // 2xx page is content, and only with at least CONTENT_MIN_WORDS words that are
-// not a loading placeholder and do not merely surround a sign-in form.
+// not a loading placeholder.
 // Everything else stays unclassified: the host cannot tell.
 function classifyPage (f: PageFacts): PageKind | undefined {
   if (f.status !== null && DENIAL_STATUSES.has(f.status)) return 'denied'
@@ -61,9 +61,8 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   if (f.text.trim() === '') return 'empty'
   if (f.short && (DENIAL_TEXT.test(f.text) || DENIAL_TEXT.test(f.title))) return 'denied'
   if (f.status === null || f.status < 200 || f.status > 299) return undefined
-  // A short page built around a password field is a login wall: the driver
-  // did not get the content it asked for, and a person may have to sign in.
-  if (f.short && f.tags.some(tag => tag.name === 'input' && tag.attrs.type?.toLowerCase() === 'password' && !looksHidden(tag))) return undefined
+  // A sign-in page is content too (with or without a CAPTCHA widget in its form): whether it is
+  // the content the driver asked for is what selector-stable readiness says.
   if (f.words < CONTENT_MIN_WORDS) return undefined
   if (f.words <= PLACEHOLDER_MAX_WORDS && PLACEHOLDER_TEXT.test(f.text)) return undefined
   return 'content'

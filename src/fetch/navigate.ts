@@ -1,6 +1,8 @@
 import type { HTTPResponse, Page } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
 import type { WaitStrategy } from '../core/wait-strategy.js'
+import { OBSERVE_GRACE_MS } from './deadline.js'
+import { holdReloadLoops } from './reload-hold.js'
 
 export interface MainResponse {
   status: number | null
@@ -12,7 +14,7 @@ export interface MainResponse {
 // long-poll or analytics beacon never reach zero and would always time out.
 const WAIT_UNTIL = { load: 'load', domcontentloaded: 'domcontentloaded', networkidle: 'networkidle2' } as const
 
-export function describeResponse (res: HTTPResponse | null): MainResponse | undefined {
+export function describeResponse (res: HTTPResponse | null | undefined): MainResponse | undefined {
   if (!res) return undefined
   return { status: res.status(), url: res.url(), headers: res.headers() }
 }
@@ -29,15 +31,33 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
   // whose main thread hangs the renderer's half of the switch would hold the fetch for the
   // 30 s protocol timeout, far past the driver's deadline.
   void page.setCacheEnabled(false).catch(() => undefined)
+  // A page that keeps reloading or redirecting itself is observed, not timed out: its loop is
+  // held while the fetch looks at it, and if it still never settles, the last document it
+  // loaded is the answer (the fetch then reads the page as it stands at its deadline). A page
+  // that simply never finishes loading is still a navigation_timeout.
+  const hold = await holdReloadLoops(page, performance.now() + timeoutMs + OBSERVE_GRACE_MS)
+  // Documents the main frame showed. A 204 answer to a navigation (a held reload's, or a
+  // server's) leaves the page as it was, so the page's status is the document's before it.
+  const documents: HTTPResponse[] = []
+  const onResponse = (res: HTTPResponse): void => {
+    if (res.request().isNavigationRequest() && res.frame() === page.mainFrame() && res.status() !== 204) documents.push(res)
+  }
+  page.on('response', onResponse)
   try {
-    return describeResponse(await page.goto(url, { waitUntil, timeout: timeoutMs }))
+    const res = await page.goto(url, { waitUntil, timeout: timeoutMs })
+    // A lifecycle wait is over: the fetch observes the page right away. A selector wait goes on
+    // until the deadline, and the hold with it.
+    if (!('selector' in wait)) hold.releaseAt(performance.now() + OBSERVE_GRACE_MS)
+    return describeResponse(res?.status() === 204 ? documents.at(-1) ?? res : res)
   } catch (err) {
     const message = (err as Error).message.split('\n')[0]
+    if ((err as Error).name === 'TimeoutError' && documents.length > 1) return describeResponse(documents[documents.length - 1])
     if ((err as Error).name === 'TimeoutError') {
       throw new AfhttpError('navigation_timeout', `The page did not reach "${waitUntil}" within ${timeoutMs} ms.`, { timeout_ms: timeoutMs })
     }
     throw new AfhttpError('navigation_failed', `Loading the page failed: ${message}`, { cause: message })
   } finally {
+    page.off('response', onResponse)
     void page.setCacheEnabled(true).catch(() => undefined)
   }
 }

@@ -6,7 +6,7 @@ import { documentTitle, visibleText } from '../helpers/visible-text.js'
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/challenges/', import.meta.url))
 const PROVIDERS = ['cloudflare', 'turnstile', 'hcaptcha', 'recaptcha', 'datadome', 'perimeterx', 'akamai', 'imperva',
-  'aws_waf', 'ddos_guard', 'vercel', 'sucuri', 'generic']
+  'aws_waf', 'ddos_guard', 'vercel', 'sucuri', 'google', 'generic']
 const CSP = "default-src 'self' 'unsafe-inline'"
 
 interface FixtureEntry {
@@ -164,7 +164,7 @@ t.test('titles: exact interstitial titles, "Just a moment..." only on a notice',
 t.test('generic browser checks: short notices only, and only when no provider is recognized', async t => {
   for (const phrase of ['Hang tight! We are checking your browser.', 'Checking your browser before accessing 127.0.0.1.',
     'Please wait while we verify your browser.', 'Checking if the site connection is secure', 'Verifying you are human. This may take a few seconds.',
-    'Please verify you are a human', 'Are you a robot?']) {
+    'Please verify you are a human']) {
     const r = recognizePage(observe(page(`<p>${phrase}</p>`)))
     t.equal(r.challenge?.provider, 'generic', phrase)
     t.equal(r.page_kind, 'challenge')
@@ -203,11 +203,11 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(kind(PROSE + '<p>The forbidden fruit was access denied to the garden.</p>'), 'content', 'a long document using denial words')
 })
 
-t.test('a short page built around a password field is a login wall, not content', async t => {
+t.test('a sign-in page is content; selector-stable readiness decides whether it is the content asked for', async t => {
   const form = '<h1>Sign in</h1><form><input type="email" name="e"><input type="password" name="p"><button>Sign in</button></form>'
-  t.same(recognizePage(observe(page(form))), {}, 'login wall')
-  t.same(recognizePage(observe(page(form.replace('type="password"', 'type="password" style="display:none"')))), { page_kind: 'content' }, 'a hidden password field')
+  t.same(recognizePage(observe(page(form))), { page_kind: 'content' }, 'a short sign-in page')
   t.same(recognizePage(observe(page(PROSE + form))), { page_kind: 'content' }, 'a long page with a sign-in box')
+  t.same(recognizePage(observe(page(form), 401)), { page_kind: 'denied' }, 'behind a 401 it is a denial')
 })
 
 t.test('countWords counts ideographs one by one and ignores punctuation', async t => {

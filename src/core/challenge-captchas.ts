@@ -1,0 +1,49 @@
+// Detectors of CAPTCHA widgets (Turnstile, hCaptcha, reCAPTCHA, and Google's sorry page that
+// carries one). A widget is a gate only on a page shaped like one; see captchaWidget.
+import { findVisible, findVisibleWidget, hasSrc, sure, type Detection, type Hit, type PageFacts, type Tag } from './page-facts.js'
+import { hasFormFields } from './challenge-markers.js'
+
+// Google's "sorry" page (unusual traffic from your network): a reCAPTCHA inside form#captcha-form.
+export function google (f: PageFacts): Detection {
+  const hits: Hit[] = []
+  const form = f.tags.some(tag => tag.name === 'form' && tag.attrs.id === 'captcha-form')
+  const widget = findVisibleWidget(f, 'g-recaptcha')
+  if (form && widget !== undefined) hits.push({ evidence: 'form #captcha-form with a reCAPTCHA widget (Google sorry page)', sufficient: f.blocking })
+  if (f.short && /our systems have detected unusual traffic from your computer network/i.test(f.text)) hits.push(sure('text "our systems have detected unusual traffic" (Google sorry page)'))
+  return { hits, widget: widget !== undefined ? '.g-recaptcha' : undefined }
+}
+
+export function turnstile (f: PageFacts): Detection {
+  const script = hasSrc(f, /challenges\.cloudflare\.com\/turnstile\//, ['script'])
+  const widget = findVisibleWidget(f, 'cf-turnstile')
+  return captchaWidget(f, script, widget, 'script challenges.cloudflare.com/turnstile', 'widget .cf-turnstile', '.cf-turnstile')
+}
+
+export function hcaptcha (f: PageFacts): Detection {
+  const script = hasSrc(f, /hcaptcha\.com\/1\/api\.js/, ['script'])
+  const frame = findVisible(f, tag => tag.name === 'iframe' && /hcaptcha\.com\/.*#frame=checkbox(?!-invisible)/.test(tag.attrs.src ?? ''))
+  const div = findVisibleWidget(f, 'h-captcha')
+  const evidence = div !== undefined ? 'widget .h-captcha' : 'iframe hcaptcha.com checkbox'
+  const selector = div !== undefined ? '.h-captcha' : 'iframe[src*="hcaptcha.com"][src*="frame=checkbox"]'
+  return captchaWidget(f, script || frame !== undefined, div ?? frame, 'script hcaptcha.com/1/api.js', evidence, selector)
+}
+
+export function recaptcha (f: PageFacts): Detection {
+  const script = hasSrc(f, /\/recaptcha\/(?:api|enterprise)\.js/, ['script'])
+  // The anchor iframe also renders inside the invisible v3 badge, with size=invisible.
+  const anchor = findVisible(f, tag => tag.name === 'iframe' && /\/recaptcha\/(?:api2|enterprise)\/anchor\?/.test(tag.attrs.src ?? '') && !/[?&]size=invisible/.test(tag.attrs.src ?? ''))
+  const div = findVisibleWidget(f, 'g-recaptcha')
+  const evidence = div !== undefined ? 'widget .g-recaptcha' : 'iframe recaptcha anchor'
+  const selector = div !== undefined ? '.g-recaptcha' : 'iframe[src*="/recaptcha/"][src*="/anchor?"]:not([src*="size=invisible"])'
+  return captchaWidget(f, script || anchor !== undefined, div ?? anchor, 'script recaptcha api.js', evidence, selector)
+}
+
+// A CAPTCHA vendor's widget gates the page only on a block-shaped page: the same
+// widget in an article's comment form does not keep the driver from the article.
+// A widget beside fields a person fills in (a sign-in or contact form) protects that form; it
+// does not stand between the driver and the page, unless the status says it does.
+function captchaWidget (f: PageFacts, loader: boolean, widget: Tag | undefined, loaderEvidence: string, widgetEvidence: string, selector: string): Detection {
+  if (!loader || widget === undefined) return { hits: [] }
+  const sufficient = f.challengeStatus || (f.short && !hasFormFields(f))
+  return { hits: [{ evidence: loaderEvidence, sufficient }, { evidence: widgetEvidence, sufficient }], widget: selector }
+}

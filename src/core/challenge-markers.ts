@@ -1,0 +1,30 @@
+// Markers that take more than one tag or attribute to read, shared by the provider detectors
+// (challenge-providers.ts). Pure.
+import { hasClass, hasId, looksHidden, type PageFacts } from './page-facts.js'
+
+// Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
+// to the ones that report a broken origin (1000–1004, 1014, 1016, 1018, 1033…) and the 52x outages.
+const CLOUDFLARE_BLOCK_CODES = new Set([1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1015, 1020])
+
+/** The error code of a page in Cloudflare's error layout, and whether it is a block. */
+export function cloudflareErrorPage (f: PageFacts): { code: number, block: boolean } | undefined {
+  if (!hasId(f, 'cf-error-details') && !hasClass(f, 'cf-error-details') && !hasId(f, 'cf-wrapper')) return undefined
+  // Custom error pages carry the code as a class (cf-error-1020); the stock ones print it.
+  const fromClass = f.tags.map(tag => /(?:^|\s)cf-error-(\d{3,4})(?:\s|$)/.exec(tag.attrs.class ?? '')?.[1]).find(code => code !== undefined)
+  const fromText = /\berror\s+(?:code\s+|reference number:?\s*)?(\d{3,4})\b/i.exec(f.text)?.[1]
+  const code = Number(fromClass ?? fromText)
+  return Number.isInteger(code) && code > 0 ? { code, block: CLOUDFLARE_BLOCK_CODES.has(code) } : undefined
+}
+
+const FIELD_TYPES = new Set(['', 'text', 'email', 'password', 'tel', 'search', 'number', 'url'])
+
+/** Visible fields a person types into: a sign-in, sign-up or contact form. */
+export function hasFormFields (f: PageFacts): boolean {
+  return f.tags.some(tag => !looksHidden(tag) && (tag.name === 'textarea' ||
+    (tag.name === 'input' && FIELD_TYPES.has((tag.attrs.type ?? '').trim().toLowerCase()))))
+}
+
+/** A <link> (stylesheet, preload) whose href matches. */
+export function linksTo (f: PageFacts, pattern: RegExp): boolean {
+  return f.tags.some(tag => tag.name === 'link' && /stylesheet|preload/i.test(tag.attrs.rel ?? '') && pattern.test(tag.attrs.href ?? ''))
+}

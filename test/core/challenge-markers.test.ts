@@ -1,0 +1,83 @@
+import t from 'tap'
+import { recognizePage, type PageObservation } from '../../src/core/challenge.js'
+import { documentTitle, visibleText } from '../helpers/visible-text.js'
+
+// The rules the real corpus (test/fixtures/real) called for, each pinned on its smallest case.
+// The real pages themselves are checked in challenge-real.test.ts.
+
+function observe (html: string, status = 200, headers: Record<string, string> = {}): PageObservation {
+  return { status, url: 'http://127.0.0.1/page', title: documentTitle(html), html, text: visibleText(html), headers }
+}
+const page = (body: string, head = ''): string => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`
+const provider = (html: string, status = 200): string | undefined => recognizePage(observe(html, status)).challenge?.provider
+
+t.test('Cloudflare error pages: block codes are gates, origin errors are not', async t => {
+  const cfPage = (code: number, what: string): string => page(`<div id="cf-wrapper"><div id="cf-error-details"><h1><span>Error</span> <span>${code}</span></h1><p>Ray ID: 615fd3beecf63df1</p><h2>${what}</h2></div></div>`)
+  for (const code of [1005, 1006, 1009, 1010, 1015, 1020]) {
+    const r = recognizePage(observe(cfPage(code, 'Access denied'), 403))
+    t.equal(r.challenge?.provider, 'cloudflare', `error ${code}`)
+    t.ok(r.challenge?.evidence.includes(`Cloudflare error page, block code ${code}`), 'evidence names the code')
+  }
+  for (const [code, status] of [[522, 522], [521, 521], [1016, 530], [1001, 530], [502, 502]]) {
+    t.same(recognizePage(observe(cfPage(code, 'Connection timed out'), status)), { page_kind: 'http_error' }, `error ${code} stays an http_error`)
+  }
+  const custom = page('<div class="cf-error-details cf-error-1020"><h1>Access denied</h1><p>Ray ID: 61fcd5c5acfbccea</p></div>')
+  t.equal(provider(custom, 403), 'cloudflare', 'a custom page carries the code as a class')
+  t.same(recognizePage(observe(custom.replace('cf-error-1020', 'cf-error-1016'), 530)), { page_kind: 'http_error' }, 'the same layout with 1016')
+  t.equal(provider(page('<div><h1>Error 1020</h1><p>Access denied</p></div>'), 403), undefined, 'a code without the error layout is not enough')
+})
+
+t.test('Cloudflare bot-management script: the page only when nothing else is there', async t => {
+  const script = "<script async src='/cdn-cgi/bm/cv/664825181/api.js'></script>"
+  t.equal(provider(page('', script)), 'cloudflare', 'blank page')
+  t.same(recognizePage(observe(page('<p>Opening hours: nine to five, Monday to Friday.</p>', script))), { page_kind: 'content' }, 'on content')
+})
+
+t.test('Akamai references: #18 is a denial, other classes are errors', async t => {
+  const ref = (n: number, title: string): string => page(`<h1>${title}</h1>The requested URL is not available.<p>Reference&#32;&#35;${n}&#46;b7912f17&#46;1611327678&#46;242187b8</p>`, `<title>${title}</title>`)
+  t.equal(provider(ref(18, 'Access Denied'), 403), 'akamai')
+  t.equal(provider(page('<h1>Access denied</h1><p>Sorry.</p><p>Reference: 18.de912f17.1611350370.1c253a89</p>'), 403), 'akamai', 'a customer-branded "Reference: 18.…"')
+  t.same(recognizePage(observe(ref(9, 'Invalid URL'), 400)), { page_kind: 'http_error' }, 'Reference #9 (invalid URL)')
+  t.same(recognizePage(observe(ref(11, 'Service Unavailable'), 503)), { page_kind: 'http_error' }, 'Reference #11 (DNS failure)')
+})
+
+t.test('a CAPTCHA widget beside fields a person fills in is part of that form', async t => {
+  const loader = '<script src="https://www.google.com/recaptcha/api.js"></script>'
+  const login = page('<h1>Site administration</h1><form method="post"><label>Username:</label><input type="text" name="username"><label>Password:</label><input type="password" name="password"><div class="g-recaptcha" data-sitekey="K"></div><input type="submit" value="Log in"></form>', loader)
+  t.equal(recognizePage(observe(login)).challenge, undefined, 'a sign-in form with reCAPTCHA is not a gate')
+  t.equal(provider(login, 403), 'recaptcha', 'the same form behind a 403 is')
+  const robot = page('<form><label>Name <input name="n"></label><label><input type="checkbox" name="bot"> Are you a robot?</label><button>Send</button></form>')
+  t.equal(recognizePage(observe(robot)).challenge, undefined, 'a form labelled "Are you a robot?"')
+  const gate = page('<p>Please complete the check to continue.</p><form id="challenge"><input type="hidden" name="t" value="1"><div class="g-recaptcha" data-sitekey="K"></div></form>', loader)
+  t.equal(provider(gate), 'recaptcha', 'a widget with only hidden inputs still gates a short page')
+})
+
+t.test("Google's sorry page is named as such", async t => {
+  const sorry = page('<form id="captcha-form" action="index" method="post"><div id="recaptcha" class="g-recaptcha" data-sitekey="K"></div><input type="hidden" name="q" value="x"></form><p>Our systems have detected unusual traffic from your computer network.</p>',
+    '<script src="https://www.google.com/recaptcha/enterprise.js"></script>')
+  const r = recognizePage(observe(sorry, 429))
+  t.equal(r.challenge?.provider, 'google')
+  t.equal(r.widget_selector, '.g-recaptcha')
+})
+
+t.test('interstitials recognised by their own machinery', async t => {
+  t.equal(provider(page('<p>Loading...</p>', '<script id="anubis_challenge" type="application/json">{"rules":{}}</script>'), 401), 'anubis', 'Anubis')
+  t.equal(provider(page('', "<script>var s={},sucuri_cloudproxy_js='',S='ej0n';</script>")), 'sucuri', 'Sucuri JS challenge')
+  const visitor = '<span id="message"></span><script>document.cookie="tid=1";location.replace("/next")</script>'
+  t.equal(provider(page(visitor, '<title>Visitor System</title>')), 'generic', 'blank "visitor" page: cookie, then away')
+  t.same(recognizePage(observe(page(visitor, '<title>Sign in to your account</title>'))), { page_kind: 'empty' }, 'a blank sign-in shell doing the same is not one')
+  t.same(recognizePage(observe(page('<script>location.replace("/next")</script>'))), { page_kind: 'empty' }, 'a bare redirect is not an interstitial')
+  t.same(recognizePage(observe(page('<div id="root"></div><script>var c=document.cookie;track(location.href)</script>'))), { page_kind: 'empty' }, 'an app shell that reads its cookies and address')
+  const blocked = page('<h1>403 ERROR</h1><h2>The request could not be satisfied.</h2>Request blocked. We can\'t connect to the server for this app or website at this time.<br>Generated by cloudfront (CloudFront)', '<title>ERROR: The request could not be satisfied</title>')
+  t.equal(provider(blocked, 403), 'cloudfront', 'CloudFront "Request blocked"')
+  t.same(recognizePage(observe(blocked.replace(/Request blocked\./, 'Bad request.'), 400)), { page_kind: 'http_error' }, 'other CloudFront errors are errors')
+})
+
+t.test('provider scripts as real pages write them', async t => {
+  const dd = "<script>var dd={'cid':'AHrlqAAAAAMA','hsh':'765F4F','t':'fe','host':'geo.captcha&#x2d;delivery.com'}</script>"
+  t.equal(provider(page('<p>Please enable JS and disable any ad blocker</p>' + dd), 403), 'datadome', "DataDome's dd object with an escaped host")
+  t.equal(provider(page('', "<script>window.awsWafCookieDomainList = [];</script>"), 202), 'aws_waf', 'AWS WAF cookie domain list on a blank page')
+  t.same(recognizePage(observe(page('<article>' + 'Words about kettles and tea. '.repeat(30) + '</article>', "<script>window.awsWafCookieDomainList = [];</script>"))), { page_kind: 'content' }, 'but not on a document')
+  t.equal(provider(page('<p>We are verifying your browser.</p>', '<script>new Worker("/.well-known/vercel/security/static/challenge.v2.min.js")</script>'), 429), 'vercel', "Vercel's checkpoint worker")
+})
+
