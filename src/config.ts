@@ -19,9 +19,13 @@ export interface Config {
   readonly tabIdleMs: number
   readonly handoffHoldMs: number
   readonly logLevel: string
+  /** Unused windows kept open per running profile (SPEC section 14). */
+  readonly tabPool: number
 }
 
 export const MAX_HANDOFF_HOLD_MS = 600_000
+/** More unused windows than this costs memory without making any fetch faster. */
+export const MAX_TAB_POOL = 32
 export const PROFILE_NAME_RE = /^[a-z0-9][a-z0-9._-]{0,62}$/
 
 const schema = {
@@ -36,7 +40,8 @@ const schema = {
     AFHTTP_DEFAULT_PROFILE: { type: 'string', pattern: PROFILE_NAME_RE.source, default: 'default' },
     AFHTTP_TAB_IDLE_MS: { type: 'integer', minimum: 1000, default: 600_000 },
     AFHTTP_HANDOFF_HOLD_MS: { type: 'integer', minimum: 1000, maximum: MAX_HANDOFF_HOLD_MS, default: MAX_HANDOFF_HOLD_MS },
-    AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' }
+    AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
+    AFHTTP_TAB_POOL: { type: 'integer', minimum: 0, maximum: MAX_TAB_POOL, default: 2 }
   }
 } as const
 
@@ -51,6 +56,7 @@ interface RawEnv {
   AFHTTP_TAB_IDLE_MS: number
   AFHTTP_HANDOFF_HOLD_MS: number
   AFHTTP_LOG_LEVEL: string
+  AFHTTP_TAB_POOL: number
 }
 
 /** A configuration problem, phrased as the one line an operator sees at start. */
@@ -118,7 +124,8 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     defaultProfile: raw.AFHTTP_DEFAULT_PROFILE,
     tabIdleMs: raw.AFHTTP_TAB_IDLE_MS,
     handoffHoldMs: raw.AFHTTP_HANDOFF_HOLD_MS,
-    logLevel: raw.AFHTTP_LOG_LEVEL
+    logLevel: raw.AFHTTP_LOG_LEVEL,
+    tabPool: raw.AFHTTP_TAB_POOL
   })
 }
 

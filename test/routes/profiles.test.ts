@@ -19,7 +19,7 @@ function configFor (profilesDir: string): Config {
   return Object.freeze({
     host: '127.0.0.1', port: 0, token: undefined, profilesDir, publicUrl: 'http://127.0.0.1:0', publicUrlExplicit: false,
     chromiumPath: '/usr/bin/chromium', chromiumExplicit: false, defaultProfile: 'default',
-    tabIdleMs: 600_000, handoffHoldMs: 600_000, logLevel: 'info'
+    tabIdleMs: 600_000, handoffHoldMs: 600_000, logLevel: 'info', tabPool: 0
   })
 }
 

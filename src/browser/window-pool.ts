@@ -1,0 +1,101 @@
+import type { Browser, Page, Target } from 'puppeteer-core'
+
+/** What a fetch got from the pool: a window opened ahead of time (hit) or just now (miss). */
+export interface TakenWindow {
+  page: Page
+  hit: boolean
+}
+
+export interface WindowPoolOptions {
+  /** Windows kept open and unused (AFHTTP_TAB_POOL); 0 opens every window on demand. */
+  size: number
+  /** A background refill failed; the pool tries again on the next take. */
+  onError?: (err: unknown) => void
+  /** The pool's level changed (a window was taken, opened or lost); for metrics. */
+  onChange?: () => void
+}
+
+/**
+ * Unused windows kept open for one browser, so a fetch never waits for a window to open
+ * (SPEC section 14). A window is handed out once and never comes back: whatever a fetch
+ * leaves in its window (sessionStorage, history, a half-run script) dies with it.
+ * Pool windows are not tabs: they are never listed, reaped or handed to a person.
+ */
+export class WindowPool {
+  private readonly ready: Page[] = []
+  private readonly creating = new Set<Promise<void>>()
+  // Every target the pool ever opened, so the inventory can tell them from popups.
+  private readonly opened = new WeakSet<Target>()
+  private stopped = false
+  private failures = 0
+
+  constructor (readonly browser: Browser, private readonly opts: WindowPoolOptions) {}
+
+  get size (): number { return this.opts.size }
+  /** Windows open and waiting now. */
+  get available (): number { return this.ready.length }
+
+  /** Fills the pool in the background; safe to call any time. */
+  start (): void { this.refill() }
+
+  /** Takes a window no fetch used before; opens one only when the pool is empty. */
+  async take (): Promise<TakenWindow> {
+    let page: Page | undefined
+    while ((page = this.ready.shift()) && page.isClosed()) { /* a closed pool window is skipped */ }
+    this.opts.onChange?.()
+    if (page) {
+      this.refill()
+      return { page, hit: true }
+    }
+    const fresh = await this.openWindow()
+    this.refill()
+    return { page: fresh, hit: false }
+  }
+
+  /**
+   * True when `target` is a pool window. Waits for windows being opened first: Chromium
+   * announces a target before puppeteer's newPage() returns it.
+   */
+  async owns (target: Target): Promise<boolean> {
+    while (this.creating.size > 0 && !this.opened.has(target)) await Promise.allSettled([...this.creating])
+    return this.opened.has(target)
+  }
+
+  /** Stops refilling and closes the unused windows (browser lost or host closing). */
+  async stop (closeWindows = true): Promise<void> {
+    this.stopped = true
+    const pages = this.ready.splice(0)
+    this.opts.onChange?.()
+    if (closeWindows) await Promise.allSettled(pages.map((p) => p.close()))
+  }
+
+  private async openWindow (): Promise<Page> {
+    // Its own window: a background tab in a shared window paints no screencast frames,
+    // and each fetch may become a person's takeover.
+    const page = await this.browser.newPage({ type: 'window' })
+    this.opened.add(page.target())
+    return page
+  }
+
+  // One window at a time: refilling competes with running fetches for the same cores.
+  private refill (): void {
+    if (this.stopped || this.creating.size > 0 || this.ready.length >= this.opts.size || !this.browser.connected) return
+    const job = this.openWindow().then((page) => {
+      if (this.stopped) {
+        page.close().catch(() => undefined)
+        return
+      }
+      this.failures = 0
+      this.ready.push(page)
+      this.opts.onChange?.()
+    }, (err: unknown) => {
+      this.failures++
+      this.opts.onError?.(err)
+    }).finally(() => {
+      this.creating.delete(job)
+      // After a failure, wait for the next take instead of spinning on a broken browser.
+      if (this.failures === 0) this.refill()
+    })
+    this.creating.add(job)
+  }
+}
