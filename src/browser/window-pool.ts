@@ -11,8 +11,12 @@ export interface WindowPoolOptions {
   size: number
   /** A background refill failed; the pool tries again on the next take. */
   onError?: (err: unknown) => void
-  /** The pool's level changed (a window was taken, opened or lost); for metrics. */
-  onChange?: () => void
+  /**
+   * False while fetches of this browser are running: opening a window occupies Chromium's
+   * browser process for ~100 ms and a navigation that waits behind it takes two to three
+   * times as long, so the pool refills in the quiet moments between fetches.
+   */
+  quiet?: () => boolean
 }
 
 /**
@@ -35,21 +39,12 @@ export class WindowPool {
   /** Windows open and waiting now. */
   get available (): number { return this.ready.length }
 
-  /** Fills the pool in the background; safe to call any time. */
-  start (): void { this.refill() }
-
   /** Takes a window no fetch used before; opens one only when the pool is empty. */
   async take (): Promise<TakenWindow> {
     let page: Page | undefined
     while ((page = this.ready.shift()) && page.isClosed()) { /* a closed pool window is skipped */ }
-    this.opts.onChange?.()
-    if (page) {
-      this.refill()
-      return { page, hit: true }
-    }
-    const fresh = await this.openWindow()
-    this.refill()
-    return { page: fresh, hit: false }
+    if (page) return { page, hit: true }
+    return { page: await this.openWindow(), hit: false }
   }
 
   /**
@@ -65,21 +60,26 @@ export class WindowPool {
   async stop (closeWindows = true): Promise<void> {
     this.stopped = true
     const pages = this.ready.splice(0)
-    this.opts.onChange?.()
     if (closeWindows) await Promise.allSettled(pages.map((p) => p.close()))
   }
 
   private async openWindow (): Promise<Page> {
     // Its own window: a background tab in a shared window paints no screencast frames,
-    // and each fetch may become a person's takeover.
-    const page = await this.browser.newPage({ type: 'window' })
+    // and each fetch may become a person's takeover. Opened in the background (not
+    // activated): headless Chromium opens such a window in ~60 ms instead of ~105, its page
+    // is still `visible` and paints, and the panel brings it to the front when a person comes.
+    const page = await this.browser.newPage({ type: 'window', background: true })
     this.opened.add(page.target())
     return page
   }
 
-  // One window at a time: refilling competes with running fetches for the same cores.
-  private refill (): void {
+  /**
+   * Opens windows in the background until the pool is full, one at a time and only while
+   * the browser is quiet; the owner calls it when a fetch has answered (and at start).
+   */
+  refill (): void {
     if (this.stopped || this.creating.size > 0 || this.ready.length >= this.opts.size || !this.browser.connected) return
+    if (this.opts.quiet && !this.opts.quiet()) return
     const job = this.openWindow().then((page) => {
       if (this.stopped) {
         page.close().catch(() => undefined)
@@ -87,7 +87,6 @@ export class WindowPool {
       }
       this.failures = 0
       this.ready.push(page)
-      this.opts.onChange?.()
     }, (err: unknown) => {
       this.failures++
       this.opts.onError?.(err)

@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { Browser, Page, Target } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
-import { ensureAnchor, isAnchorUrl } from '../browser/window-anchor.js'
+import { ensureAnchor, findAnchorPage, isAnchorUrl } from '../browser/window-anchor.js'
 import { newTabId } from '../core/tab-id.js'
 import { planReap } from '../core/reaper.js'
 import { systemClock, type Clock } from '../core/clock.js'
@@ -163,11 +163,21 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     const size = browser.process() ? app.config.tabPool : 0
     pool = new WindowPool(browser, {
       size,
-      onError: (err) => app.log.warn({ err, profile }, 'the window pool could not open a window; it retries on the next fetch')
+      quiet: () => !shuttingDown && !busy(profile),
+      onError: (err) => app.log.warn({ err, profile }, 'the window pool could not open a window; it retries after the next fetch')
     })
     pools.set(profile, pool)
-    if (!shuttingDown) pool.start()
+    const started = pool
+    // Health finds the anchor's page through puppeteer: have it attached before the pool's
+    // first windows keep a just-started browser busy.
+    findAnchorPage(browser).catch(() => undefined).finally(() => started.refill())
     return pool
+  }
+
+  // A profile is busy while any of its tabs has agent work in flight (a fetch): the pool waits.
+  function busy (profile: string): boolean {
+    for (const t of byId.values()) if (t.profile === profile && t.busy > 0) return true
+    return false
   }
 
   app.browsers.onStarted((profile: string, browser: Browser) => {
@@ -270,7 +280,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
         if (tab.page.isClosed()) return
         tab.page.close().catch((err: unknown) => {
           if (tab.page.browser().connected) app.log.warn({ err, tab_id: id }, 'a fetch window did not close after its answer')
-        })
+        }).finally(() => pools.get(tab.profile)?.refill())
       })
     },
     poolAvailable: (profile) => pools.get(profile)?.available ?? 0,
@@ -296,6 +306,8 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
         done = true
         tab.busy -= 1
         tab.lastActiveAt = clock.now()
+        // After the answer (and the fetch's own window close, see release) have gone out.
+        setImmediate(() => pools.get(tab.profile)?.refill())
       }
     },
     async describe (tab) {
