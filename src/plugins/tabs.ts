@@ -61,6 +61,8 @@ export interface TabRegistry {
   release (id: string): Promise<void>
   /** Unused windows waiting in a profile's pool (SPEC section 14); 0 when it runs none. */
   poolAvailable (profile: string): number
+  /** Unused windows per profile that runs a pool. */
+  poolLevels (): Record<string, number>
   /** Called for every window a tab was opened in: from the pool (hit) or on demand (miss). */
   onPoolTake (fn: (profile: string, hit: boolean) => void): void
   onReaped (fn: (report: ReapReport) => void): void
@@ -284,6 +286,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       })
     },
     poolAvailable: (profile) => pools.get(profile)?.available ?? 0,
+    poolLevels: () => Object.fromEntries([...pools].map(([profile, pool]) => [profile, pool.available])),
     onPoolTake (fn) { poolTakes.push(fn) },
     onReaped (fn) { reapedListeners.push(fn) },
     reap () {
