@@ -92,16 +92,11 @@ export function routeOf (method: string, path: string, body: unknown): Route {
 /** Tab ids an answer mentions, so follow-ups about them reach the host that answered. */
 export function tabIdsIn (body: unknown): string[] {
   const out: string[] = []
+  const at = (v: unknown, ...path: string[]): unknown => path.reduce<unknown>((o, k) => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined), v)
   const add = (v: unknown): void => { if (typeof v === 'string' && v.startsWith('tab_')) out.push(v) }
-  const b = body as Record<string, any> | undefined
-  if (!b || typeof b !== 'object') return out
-  add(b.tab_id)
-  add(b.trace?.retained_tab_id)
-  add(b.tab?.tab_id)
-  add(b.surface?.tab_id)
-  add(b.error?.details?.tab_id)
-  add(b.error?.details?.trace?.retained_tab_id)
-  if (Array.isArray(b.tabs)) for (const t of b.tabs) { add(t?.tab_id); add(t?.opener_tab_id) }
+  for (const path of [['tab_id'], ['trace', 'retained_tab_id'], ['tab', 'tab_id'], ['surface', 'tab_id'], ['error', 'details', 'tab_id'], ['error', 'details', 'trace', 'retained_tab_id']]) add(at(body, ...path))
+  const tabs = at(body, 'tabs')
+  if (Array.isArray(tabs)) for (const t of tabs) { add(at(t, 'tab_id')); add(at(t, 'opener_tab_id')) }
   return out
 }
 
