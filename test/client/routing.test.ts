@@ -96,7 +96,7 @@ t.test('three real hosts', async (t) => {
   const tabId = res.tab_id!
   t.ok(owner.app.tabs.find(tabId), 'on the profile\'s host')
   const panelUrl = res.actions![0].takeover_url_secret!
-  t.equal(await client.hostFor({ panelUrl }), owner.url, 'the panel URL names its host')
+  t.equal(await client.hostFor({ panelUrl: String(panelUrl) }), owner.url, 'the panel URL names its host')
   const fresh = new AfhttpClient({ url: [...urls].reverse().join(','), token })
   t.teardown(() => fresh.close())
   t.equal((await fresh.getTab(tabId)).tab.tab_id, tabId, 'a fresh client finds the tab')
