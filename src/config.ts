@@ -131,6 +131,14 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
 
 export { isLoopback }
 
+/**
+ * The path AFHTTP_PUBLIC_URL mounts the host under ('' or e.g. '/r/afhttp-2'), behind a proxy
+ * that strips it: minted URLs, redirects and cookie paths carry it (SPEC section 14).
+ */
+export function publicPathPrefix (config: Pick<Config, 'publicUrl'>): string {
+  return new URL(config.publicUrl).pathname.replace(/\/+$/, '')
+}
+
 /** With port 0 the OS picks the port: minted panel URLs must name the one actually bound. */
 export function withBoundPort (config: Config, port: number): Config {
   if (config.port !== 0 || config.publicUrlExplicit) return config
