@@ -52,7 +52,10 @@ export class WindowPool {
    * announces a target before puppeteer's newPage() returns it.
    */
   async owns (target: Target): Promise<boolean> {
-    while (this.creating.size > 0 && !this.opened.has(target)) await Promise.allSettled([...this.creating])
+    // Only windows already being opened can be this target: a popup never waits for a refill
+    // that started after it appeared.
+    const pending = [...this.creating]
+    if (pending.length > 0 && !this.opened.has(target)) await Promise.allSettled(pending)
     return this.opened.has(target)
   }
 
