@@ -52,12 +52,20 @@ export class AfhttpClient {
   readonly #timeoutMs: number
   readonly #hosts = new Map<string, { ref: HostRef, pool: Pool }>()
   readonly #tabs = new TabDirectory()
+  // The first host's pool and path prefix, for calls that are not routed by profile or tab.
+  readonly #pool: Pool
+  readonly #prefix: string
 
   constructor (opts: AfhttpClientOptions) {
     const list = parseHostList(opts.hosts?.length ? opts.hosts : opts.url ?? '')
-    for (const base of list) {
+    const poolFor = (origin: string): Pool => new Pool(origin, { connections: opts.connections ?? 8, keepAliveTimeout: 10_000 })
+    const first = hostRef(list[0])
+    this.#prefix = first.prefix
+    this.#pool = poolFor(first.origin)
+    this.#hosts.set(first.base, { ref: { ...first, prefix: this.#prefix }, pool: this.#pool })
+    for (const base of list.slice(1)) {
       const ref = hostRef(base)
-      this.#hosts.set(ref.base, { ref, pool: new Pool(ref.origin, { connections: opts.connections ?? 8, keepAliveTimeout: 10_000 }) })
+      this.#hosts.set(ref.base, { ref, pool: poolFor(ref.origin) })
     }
     this.baseUrl = list.join(',')
     this.#token = opts.token
