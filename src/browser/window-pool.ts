@@ -42,9 +42,17 @@ export class WindowPool {
   /** Takes a window no fetch used before; opens one only when the pool is empty. */
   async take (): Promise<TakenWindow> {
     let page: Page | undefined
-    while ((page = this.ready.shift()) && page.isClosed()) { /* a closed pool window is skipped */ }
+    while ((page = this.ready.shift()) && !this.pristine(page)) {
+      // Someone else used it (a CDP passthrough client sees pool windows too): it is not fresh.
+      if (!page.isClosed()) page.close().catch(() => undefined)
+    }
     if (page) return { page, hit: true }
     return { page: await this.openWindow(), hit: false }
+  }
+
+  // No round trip: puppeteer tracks the main frame's URL from Chromium's own events.
+  private pristine (page: Page): boolean {
+    return !page.isClosed() && page.url() === 'about:blank'
   }
 
   /**

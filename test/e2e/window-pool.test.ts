@@ -108,6 +108,21 @@ t.test('the window pool: fresh windows for every fetch, refilled, never a tab', 
     t.same((await (await host.api('/v1/tabs')).json()).tabs, [], 'and never listed')
   })
 
+  t.test('pool windows someone else navigated (a CDP client sees them) are never handed to a fetch', async (t) => {
+    await until('the pool to refill', () => host.app.tabs.poolAvailable(profile) === 2)
+    const touched = (await browser.pages()).filter((p) => p.url() === 'about:blank' && !p.isClosed())
+    t.equal(touched.length, 2, 'both pool windows')
+    for (const [i, p] of touched.entries()) await p.goto(`${site.url}/probe?n=40${i}`)
+    const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/probe?n=410` }) })
+    const body = await res.json()
+    t.equal(body.ok, true)
+    t.match(body.artifacts.text, /session=none$/, 'the fetch saw none of the other client\'s sessionStorage')
+    const used = [...fetchesByTarget].filter(([, ns]) => ns.includes('410'))
+    t.equal(used.length, 1)
+    t.same(used[0][1], ['410'], 'it ran in a window nobody had used')
+    await until('the used windows to be closed', async () => !(await pageTargetIds(browser)).some((p) => p.url.includes('n=40')))
+  })
+
   t.test('a browser that went away takes its pool with it; the next start fills a new one', async (t) => {
     const pid = host.app.browsers.status(profile).pid!
     const lost = new Promise((resolve) => browser.once('disconnected', resolve))
