@@ -9,7 +9,7 @@ export interface TakenWindow {
 export interface WindowPoolOptions {
   /** Windows kept open and unused (AFHTTP_TAB_POOL); 0 opens every window on demand. */
   size: number
-  /** A background refill failed; the pool tries again on the next take. */
+  /** A background refill failed; the pool tries again when the owner next calls refill() (after a fetch). */
   onError?: (err: unknown) => void
   /**
    * False while fetches of this browser are running: opening a window occupies Chromium's
