@@ -1,21 +1,37 @@
 # afhttp takeover host: Debian Chromium + Node, profiles on a volume at /profiles.
-# The steps mirror `npm start` (scripts/setup.mjs → build → `afhttp serve`).
-FROM node:22-bookworm-slim
+# Three stages: the build (all dependencies, tsc), the production dependencies alone, and the
+# runtime that gets only dist/, the panel, the scripts and production node_modules.
 
-ENV DEBIAN_FRONTEND=noninteractive \
-    PUPPETEER_SKIP_DOWNLOAD=true
-RUN apt-get update \
- && apt-get install -y --no-install-recommends chromium fonts-liberation xvfb xauth tini ca-certificates \
- && rm -rf /var/lib/apt/lists/*
-
+FROM node:22-bookworm-slim AS build
+ENV PUPPETEER_SKIP_DOWNLOAD=true
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+RUN npm run build
+
+FROM node:22-bookworm-slim AS prod-deps
+ENV PUPPETEER_SKIP_DOWNLOAD=true
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:22-bookworm-slim AS runtime
+ENV DEBIAN_FRONTEND=noninteractive \
+    PUPPETEER_SKIP_DOWNLOAD=true
+# Chromium and its fonts, tini as PID 1 (reaps Chromium's children, forwards signals), and Xvfb
+# for the headful browser a person takes over (SPEC section 13).
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends chromium fonts-liberation xvfb xauth tini ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
 COPY panel ./panel
 COPY scripts ./scripts
-RUN npm run build && npm prune --omit=dev
 
 RUN mkdir -p /profiles && chown -R node:node /profiles
 USER node

@@ -1,68 +1,168 @@
 #!/usr/bin/env node
-// Fetch overhead: afhttp's POST /v1/fetch against raw puppeteer doing the same work
-// (new tab, goto, html + innerText, close) on the same machine in the same run.
-// Prints p50/p95 and the ratio; nothing leaves 127.0.0.1. Run: npm run build && node bench/fetch-overhead.mjs
+// Fetch overhead: afhttp's POST /v1/fetch against raw puppeteer-core's ordinary flow
+// (`browser.newPage()`, goto, content, innerText, close — what a user writes instead of calling
+// us) on the same browser launch, in the same run. Prints p50/p95, the ratios, 8-way wall time,
+// /health latency, metadata writes per second, and host/browser memory with the window pool at
+// 0, 2 and 8. Nothing leaves 127.0.0.1. Run: npm run bench:fetch
+// Knobs: BENCH_N (sequential fetches, 40), BENCH_POOLS (0,2,8), BENCH_DRIVERS (8), BENCH_PER_DRIVER (4).
 import { createServer } from 'node:http'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import puppeteer from 'puppeteer-core'
 import { buildApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config.js'
 import { createLogger } from '../dist/logger.js'
-import { chromiumArgs } from '../dist/browser/launch-args.js'
+import { startBrowser } from '../dist/browser/backend.js'
 
 const N = Number(process.env.BENCH_N ?? 40)
-const PAGE = '<!doctype html><title>Bench</title><main><h1>Benchmark article</h1>' + '<p>Some steady text for the benchmark page. </p>'.repeat(50) + '</main>'
+const WARM = 3
+const POOLS = (process.env.BENCH_POOLS ?? '0,2,8').split(',').map(Number)
+const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8)
+const PER_DRIVER = Number(process.env.BENCH_PER_DRIVER ?? 4)
+// A driver usually does something between fetches (parses, thinks): the same pause for raw and host.
+const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250)
+const TOKEN = 'bench-token-0123456789'
+const CHROMIUM = process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium'
+const PAGE = '<!doctype html><title>Bench</title><main><h1>Benchmark article</h1>' + '<p>Some steady text for the benchmark page. </p>'.repeat(60) + '</main>'
 
 const site = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(PAGE) })
 await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve))
 const url = `http://127.0.0.1:${site.address().port}/`
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] }
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** RSS and PSS (shared pages split between processes) of a process and all its descendants, in MB. */
+async function treeMemory (rootPid) {
+  const children = new Map()
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue
+    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '')
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+    if (!children.has(ppid)) children.set(ppid, [])
+    children.get(ppid).push(Number(name))
+  }
+  let rss = 0
+  let pss = 0
+  const walk = async (pid) => {
+    const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '')
+    rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0)
+    pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0)
+    for (const c of children.get(pid) ?? []) await walk(c)
+  }
+  await walk(rootPid)
+  return { rss: rss / 1024, pss: pss / 1024 }
+}
+
+async function rawFetch (browser) {
+  const page = await browser.newPage()
+  await page.goto(url, { waitUntil: 'load' })
+  await page.content()
+  await page.evaluate(() => document.body.innerText)
+  await page.close()
+}
+
+/** `drivers` loops of `each` fetches at once; returns the wall time. */
+async function concurrent (drivers, each, one) {
+  const t0 = performance.now()
+  await Promise.all(Array.from({ length: drivers }, async () => { for (let i = 0; i < each; i++) await one() }))
+  return performance.now() - t0
+}
+
+/** N timed calls after WARM untimed ones, optionally with a pause (not timed) before each. */
+async function sequential (one, gapMs) {
+  const times = []
+  const rows = []
+  for (let i = 0; i < N + WARM; i++) {
+    if (gapMs) await sleep(gapMs)
+    const t0 = performance.now()
+    const row = await one()
+    const ms = performance.now() - t0
+    if (i >= WARM) { times.push(ms); rows.push({ ...row, client_ms: ms }) }
+  }
+  return { times, rows }
+}
 
 async function rawPuppeteer () {
   const dir = await mkdtemp(join(tmpdir(), 'bench-raw-'))
-  const browser = await puppeteer.launch({ executablePath: process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium', headless: true, userDataDir: dir, args: chromiumArgs({ isRoot: process.getuid?.() === 0, width: 1280, height: 720 }) })
-  const times = []
-  for (let i = 0; i < N + 3; i++) {
-    const t0 = performance.now()
-    const page = await browser.newPage({ type: 'window' })
-    await page.goto(url, { waitUntil: 'load' })
-    await page.content()
-    await page.evaluate(() => document.body.innerText)
-    await page.close()
-    if (i >= 3) times.push(performance.now() - t0)
-  }
+  // The host's own launch (same flags, mode and viewport): only the way pages are used differs.
+  const { browser, pid } = await startBrowser({ backend: 'chromium', chromiumPath: CHROMIUM, userDataDir: join(dir, 'browser') })
+  const { times } = await sequential(() => rawFetch(browser), 0)
+  const { times: gapped } = await sequential(() => rawFetch(browser), GAP_MS)
+  const wall = await concurrent(DRIVERS, PER_DRIVER, () => rawFetch(browser))
+  const mem = await treeMemory(pid)
   await browser.close()
   await rm(dir, { recursive: true, force: true })
-  return times
+  return { times, gapped, wall, mem }
 }
 
-async function afhttp () {
+async function afhttp (pool, extras) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-afhttp-'))
-  const config = loadConfig({ AFHTTP_PROFILES_DIR: dir, AFHTTP_TOKEN: 'bench-token-0123456789', AFHTTP_LOG_LEVEL: 'warn', PATH: process.env.PATH })
+  const config = loadConfig({ AFHTTP_PROFILES_DIR: dir, AFHTTP_TOKEN: TOKEN, AFHTTP_LOG_LEVEL: 'warn', AFHTTP_TAB_POOL: String(pool), PATH: process.env.PATH })
   const app = await buildApp(config, { token: config.token, logger: createLogger('warn') })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const base = `http://127.0.0.1:${app.server.address().port}`
-  const times = []
-  for (let i = 0; i < N + 3; i++) {
-    const t0 = performance.now()
-    const res = await fetch(`${base}/v1/fetch`, { method: 'POST', headers: { authorization: 'Bearer bench-token-0123456789', 'content-type': 'application/json' }, body: JSON.stringify({ url }) })
+  const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
+  const profile = config.defaultProfile
+  const poolFull = async () => { for (let i = 0; i < 200 && app.tabs.poolAvailable(profile) < pool; i++) await sleep(25) }
+  const one = async () => {
+    const res = await fetch(`${base}/v1/fetch`, { method: 'POST', headers, body: JSON.stringify({ url }) })
     const body = await res.json()
     if (!body.ok) throw new Error(`bench fetch not ok: ${JSON.stringify(body).slice(0, 200)}`)
-    if (i >= 3) times.push(performance.now() - t0)
+    return body.trace.timings
+  }
+  await app.browsers.get(profile)
+  await poolFull()
+  const { times, rows: timings } = await sequential(one, 0)
+  await poolFull()
+  const { times: gapped, rows: gappedTimings } = await sequential(one, GAP_MS)
+  await poolFull()
+  const wall = await concurrent(DRIVERS, PER_DRIVER, one)
+  await poolFull()
+  await sleep(300)
+  const mem = { host: process.memoryUsage().rss / 1024 / 1024, browser: await treeMemory(app.browsers.status(profile).pid) }
+  const out = { pool, times, gapped, wall, mem, timings, gappedTimings }
+  if (extras) {
+    const health = []
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now()
+      const res = await fetch(`${base}/health`, { headers: { authorization: headers.authorization } })
+      await res.json()
+      health.push(performance.now() - t0)
+    }
+    out.health = health
+    await fetch(`${base}/v1/profiles`, { method: 'POST', headers, body: JSON.stringify({ name: 'bench-meta' }) })
+    let writes = 0
+    const t0 = performance.now()
+    while (performance.now() - t0 < 3_000) {
+      const res = await fetch(`${base}/v1/profiles/bench-meta`, { method: 'PATCH', headers, body: JSON.stringify({ labels: { n: String(writes) } }) })
+      if (!res.ok) throw new Error(`metadata write failed: ${res.status}`)
+      await res.arrayBuffer()
+      writes++
+    }
+    out.writesPerSecond = writes / ((performance.now() - t0) / 1000)
   }
   await app.close()
   await rm(dir, { recursive: true, force: true })
-  return times
+  return out
 }
 
+const load0 = loadavg().map((x) => x.toFixed(2)).join(' ')
 const raw = await rawPuppeteer()
-const host = await afhttp()
+const hosts = []
+for (const pool of POOLS) hosts.push(await afhttp(pool, pool === 2 || POOLS.length === 1))
 site.close()
-const row = (name, xs) => `${name.padEnd(22)} p50 ${pct(xs, 0.5).toFixed(1).padStart(7)} ms   p95 ${pct(xs, 0.95).toFixed(1).padStart(7)} ms`
-console.log(`fetch of a local page, ${N} runs each (after 3 warm-ups)`)
-console.log(row('raw puppeteer', raw))
-console.log(row('afhttp POST /v1/fetch', host))
-console.log(`ratio afhttp/raw: p50 ${(pct(host, 0.5) / pct(raw, 0.5)).toFixed(2)}x, p95 ${(pct(host, 0.95) / pct(raw, 0.95)).toFixed(2)}x`)
+
+const f = (x) => x.toFixed(1).padStart(7)
+const median = (rows, key) => pct(rows.map((r) => r[key] ?? 0), 0.5)
+const ratio = (a, b) => (a / b).toFixed(2)
+const breakdown = (rows) => `open_tab ${median(rows, 'open_tab_ms')}, navigate ${median(rows, 'navigate_ms')}, inspect ${median(rows, 'inspect_ms')}, host total ${median(rows, 'total_ms')}, HTTP + JSON ${pct(rows.map((r) => r.client_ms - r.total_ms), 0.5).toFixed(1)} ms`
+console.log(`fetch of a local ${PAGE.length}-byte page; ${N} sequential fetches (after ${WARM} warm-ups) back to back, then ${N} with a ${GAP_MS} ms pause before each, then ${DRIVERS} drivers × ${PER_DRIVER} at once`)
+console.log(`load average before ${load0}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
+console.log(`raw puppeteer (newPage, goto, content, innerText, close): back to back p50 ${f(pct(raw.times, 0.5))} p95 ${f(pct(raw.times, 0.95))} | paused p50 ${f(pct(raw.gapped, 0.5))} p95 ${f(pct(raw.gapped, 0.95))} | ${DRIVERS}-way wall ${f(raw.wall)} ms | browser RSS ${raw.mem.rss.toFixed(0)} MB (PSS ${raw.mem.pss.toFixed(0)})`)
+for (const h of hosts) {
+  console.log(`afhttp pool ${String(h.pool).padStart(2)}: back to back p50 ${f(pct(h.times, 0.5))} p95 ${f(pct(h.times, 0.95))} | paused p50 ${f(pct(h.gapped, 0.5))} p95 ${f(pct(h.gapped, 0.95))} | ${DRIVERS}-way wall ${f(h.wall)} ms | host RSS ${h.mem.host.toFixed(0)} MB, browser RSS ${h.mem.browser.rss.toFixed(0)} MB (PSS ${h.mem.browser.pss.toFixed(0)})`)
+  console.log(`   ratio host/raw: back to back p50 ${ratio(pct(h.times, 0.5), pct(raw.times, 0.5))} p95 ${ratio(pct(h.times, 0.95), pct(raw.times, 0.95))} | paused p50 ${ratio(pct(h.gapped, 0.5), pct(raw.gapped, 0.5))} p95 ${ratio(pct(h.gapped, 0.95), pct(raw.gapped, 0.95))} | ${DRIVERS}-way wall ${ratio(h.wall, raw.wall)}`)
+  console.log(`   where the time goes (medians, ms): back to back ${breakdown(h.timings)}; paused ${breakdown(h.gappedTimings)}`)
+  if (h.health) console.log(`   /health p50 ${pct(h.health, 0.5).toFixed(1)} ms, p95 ${pct(h.health, 0.95).toFixed(1)} ms; metadata writes (PATCH labels, four-step durable write) ${h.writesPerSecond.toFixed(0)}/s`)
+}

@@ -11,7 +11,8 @@ const BACKOFF_MAX_MS = 5_000
 /** Close codes after which reconnecting cannot help. */
 const FINAL_CODES = new Set([1000, 4401, 4410])
 
-const api = (path, tab) => `/panel/api/${path}?tab=${encodeURIComponent(tab)}`
+// Relative to the panel document, so a path prefix in front of the host is kept.
+const api = (path, tab) => `api/${path}?tab=${encodeURIComponent(tab)}`
 
 export class Socket {
   constructor ({ tab, onOpen, onFrame, onMessage, onDown, onFinal, stats }) {
@@ -23,8 +24,9 @@ export class Socket {
 
   connect () {
     if (this.stopped) return
-    const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:'
-    const ws = new WebSocket(`${scheme}//${location.host}/panel/ws?tab=${encodeURIComponent(this.tab)}`)
+    const url = new URL(`ws?tab=${encodeURIComponent(this.tab)}`, location.href)
+    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:'
+    const ws = new WebSocket(url)
     ws.binaryType = 'arraybuffer'
     this.ws = ws
     ws.onopen = () => {

@@ -4,8 +4,8 @@
 /* global ResizeObserver */
 import {
   clampAim, containerToViewport, containerToViewportClamped, drawnAim, imagePlacement, layoutAim
-} from '/panel/lib/core/coords.js'
-import { decodeFrame } from '/panel/lib/panel/frame-codec.js'
+} from './lib/core/coords.js'
+import { decodeFrame } from './lib/panel/frame-codec.js'
 
 const AIM_MARGIN = 16
 const now = () => performance.timeOrigin + performance.now()

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 
 const port = process.env.AFHTTP_PORT || '8787'
 const dir = process.env.AFHTTP_PROFILES_DIR || './profiles'
+// The ops token reads only /health and /metrics: what a probe needs, and nothing more.
 let token = process.env.AFHTTP_OPS_TOKEN || process.env.AFHTTP_TOKEN
 if (!token) {
   try { token = readFileSync(join(dir, '.afhttp-token'), 'utf8').trim() } catch {

@@ -29,9 +29,13 @@ export interface Config {
   readonly browserModeConfigured: BrowserMode
   /** ... and what runs, resolved against this machine's display and Xvfb. */
   readonly browser: BrowserModePlan
+  /** Unused windows kept open per running profile (SPEC section 14). */
+  readonly tabPool: number
 }
 
 export const MAX_HANDOFF_HOLD_MS = 600_000
+/** More unused windows than this costs memory without making any fetch faster. */
+export const MAX_TAB_POOL = 32
 export const PROFILE_NAME_RE = /^[a-z0-9][a-z0-9._-]{0,62}$/
 
 const schema = {
@@ -50,7 +54,8 @@ const schema = {
     AFHTTP_WEBHOOK_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     AFHTTP_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
     AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
-    AFHTTP_BROWSER_MODE: { type: 'string', enum: BROWSER_MODES, default: 'auto' }
+    AFHTTP_BROWSER_MODE: { type: 'string', enum: BROWSER_MODES, default: 'auto' },
+    AFHTTP_TAB_POOL: { type: 'integer', minimum: 0, maximum: MAX_TAB_POOL, default: 2 }
   }
 } as const
 
@@ -69,6 +74,7 @@ interface RawEnv {
   AFHTTP_WEBHOOK_SECRET?: string
   AFHTTP_LOG_LEVEL: string
   AFHTTP_BROWSER_MODE: BrowserMode
+  AFHTTP_TAB_POOL: number
 }
 
 /** A configuration problem, phrased as the one line an operator sees at start. */
@@ -147,11 +153,20 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     webhookSecret: raw.AFHTTP_WEBHOOK_SECRET,
     logLevel: raw.AFHTTP_LOG_LEVEL,
     browserModeConfigured: raw.AFHTTP_BROWSER_MODE,
-    browser
+    browser,
+    tabPool: raw.AFHTTP_TAB_POOL
   })
 }
 
 export { isLoopback }
+
+/**
+ * The path AFHTTP_PUBLIC_URL mounts the host under ('' or e.g. '/r/afhttp-2'), behind a proxy
+ * that strips it: minted URLs, redirects and cookie paths carry it (SPEC section 14).
+ */
+export function publicPathPrefix (config: Pick<Config, 'publicUrl'>): string {
+  return new URL(config.publicUrl).pathname.replace(/\/+$/, '')
+}
 
 /** With port 0 the OS picks the port: minted panel URLs must name the one actually bound. */
 export function withBoundPort (config: Config, port: number): Config {

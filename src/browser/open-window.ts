@@ -8,8 +8,8 @@ const GEOMETRY_WAIT_MS = 1_000
  * answers `outerWidth === 0` until the window system has placed it; a page loaded that soon would
  * see a window no visitor's browser has, so wait (bounded) until the window has its size.
  */
-export async function openWindow (browser: Browser, headful: boolean): Promise<Page> {
-  const page = await browser.newPage({ type: 'window' })
+export async function openWindow (browser: Browser, headful: boolean, background = false): Promise<Page> {
+  const page = await browser.newPage({ type: 'window', background })
   if (headful) {
     try {
       await page.waitForFunction('window.outerWidth > 0 && window.outerHeight > window.innerHeight', { timeout: GEOMETRY_WAIT_MS, polling: 10 })

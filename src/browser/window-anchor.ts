@@ -9,8 +9,11 @@ export function isAnchorUrl (url: string): boolean {
 }
 
 // One guard at a time per browser: twenty concurrent closes must agree on one anchor,
-// not race to create twenty (or none).
-const queues = new WeakMap<Browser, Promise<unknown>>()
+// not race to create twenty (or none). Callers that arrive while a check runs share the
+// next one (it starts after they asked, so it proves what they need) instead of queueing
+// one round trip each: eight fetches closing at once cost two checks, not eight.
+const running = new WeakMap<Browser, Promise<string>>()
+const waiting = new WeakMap<Browser, Promise<string>>()
 const sessions = new WeakMap<Browser, CDPSession>()
 
 async function browserSession (browser: Browser): Promise<CDPSession> {
@@ -45,14 +48,28 @@ function withTimeout<T> (p: Promise<T>, ms: number, what: string): Promise<T> {
  * close its last window. Throws `anchor_guard_failed` when that cannot be shown.
  */
 export async function ensureAnchor (browser: Browser, timeoutMs = ANCHOR_TIMEOUT_MS): Promise<string> {
-  const previous = queues.get(browser) ?? Promise.resolve()
-  const run = previous.catch(() => undefined).then(() => withTimeout(ensureOnce(browser), timeoutMs, 'window anchor check'))
-  queues.set(browser, run)
   try {
-    return await run
+    return await scheduleCheck(browser, timeoutMs)
   } catch (err) {
     throw new AfhttpError('anchor_guard_failed', `The window anchor could not be ensured, so the page was left open: ${(err as Error).message}`, {}, { cause: err })
   }
+}
+
+function scheduleCheck (browser: Browser, timeoutMs: number): Promise<string> {
+  const queued = waiting.get(browser)
+  if (queued) return queued
+  const start = (): Promise<string> => {
+    waiting.delete(browser)
+    const run = withTimeout(ensureOnce(browser), timeoutMs, 'window anchor check')
+    running.set(browser, run)
+    run.catch(() => undefined).finally(() => { if (running.get(browser) === run) running.delete(browser) })
+    return run
+  }
+  const current = running.get(browser)
+  if (!current) return start()
+  const next = current.catch(() => undefined).then(start)
+  waiting.set(browser, next)
+  return next
 }
 
 /** The anchor's page, from puppeteer's target list (no round trip); undefined when missing. */

@@ -1,3 +1,4 @@
+import { parseHostList } from '../client/routing.js'
 import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { Capture, WaitStrategy } from '../client/index.js'
 
@@ -60,10 +61,10 @@ export function resolveTarget (values: Values, env: Record<string, string | unde
   const flagUrl = str(values, 'url')
   const url = flagUrl ?? (env.AFHTTP_URL || DEFAULT_URL)
   try {
-    const parsed = new URL(url)
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http')
+    // Several hosts, comma-separated, are routed by profile (SPEC section 11).
+    parseHostList(url)
   } catch {
-    throw new UsageError(`--url/AFHTTP_URL must be an http(s) URL, got "${url}"`)
+    throw new UsageError(`--url/AFHTTP_URL must be an http(s) URL (or several, comma-separated), got "${url}"`)
   }
   return { url, token: str(values, 'token') ?? (env.AFHTTP_TOKEN || undefined), urlFromFlag: flagUrl !== undefined }
 }

@@ -1,5 +1,6 @@
 import { Pool, type Dispatcher } from 'undici'
 import { AfhttpClientError, answerError, transportError } from './errors.js'
+import { hostForUrl, hostRef, parseHostList, rendezvousPick, routeOf, tabIdsIn, TabDirectory, DEFAULT_ROUTE_PROFILE, type HostRef, type Route } from './routing.js'
 import type {
   Capabilities, CdpRequest, CdpResult, FetchRequest, FetchResult, HandoffFinishResult, HandoffMint, HandoffRequest, HandoffResult,
   HandoffSummary, Health, ProfileCreateRequest, ProfileDescription, ProfileList, ProfilePatch, ProfileWriteResult,
@@ -10,8 +11,17 @@ import type { HostEvent } from './types.js'
 
 /** How to reach a host. */
 export interface AfhttpClientOptions {
-  /** Base URL of the host, e.g. `http://127.0.0.1:8787`. A path prefix (behind a proxy) is kept. */
-  url: string | URL
+  /**
+   * Base URL of the host, e.g. `http://127.0.0.1:8787`. A path prefix (behind a proxy) is kept.
+   * Several hosts may be given comma-separated (like `AFHTTP_URL`), or in `hosts`.
+   */
+  url?: string | URL
+  /**
+   * Several hosts (SPEC section 14): each call goes to the host that owns its profile
+   * (rendezvous hashing on the profile name) or its tab (learned from answers, else asked of
+   * every host). Inventory calls (`listTabs`, `listProfiles`) ask every host and merge.
+   */
+  hosts?: ReadonlyArray<string | URL>
   /** The API bearer token (`AFHTTP_TOKEN` of the host). Only `capabilities()` works without it. */
   token?: string
   /** Default per-call timeout in ms (default 30000). `fetch()` adds its navigation budget on top. */
@@ -47,17 +57,42 @@ export class AfhttpClient {
   readonly baseUrl: string
   readonly #token: string | undefined
   readonly #timeoutMs: number
-  readonly #prefix: string
+  readonly #hosts = new Map<string, { ref: HostRef, pool: Pool }>()
+  readonly #tabs = new TabDirectory()
+  // The first host's pool and path prefix, for calls that are not routed by profile or tab.
   readonly #pool: Pool
+  readonly #prefix: string
 
   constructor (opts: AfhttpClientOptions) {
-    const url = new URL(opts.url)
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`afhttp host URL must be http: or https:, got ${url.protocol}`)
-    this.#prefix = url.pathname.replace(/\/+$/, '')
-    this.baseUrl = url.origin + this.#prefix
+    const list = parseHostList(opts.hosts?.length ? opts.hosts : opts.url ?? '')
+    const poolFor = (origin: string): Pool => new Pool(origin, { connections: opts.connections ?? 8, keepAliveTimeout: 10_000 })
+    const first = hostRef(list[0])
+    this.#prefix = first.prefix
+    this.#pool = poolFor(first.origin)
+    this.#hosts.set(first.base, { ref: { ...first, prefix: this.#prefix }, pool: this.#pool })
+    for (const base of list.slice(1)) {
+      const ref = hostRef(base)
+      this.#hosts.set(ref.base, { ref, pool: poolFor(ref.origin) })
+    }
+    this.baseUrl = list.join(',')
     this.#token = opts.token
     this.#timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
-    this.#pool = new Pool(url.origin, { connections: opts.connections ?? 8, keepAliveTimeout: 10_000 })
+  }
+
+  /** The hosts this client routes over (base URLs), in the order given. */
+  get hosts (): string[] { return [...this.#hosts.keys()] }
+
+  /**
+   * The host a profile, a tab or a panel URL belongs to: what the next call about it uses.
+   * A tab this client has not seen is looked up on every host.
+   */
+  async hostFor (ref: { profile?: string, tabId?: string, panelUrl?: string }, opts?: CallOptions): Promise<string> {
+    if (ref.panelUrl) {
+      const byUrl = hostForUrl(ref.panelUrl, this.hosts)
+      if (byUrl) return byUrl
+    }
+    if (ref.tabId) return this.#hostForTab(ref.tabId, opts)
+    return rendezvousPick(ref.profile ?? DEFAULT_ROUTE_PROFILE, this.hosts)
   }
 
   /** `GET /capabilities`: configured support (public). */
@@ -73,9 +108,10 @@ export class AfhttpClient {
     return this.#call('GET', '/health', undefined, opts, (status, body) => status === 503 && isHealth(body))
   }
 
-  /** `GET /v1/profiles` */
-  listProfiles (opts?: CallOptions): Promise<ProfileList> {
-    return this.#call('GET', '/v1/profiles', undefined, opts)
+  /** `GET /v1/profiles` (of every host when there are several). */
+  async listProfiles (opts?: CallOptions): Promise<ProfileList> {
+    const all = await this.#everyHost<ProfileList>('/v1/profiles', opts)
+    return { ...all[0], profiles: all.flatMap((l) => l.profiles) }
   }
 
   /** `POST /v1/profiles` (a durable metadata write; check `warnings`). */
@@ -101,16 +137,17 @@ export class AfhttpClient {
    */
   async fetch (req: FetchRequest, opts: CallOptions = {}): Promise<FetchResult> {
     // A takeover fetch may mint a panel URL: attest liveness first (SPEC section 11), as handoff() does.
-    const warnings = req.takeover ? await this.#attestLiveness(opts) : []
+    const warnings = req.takeover ? await this.#attestLiveness(opts, routeOf('POST', '/v1/fetch', req)) : []
     const timeoutMs = opts.timeoutMs ?? (req.timeout_ms ?? DEFAULT_NAVIGATION_MS) + FETCH_MARGIN_MS
     const result = await this.#call<FetchResult>('POST', '/v1/fetch', req, { ...opts, timeoutMs })
     if (warnings.length) result.warnings = [...(result.warnings ?? []), ...warnings]
     return result
   }
 
-  /** `GET /v1/tabs` */
-  listTabs (opts?: CallOptions): Promise<TabList> {
-    return this.#call('GET', '/v1/tabs', undefined, opts)
+  /** `GET /v1/tabs` (of every host when there are several). */
+  async listTabs (opts?: CallOptions): Promise<TabList> {
+    const all = await this.#everyHost<TabList>('/v1/tabs', opts)
+    return { ...all[0], tabs: all.flatMap((l) => l.tabs) }
   }
 
   /** `GET /v1/tabs/:tab_id` */
@@ -135,7 +172,7 @@ export class AfhttpClient {
    * The host runs its own live checks on the tab before minting as well.
    */
   async handoff (tabId: string, req: HandoffRequest = {}, opts?: CallOptions): Promise<HandoffResult> {
-    const warnings = await this.#attestLiveness(opts)
+    const warnings = await this.#attestLiveness(opts, { kind: 'tab', tabId })
     const mint = await this.#call<HandoffMint>('POST', `/v1/tabs/${enc(tabId)}/handoff`, req, opts)
     const hostWarnings = Array.isArray(mint.warnings) ? mint.warnings as Warning[] : []
     return { ...mint, warnings: [...hostWarnings, ...warnings] }
@@ -196,13 +233,34 @@ export class AfhttpClient {
 
   /** Closes the keep-alive pool. */
   async close (): Promise<void> {
-    await this.#pool.close()
+    await Promise.all([...this.#hosts.values()].map((h) => h.pool.close()))
   }
 
-  async #attestLiveness (opts?: CallOptions): Promise<Warning[]> {
+  async #hostFor (route: Route, opts?: CallOptions): Promise<string> {
+    const hosts = this.hosts
+    if (hosts.length === 1) return hosts[0]
+    if (route.kind === 'tab') return this.#hostForTab(route.tabId, opts)
+    return rendezvousPick(route.kind === 'profile' ? route.profile : DEFAULT_ROUTE_PROFILE, hosts)
+  }
+
+  // A tab lives where it was opened: remembered from answers, else asked of every host.
+  async #hostForTab (tabId: string, opts?: CallOptions): Promise<string> {
+    const known = this.#tabs.owner(tabId)
+    if (known || this.#hosts.size === 1) return known ?? this.hosts[0]
+    const found = await Promise.all(this.hosts.map((h) => this.#callOn(h, 'GET', `/v1/tabs/${enc(tabId)}`, undefined, opts).then(() => h, () => undefined)))
+    // Nobody has it: the tab id's own rendezvous host answers tab_not_found, as one host would.
+    return found.find((h) => h !== undefined) ?? rendezvousPick(tabId, this.hosts)
+  }
+
+  async #everyHost<T> (path: string, opts?: CallOptions): Promise<T[]> {
+    return Promise.all(this.hosts.map((h) => this.#callOn<T>(h, 'GET', path, undefined, opts)))
+  }
+
+  async #attestLiveness (opts?: CallOptions, route: Route = { kind: 'default' }): Promise<Warning[]> {
     let health: Health
     try {
-      health = await this.health(opts)
+      const host = await this.#hostFor(route, opts)
+      health = await this.#callOn(host, 'GET', '/health', undefined, opts, (status, body) => status === 503 && isHealth(body))
     } catch (err) {
       if (err instanceof AfhttpClientError && err.status === 404) {
         return [{ code: 'liveness_unattested', message: `${this.baseUrl} has no /health route, so the client cannot attest that the browser and takeover are live; minting anyway` }]
@@ -221,6 +279,12 @@ export class AfhttpClient {
   }
 
   async #call<T> (method: Dispatcher.HttpMethod, path: string, body: unknown, opts: CallOptions = {}, acceptError?: (status: number, body: unknown) => boolean): Promise<T> {
+    const host = await this.#hostFor(routeOf(method, path, body), opts)
+    return this.#callOn(host, method, path, body, opts, acceptError)
+  }
+
+  async #callOn<T> (host: string, method: Dispatcher.HttpMethod, path: string, body: unknown, opts: CallOptions = {}, acceptError?: (status: number, body: unknown) => boolean): Promise<T> {
+    const { ref, pool } = this.#hosts.get(host)!
     const timeoutMs = opts.timeoutMs ?? this.#timeoutMs
     const timeout = AbortSignal.timeout(timeoutMs)
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout
@@ -231,19 +295,21 @@ export class AfhttpClient {
     let statusCode: number
     let text: string
     try {
-      const res = await this.#pool.request({ path: this.#prefix + path, method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal })
+      const res = await pool.request({ path: ref.prefix + path, method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal })
       statusCode = res.statusCode
       text = await res.body.text()
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason
       if (timeout.aborted) {
-        throw new AfhttpClientError('request_timeout', `${method} ${path}: no answer from ${this.baseUrl} within ${timeoutMs} ms`, {
+        throw new AfhttpClientError('request_timeout', `${method} ${path}: no answer from ${host} within ${timeoutMs} ms`, {
           retryable: true, details: { timeout_ms: timeoutMs, may_have_taken_effect: method !== 'GET' }
         })
       }
-      throw transportError(err, this.baseUrl, method)
+      throw transportError(err, host, method)
     }
     const parsed = parseJson(text)
+    // A 404 names the tab it did not find here: only other answers say where a tab lives.
+    if (this.#hosts.size > 1 && statusCode !== 404) for (const id of tabIdsIn(parsed)) this.#tabs.learn(id, host)
     if (statusCode >= 200 && statusCode < 300) {
       if (parsed === undefined) throw new AfhttpClientError('invalid_response', `${method} ${path}: HTTP ${statusCode} but the body is not JSON`, { status: statusCode })
       return parsed as T

@@ -185,7 +185,7 @@ async function humanAction (app: FastifyInstance, tab: TabRecord, req: FetchRequ
 
 async function closeQuietly (app: FastifyInstance, tab: TabRecord, result: FetchResult): Promise<void> {
   try {
-    await app.tabs.close(tab.id, 'fetch_cleanup')
+    await app.tabs.release(tab.id)
   } catch (err) {
     // The guard failed, or a handoff began meanwhile: the page stays open and the caller learns where.
     tab.retained = true
@@ -203,7 +203,7 @@ async function failedNavigation (app: FastifyInstance, tab: TabRecord, ownTab: b
     tab.retained = true
     retained = true
   } else if (ownTab) {
-    try { await app.tabs.close(tab.id, 'fetch_cleanup') } catch { retained = true }
+    try { await app.tabs.release(tab.id) } catch { retained = true }
   }
   return retained
     ? new AfhttpError(coded.code, coded.message, { ...coded.details, tab_id: tab.id, trace: { retained_tab_id: tab.id } })

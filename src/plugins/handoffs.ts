@@ -242,7 +242,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       page: tab.page,
       screencast: opts?.screencast,
       proveFrame: frameProver && (() => frameProver!(tab, { keepStreaming: opts?.keepStreaming === true }))
-    }),
+    }).then((checks) => { app.metrics?.liveChecks(checks); return checks }),
     onChange (fn) { listeners.push(fn) },
     touched (tabId) {
       const h = perTab.get(tabId)?.current

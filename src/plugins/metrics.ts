@@ -1,27 +1,48 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
+import { handoffState } from '../core/handoff.js'
+import type { LiveCheck } from '../browser/live-checks.js'
+
+/**
+ * What other parts of the host report as it happens. Everything else is read at scrape time
+ * (tabs, pool levels, viewers, live handoffs) or taken from the services' own listeners.
+ */
+export interface HostMetrics {
+  readonly registry: Registry
+  /** A POST /v1/fetch answered: `outcome` is `ok`, `not_ok` (loaded, not verified) or the error code. */
+  fetchDone (outcome: string, pageKind: string | undefined, seconds: number): void
+  liveChecks (checks: LiveCheck[]): void
+  /** A panel viewer left, with what its socket was sent and what it skipped as stale. */
+  viewerLeft (framesSent: number, framesSkipped: number): void
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: HostMetrics
+  }
+}
+
+const FETCH_BUCKETS = [0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1, 2, 5, 10, 30, 60, 120]
+const HANDOFF_BUCKETS = [5, 15, 30, 60, 120, 180, 300, 450, 600]
+const CHECK_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5]
 
 /** Prometheus text on GET /metrics (authenticated like the API). One registry per app instance. */
 async function metricsPlugin (app: FastifyInstance): Promise<void> {
   const registry = new Registry()
+  const registers = [registry]
   collectDefaultMetrics({ register: registry, prefix: 'afhttp_process_' })
-  const requests = new Counter({
-    name: 'afhttp_http_requests_total',
-    help: 'HTTP requests answered, by route and status code.',
-    labelNames: ['route', 'status'] as const,
-    registers: [registry]
-  })
+  const requests = new Counter({ name: 'afhttp_http_requests_total', help: 'HTTP requests answered, by route and status code.', labelNames: ['route', 'status'] as const, registers })
   new Gauge({
     name: 'afhttp_tabs_open',
-    help: 'Tabs the host tracks (the window anchor excluded).',
-    registers: [registry],
+    help: 'Tabs the host tracks (the window anchor and pool windows excluded).',
+    registers,
     collect () { this.set(app.tabs.list().length) }
   })
   new Gauge({
     name: 'afhttp_backend_connected',
     help: '1 when the default profile browser is connected.',
-    registers: [registry],
+    registers,
     collect () { this.set(app.browsers.status(app.config.defaultProfile).connected ? 1 : 0) }
   })
   new Counter({
@@ -36,6 +57,109 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
       for (const result of ['delivered', 'failed', 'dropped', 'retried'] as const) this.inc({ result }, stats[result])
     }
   })
+
+  const fetches = new Counter({ name: 'afhttp_fetches_total', help: 'POST /v1/fetch answers by outcome (ok, not_ok, or the error code) and page_kind.', labelNames: ['outcome', 'page_kind'] as const, registers })
+  const fetchSeconds = new Histogram({ name: 'afhttp_fetch_duration_seconds', help: 'Time from a fetch request to its answer.', labelNames: ['outcome'] as const, buckets: FETCH_BUCKETS, registers })
+
+  const poolTakes = new Counter({ name: 'afhttp_pool_takes_total', help: 'Windows fetches took: from the pool (hit) or opened on demand (miss).', labelNames: ['profile', 'result'] as const, registers })
+  new Gauge({
+    name: 'afhttp_pool_windows_available',
+    help: 'Unused windows waiting in each running profile\'s pool.',
+    labelNames: ['profile'] as const,
+    registers,
+    collect () {
+      this.reset()
+      for (const [profile, n] of Object.entries(app.tabs.poolLevels())) this.set({ profile }, n)
+    }
+  })
+  app.tabs.onPoolTake((profile, hit) => poolTakes.inc({ profile, result: hit ? 'hit' : 'miss' }))
+
+  const tabsClosed = new Counter({ name: 'afhttp_tabs_closed_total', help: 'Tabs that left the inventory, by reason.', labelNames: ['reason'] as const, registers })
+  app.tabs.onClosed((_tab, reason) => tabsClosed.inc({ reason }))
+  const reaper = new Counter({ name: 'afhttp_reaper_tabs_total', help: 'Idle reaper decisions: tabs closed, tabs it failed to close.', labelNames: ['result'] as const, registers })
+  app.tabs.onReaped((report) => {
+    if (report.closed.length) reaper.inc({ result: 'closed' }, report.closed.length)
+    if (report.failed.length) reaper.inc({ result: 'failed' }, report.failed.length)
+  })
+
+  const browserEvents = new Counter({ name: 'afhttp_browser_events_total', help: 'Browser starts and losses (disconnects the host did not ask for count too).', labelNames: ['profile', 'event'] as const, registers })
+  app.browsers.onStarted((profile) => browserEvents.inc({ profile, event: 'started' }))
+  app.browsers.onLost((profile) => browserEvents.inc({ profile, event: 'lost' }))
+
+  const handoffs = new Counter({ name: 'afhttp_handoffs_total', help: 'Handoffs reaching each state (finish_reason set once they end).', labelNames: ['state', 'finish_reason'] as const, registers })
+  const handoffSeconds = new Histogram({ name: 'afhttp_handoff_duration_seconds', help: 'From mint to the end of the hold (finished, revoked or expired).', labelNames: ['state'] as const, buckets: HANDOFF_BUCKETS, registers })
+  new Gauge({
+    name: 'afhttp_handoffs_live',
+    help: 'Handoffs whose hold is open now, by state.',
+    labelNames: ['state'] as const,
+    registers,
+    collect () {
+      this.reset()
+      const now = app.clock.now()
+      const counts: Record<string, number> = {}
+      for (const tab of app.tabs.list()) {
+        const h = app.handoffs.current(tab.id)
+        const state = h && handoffState(h, now)
+        if (state && state !== 'finished' && state !== 'revoked' && state !== 'expired') counts[state] = (counts[state] ?? 0) + 1
+      }
+      for (const [state, n] of Object.entries(counts)) this.set({ state }, n)
+    }
+  })
+  // Each handoff (fence) counts once per state it reaches; bounded by forgetting ended ones.
+  const seen = new Map<string, { states: Set<string>, openedAt: number }>()
+  app.handoffs.onChange((tabId, summary) => {
+    const h = app.handoffs.current(tabId)
+    const key = summary.handoff_fence
+    let rec = seen.get(key)
+    if (!rec) {
+      rec = { states: new Set(), openedAt: h?.fence === key ? h.openedAt : app.clock.now() }
+      seen.set(key, rec)
+    }
+    if (rec.states.has(summary.state)) return
+    rec.states.add(summary.state)
+    handoffs.inc({ state: summary.state, finish_reason: summary.finish_reason ?? '' })
+    if (summary.state === 'finished' || summary.state === 'revoked' || summary.state === 'expired') {
+      if (!rec.states.has('ended')) {
+        rec.states.add('ended')
+        handoffSeconds.observe({ state: summary.state }, Math.max(0, app.clock.now() - rec.openedAt) / 1000)
+      }
+      if (summary.state !== 'expired') seen.delete(key)
+    }
+    if (seen.size > 10_000) seen.delete(seen.keys().next().value as string)
+  })
+
+  new Gauge({
+    name: 'afhttp_panel_viewers',
+    help: 'Panel viewers connected now.',
+    registers,
+    collect () {
+      let n = 0
+      for (const tab of app.tabs.list()) n += app.panel.find(tab.id)?.viewers.size ?? 0
+      this.set(n)
+    }
+  })
+  const frames = new Counter({ name: 'afhttp_panel_frames_total', help: 'Screencast frames sent to panel viewers, or skipped for a newer one (slow viewer), counted when the viewer leaves.', labelNames: ['result'] as const, registers })
+  const framesPerViewer = new Histogram({ name: 'afhttp_panel_viewer_frames', help: 'Frames sent to one viewer over its connection.', buckets: [0, 10, 100, 1_000, 10_000, 100_000], registers })
+
+  const checkSeconds = new Histogram({ name: 'afhttp_live_check_duration_seconds', help: 'Live checks (SPEC section 9) by check and result.', labelNames: ['check', 'ok'] as const, buckets: CHECK_BUCKETS, registers })
+
+  const metrics: HostMetrics = {
+    registry,
+    fetchDone (outcome, pageKind, seconds) {
+      fetches.inc({ outcome, page_kind: pageKind ?? 'none' })
+      fetchSeconds.observe({ outcome }, seconds)
+    },
+    liveChecks (checks) {
+      for (const c of checks) checkSeconds.observe({ check: c.name, ok: String(c.ok) }, c.ms / 1000)
+    },
+    viewerLeft (sent, skipped) {
+      frames.inc({ result: 'sent' }, sent)
+      frames.inc({ result: 'skipped' }, skipped)
+      framesPerViewer.observe(sent)
+    }
+  }
+  app.decorate('metrics', metrics)
+
   app.addHook('onResponse', async (req, reply) => {
     requests.inc({ route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) })
   })
@@ -44,4 +168,4 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(metricsPlugin, { name: 'afhttp-metrics', dependencies: ['afhttp-tabs'] })
+export default fp(metricsPlugin, { name: 'afhttp-metrics', dependencies: ['afhttp-tabs', 'afhttp-browsers', 'afhttp-handoffs', 'afhttp-panel'] })

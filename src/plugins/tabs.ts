@@ -2,11 +2,11 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { Browser, Page, Target } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
-import { ensureAnchor, isAnchorUrl } from '../browser/window-anchor.js'
-import { openWindow } from '../browser/open-window.js'
+import { ensureAnchor, findAnchorPage, isAnchorUrl } from '../browser/window-anchor.js'
 import { newTabId } from '../core/tab-id.js'
 import { planReap } from '../core/reaper.js'
 import { systemClock, type Clock } from '../core/clock.js'
+import { WindowPool } from '../browser/window-pool.js'
 
 export interface TabRecord {
   readonly id: string
@@ -53,6 +53,19 @@ export interface TabRegistry {
   touch (id: string): void
   idleMs (tab: TabRecord): number
   close (id: string, reason: TabCloseReason): Promise<void>
+  /**
+   * A fetch is done with its own tab: the anchor guard runs now (a failure throws and the
+   * page stays open), the tab leaves the inventory at once, and the window is closed once
+   * the answer has gone out, so the caller never waits for Chromium to tear it down.
+   */
+  release (id: string): Promise<void>
+  /** Unused windows waiting in a profile's pool (SPEC section 14); 0 when it runs none. */
+  poolAvailable (profile: string): number
+  /** Unused windows per profile that runs a pool. */
+  poolLevels (): Record<string, number>
+  /** Called for every window a tab was opened in: from the pool (hit) or on demand (miss). */
+  onPoolTake (fn: (profile: string, hit: boolean) => void): void
+  onReaped (fn: (report: ReapReport) => void): void
   reap (): Promise<ReapReport>
   lastReap (): ReapReport | undefined
   /** Returns why a tab may not be reaped (e.g. an open handoff), or undefined. */
@@ -97,7 +110,11 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
   const closing = new Map<string, TabCloseReason>()
   const actGuards: Array<(tab: TabRecord) => void> = []
   const describers: Array<(tab: TabRecord) => Partial<TabView>> = []
+  const poolTakes: Array<(profile: string, hit: boolean) => void> = []
+  const reapedListeners: Array<(report: ReapReport) => void> = []
+  const pools = new Map<string, WindowPool>()
   let last: ReapReport | undefined
+  let shuttingDown = false
 
   function forget (tab: TabRecord, reason: TabCloseReason): void {
     if (!byId.delete(tab.id)) return
@@ -133,17 +150,48 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
 
   async function adopt (profile: string, target: Target): Promise<void> {
     if (target.type() !== 'page' || isAnchorUrl(target.url())) return
+    // Pool windows are not tabs until a fetch takes one (and then the fetch registers it).
+    if (await pools.get(profile)?.owns(target)) return
     const page = await target.page().catch(() => null)
     // A popup may already be gone (page.url() then throws): a page must never crash the host.
     if (page && !page.isClosed() && !isAnchorUrl(page.url())) register(profile, page, 'adopted')
   }
 
+  function poolFor (profile: string, browser: Browser): WindowPool {
+    let pool = pools.get(profile)
+    if (pool?.browser === browser) return pool
+    pool?.stop(false).catch(() => undefined)
+    // An attached (cdp) browser is someone else's: the host opens windows there only on demand.
+    const size = browser.process() ? app.config.tabPool : 0
+    pool = new WindowPool(browser, {
+      size,
+      headful: app.browsers.mode === 'headful',
+      quiet: () => !shuttingDown && !busy(profile),
+      onError: (err) => app.log.warn({ err, profile }, 'the window pool could not open a window; it retries after the next fetch')
+    })
+    pools.set(profile, pool)
+    const started = pool
+    // Health finds the anchor's page through puppeteer: have it attached before the pool's
+    // first windows keep a just-started browser busy.
+    findAnchorPage(browser).catch(() => undefined).finally(() => started.refill())
+    return pool
+  }
+
+  // A profile is busy while any of its tabs has agent work in flight (a fetch): the pool waits.
+  function busy (profile: string): boolean {
+    for (const t of byId.values()) if (t.profile === profile && t.busy > 0) return true
+    return false
+  }
+
   app.browsers.onStarted((profile: string, browser: Browser) => {
+    poolFor(profile, browser)
     browser.on('targetcreated', (target: Target) => {
       adopt(profile, target).catch((err: unknown) => app.log.debug({ err }, 'a new page could not be adopted'))
     })
   })
   app.browsers.onLost((profile) => {
+    pools.get(profile)?.stop(false).catch(() => undefined)
+    pools.delete(profile)
     for (const tab of [...byId.values()]) if (tab.profile === profile) forget(tab, 'browser_lost')
   })
 
@@ -181,6 +229,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       app.log[report.failed.length ? 'warn' : 'info']({ reaper: report }, 'idle reaper ran')
     }
     last = report
+    for (const l of reapedListeners) l(report)
     return report
   }
 
@@ -188,7 +237,9 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
   const registry: TabRegistry = {
     async open (profile) {
       const browser = await app.browsers.get(profile)
-      const page = await openWindow(browser, app.browsers.mode === 'headful')
+      // Each tab gets its own window (see WindowPool), opened ahead of time when the pool has one.
+      const { page, hit } = await poolFor(profile, browser).take()
+      for (const l of poolTakes) l(profile, hit)
       return register(profile, page, 'host')
     },
     get (id) {
@@ -221,6 +272,24 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
         closing.delete(id)
       }
     },
+    async release (id) {
+      const tab = registry.get(id)
+      const by = protectors.map((p) => p(tab)).find(Boolean)
+      if (by) throw new AfhttpError('tab_under_human_control', `The tab is protected (${by}) and was left open.`, { tab_id: id })
+      await ensureAnchor(tab.page.browser())
+      forget(tab, 'fetch_cleanup')
+      // setImmediate runs after the promise chain that serializes and writes the answer.
+      setImmediate(() => {
+        if (tab.page.isClosed()) return
+        tab.page.close().catch((err: unknown) => {
+          if (tab.page.browser().connected) app.log.warn({ err, tab_id: id }, 'a fetch window did not close after its answer')
+        }).finally(() => pools.get(tab.profile)?.refill())
+      })
+    },
+    poolAvailable: (profile) => pools.get(profile)?.available ?? 0,
+    poolLevels: () => Object.fromEntries([...pools].map(([profile, pool]) => [profile, pool.available])),
+    onPoolTake (fn) { poolTakes.push(fn) },
+    onReaped (fn) { reapedListeners.push(fn) },
     reap () {
       // One run at a time: two overlapping runs would race to close the same tabs.
       reaping ??= reapOnce().finally(() => { reaping = undefined })
@@ -241,6 +310,8 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
         done = true
         tab.busy -= 1
         tab.lastActiveAt = clock.now()
+        // After the answer (and the fetch's own window close, see release) have gone out.
+        setImmediate(() => pools.get(tab.profile)?.refill())
       }
     },
     async describe (tab) {
@@ -263,7 +334,12 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
   const every = Math.max(250, Math.min(30_000, Math.floor(app.config.tabIdleMs / 4)))
   const timer = setInterval(() => { registry.reap().catch((err: unknown) => app.log.error({ err }, 'idle reaper failed')) }, every)
   timer.unref()
-  app.addHook('onClose', async () => { clearInterval(timer) })
+  app.addHook('onClose', async () => {
+    clearInterval(timer)
+    shuttingDown = true
+    // The browser's own close takes the unused windows with it.
+    await Promise.allSettled([...pools.values()].map((p) => p.stop(false)))
+  })
 }
 
 export default fp(tabsPlugin, { name: 'afhttp-tabs', dependencies: ['afhttp-browsers'] })

@@ -31,6 +31,7 @@ export default async function healthRoutes (app: FastifyInstance): Promise<void>
     const browser = app.browsers.peek(name)
     const page = await anchorPage(app, name)
     const checks: LiveCheck[] = await runLiveChecks({ browser, page }, HEALTH_BUDGET_MS - (performance.now() - started))
+    app.metrics.liveChecks(checks)
     if (browser && !page && checks.every((c) => c.ok)) {
       checks.push({ name: 'page_answers', ok: false, ms: 0, error: 'the window anchor tab is missing' })
     }

@@ -1,3 +1,4 @@
+import { publicPathPrefix } from '../config.js'
 import { readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -57,7 +58,7 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
 
   await panelFileRoutes(app, leased, sameOriginOnly)
 
-  app.get<TabQuery>('/panel', async (req, reply) => reply.redirect(`/panel/${req.query.tab ? `?tab=${encodeURIComponent(req.query.tab)}` : ''}`, 302))
+  app.get<TabQuery>('/panel', async (req, reply) => reply.redirect(`${publicPathPrefix(app.config)}/panel/${req.query.tab ? `?tab=${encodeURIComponent(req.query.tab)}` : ''}`, 302))
 
   app.get<TabQuery>('/panel/', async (req, reply: FastifyReply) => {
     const tab = req.query.tab ? app.tabs.find(req.query.tab) : undefined

@@ -66,6 +66,7 @@ export default async function panelWsRoutes (app: FastifyInstance): Promise<void
     req.log.info({ tab_id: tab.id, viewer: viewer.id, viewers: panel.viewers.size }, 'panel viewer connected')
     socket.on('close', (code: number) => {
       panel.leave(viewer)
+      app.metrics.viewerLeft(viewer.sink.sent, viewer.sink.skipped)
       req.log.info({ tab_id: tab.id, viewer: viewer.id, code, frames_sent: viewer.sink.sent, frames_skipped: viewer.sink.skipped }, 'panel viewer left')
     })
     inbox.deliver = (text) => panel.receive(viewer, text)

@@ -5,6 +5,7 @@ import { failedCheck } from '../browser/live-checks.js'
 import { leaseCookieName } from '../panel/lease.js'
 import { gonePage, PAGE_CSP, tooManyPage, unavailablePage } from '../panel/pages.js'
 import { sendHtml } from '../panel/http.js'
+import { publicPathPrefix } from '../config.js'
 
 /** Opening panel links per client address per minute: a person needs one. */
 export const TAKEOVER_RATE_LIMIT = 30
@@ -51,7 +52,7 @@ export default async function takeoverRoutes (app: FastifyInstance): Promise<voi
     }
     const { token } = app.panel.leases.issue(tab.id, handoff.fence, app.clock.now(), handoff.expiresAt)
     reply.setCookie(leaseCookieName(tab.id), token, {
-      path: '/panel',
+      path: `${publicPathPrefix(app.config)}/panel`,
       httpOnly: true,
       sameSite: 'strict',
       secure: app.config.publicUrl.startsWith('https:')
@@ -60,6 +61,6 @@ export default async function takeoverRoutes (app: FastifyInstance): Promise<voi
     // The panel connects within a few hundred ms: have its page-side session ready by then.
     app.panel.open(tab).catch(() => undefined)
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')
-    return reply.redirect(`/panel/?tab=${encodeURIComponent(tab.id)}`, 303)
+    return reply.redirect(`${publicPathPrefix(app.config)}/panel/?tab=${encodeURIComponent(tab.id)}`, 303)
   })
 }

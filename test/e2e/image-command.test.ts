@@ -84,6 +84,34 @@ t.test('the container command and environment serve an authenticated /health', a
   t.equal(await exited, 0, 'a graceful shutdown exits 0')
 })
 
+t.test('the image builds in stages and runs production dependencies, unprivileged, under an init', async (t) => {
+  const dockerfile = await readFile(new URL('../../Dockerfile', import.meta.url), 'utf8')
+  const stages = dockerfile.split(/^FROM /m).slice(1).map((s) => ({ head: s.split('\n')[0], body: s }))
+  t.ok(stages.length >= 2, 'more than one stage')
+  const runtime = stages[stages.length - 1]
+  const build = stages.find((s) => /RUN npm run build/.test(s.body))
+  t.ok(build && build !== runtime, 'TypeScript is built in an earlier stage')
+  t.notMatch(runtime.body, /npm ci(?![^\n]*--omit=dev)/, 'the runtime never installs dev dependencies')
+  const from = [...runtime.body.matchAll(/COPY --from=(\S+) (\S+)/g)].map((m) => [m[1], m[2]])
+  t.ok(from.some(([, path]) => path === '/app/dist'), 'the runtime copies the built dist/')
+  const depsStage = from.find(([, path]) => path === '/app/node_modules')?.[0]
+  t.ok(depsStage, 'and node_modules from another stage')
+  t.match(stages.find((s) => s.head.includes(` AS ${depsStage!}`))?.body ?? '', /npm ci --omit=dev/, 'which installed production dependencies only')
+  const apt = /apt-get install[^\n]*/.exec(runtime.body)?.[0] ?? ''
+  for (const pkg of ['chromium', 'tini', 'xvfb']) t.match(apt, new RegExp(`\\b${pkg}\\b`), `the runtime installs ${pkg}`)
+  t.match(runtime.body, /^USER node$/m, 'runs as the unprivileged node user')
+  t.same(JSON.parse(/^ENTRYPOINT (.*)$/m.exec(runtime.body)![1]), ['/usr/bin/tini', '--'], 'under tini')
+  t.match(runtime.body, /^HEALTHCHECK /m, 'with a HEALTHCHECK')
+
+  const compose = await readFile(new URL('../../compose.yaml', import.meta.url), 'utf8')
+  const { parse } = await import('yaml')
+  const svc = (parse(compose) as { services: Record<string, any>, volumes: Record<string, unknown> }).services.afhttp
+  t.ok(svc.shm_size, 'compose sets shm_size')
+  t.ok(svc.volumes.includes('profiles:/profiles'), 'and a named volume at /profiles')
+  t.ok('profiles' in (parse(compose) as { volumes: Record<string, unknown> }).volumes)
+  t.equal(svc.environment.AFHTTP_TOKEN, '${AFHTTP_TOKEN:-}', 'the token comes from the environment or .env, never the file')
+})
+
 t.test('bad configuration fails at start with one line naming the variable', async (t) => {
   const root = new URL('../..', import.meta.url).pathname
   const run = promisify(execFile)

@@ -10,7 +10,8 @@ async function pageTargets (browser: import('puppeteer-core').Browser): Promise<
 }
 
 t.test('tabs, the window anchor and DELETE against real Chromium', async (t) => {
-  const host = await startHost(t)
+  // No pool: these checks count every window, and the last-window guarantee is starkest without spares.
+  const host = await startHost(t, { env: { AFHTTP_TAB_POOL: '0' } })
   const profile = host.config.defaultProfile
   const browser = await host.app.browsers.get(profile)
 
