@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser } from 'puppeteer-core'
 import { durableWrite } from '../core/durable-write.js'
+import { browserSession } from './window-anchor.js'
 import {
   COOKIES_FILE, cookieDigest, cookiesToRestore, parseCookieRecord, serializeCookieRecord, type RecordedCookie
 } from '../core/cookie-record.js'
@@ -16,13 +17,8 @@ export interface JournalLogger {
 export type RecordOutcome = 'written' | 'unchanged' | 'failed'
 
 async function readJar (browser: Browser): Promise<RecordedCookie[]> {
-  const session = await browser.target().createCDPSession()
-  try {
-    const { cookies } = await session.send('Storage.getCookies')
-    return cookies as unknown as RecordedCookie[]
-  } finally {
-    await session.detach().catch(() => undefined)
-  }
+  const { cookies } = await (await browserSession(browser)).send('Storage.getCookies')
+  return cookies as unknown as RecordedCookie[]
 }
 
 /** One profile's record. Writes are serialized; an unchanged jar is not written again. */
@@ -77,12 +73,7 @@ export class CookieJournal {
     const current = await readJar(browser)
     const missing = cookiesToRestore(parsed.cookies, current, Date.now() / 1000)
     if (missing.length) {
-      const session = await browser.target().createCDPSession()
-      try {
-        await session.send('Storage.setCookies', { cookies: missing as never })
-      } finally {
-        await session.detach().catch(() => undefined)
-      }
+      await (await browserSession(browser)).send('Storage.setCookies', { cookies: missing as never })
       this.log.info({ profile: this.profile, restored: missing.length, recorded: parsed.cookies.length }, 'restored cookies the browser\'s store had lost')
     }
     // The jar now matches what the record holds (or more): no need to write it back unchanged.

@@ -16,7 +16,12 @@ const running = new WeakMap<Browser, Promise<string>>()
 const waiting = new WeakMap<Browser, Promise<string>>()
 const sessions = new WeakMap<Browser, CDPSession>()
 
-async function browserSession (browser: Browser): Promise<CDPSession> {
+/**
+ * One long-lived session on the browser target, shared by the host's browser-level calls.
+ * Sessions on the browser target are never detached: puppeteer can take a detached one for the
+ * browser target itself going away, after which `browser.target()` throws.
+ */
+export async function browserSession (browser: Browser): Promise<CDPSession> {
   const existing = sessions.get(browser)
   if (existing && !existing.detached) return existing
   const session = await browser.target().createCDPSession()

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { CDPSession } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
+import { browserSession } from '../browser/window-anchor.js'
 import { PROFILE_NAME_RE } from '../config.js'
 import { nestedCommand, pageEffectOf } from '../core/cdp-hold.js'
 import { holdOnTarget, targetIdOf } from './cdp-holds.js'
@@ -32,6 +33,7 @@ export default async function cdpRoutes (app: FastifyInstance): Promise<void> {
     if (REFUSED_METHODS.has(method)) throw new AfhttpError('invalid_request', `method: ${method} is not allowed; the host owns the browser's lifetime`, { field: 'method' })
     const effect = pageEffectOf(method, params)
     let session: CDPSession
+    let shared = false
     if (tabId) {
       const tab = app.tabs.get(tabId)
       if (req.body.profile && req.body.profile !== tab.profile) throw new AfhttpError('invalid_request', `tab_id: the tab belongs to profile ${tab.profile}`, { field: 'tab_id' })
@@ -50,7 +52,9 @@ export default async function cdpRoutes (app: FastifyInstance): Promise<void> {
         : nestedEffect ? holdOnTarget(app, nestedEffect.scope === 'target' ? nestedEffect.targetId : nested.targetId) : undefined
       if (held) throw held
       const browser = await app.browsers.get(req.body.profile ?? app.config.defaultProfile)
-      session = await browser.target().createCDPSession()
+      // The shared browser session: a detached browser-target session can make puppeteer drop the browser target.
+      session = await browserSession(browser)
+      shared = true
     }
     try {
       // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -59,7 +63,7 @@ export default async function cdpRoutes (app: FastifyInstance): Promise<void> {
     } catch (err) {
       throw new AfhttpError('cdp_command_failed', `${method}: ${(err as Error).message}`, { method })
     } finally {
-      await session.detach().catch(() => undefined)
+      if (!shared) await session.detach().catch(() => undefined)
     }
   })
 
