@@ -23,7 +23,8 @@ t.test('a cdp profile attaches to an existing browser and fetches through it', a
   t.match(body.artifacts.text, /attached browser/)
   const described = await (await host.api('/v1/profiles/remote')).json()
   t.equal(described.profile.running.connected, true)
-  const urls = (await outside.pages()).map((p) => p.url())
+  // Targets, not pages: the fetch's own window may be closing right now (it closes after the answer).
+  const urls = outside.targets().filter((tg) => tg.type() === 'page').map((tg) => tg.url())
   t.ok(urls.includes('about:blank#afhttp-window-anchor'), 'the anchor guard also protects an attached browser')
 
   // Closing the host only disconnects from a browser it did not launch.

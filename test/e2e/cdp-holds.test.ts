@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core'
 import WebSocket from 'ws'
 import { startHost, TEST_TOKEN } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { until } from '../helpers/until.js'
 
 // SPEC section 12: holds apply to raw CDP. Page effects on a held tab are refused with
 // tab_under_human_control; observations still work; after finish everything works again.
@@ -76,7 +77,10 @@ t.test('holds on raw CDP', async (t) => {
   t.test('Playwright connects while the tab is held: it observes the held page and cannot act on it', async (t) => {
     const pw = await chromium.connectOverCDP(endpoint, { headers: { authorization: `Bearer ${TEST_TOKEN}` }, timeout: 30_000 })
     t.teardown(() => pw.close())
-    const page = pw.contexts().flatMap((c) => c.pages()).find((p) => p.url() === `${site.url}/held`)
+    // Playwright learns each attached page's URL from its frame events, a moment after connecting.
+    const listedHeld = (): ReturnType<ReturnType<typeof pw.contexts>[number]['pages']>[number] | undefined => pw.contexts().flatMap((c) => c.pages()).find((p) => p.url() === `${site.url}/held`)
+    await until(() => listedHeld() !== undefined, 'Playwright to list the held page').catch(() => undefined)
+    const page = listedHeld()
     t.ok(page, 'Playwright lists the held page')
     t.equal(await page!.title(), 'Held page', 'and reads it')
     // Playwright retries a refused input until its timeout: the click never lands.
