@@ -6,7 +6,7 @@ import type { Browser } from 'puppeteer-core'
 import { durableWrite } from '../core/durable-write.js'
 import { browserSession } from './window-anchor.js'
 import {
-  COOKIES_FILE, cookieDigest, cookiesToRestore, parseCookieRecord, serializeCookieRecord, type RecordedCookie
+  COOKIES_FILE, cookieDigest, parseCookieRecord, planRestore, serializeCookieRecord, type RecordedCookie
 } from '../core/cookie-record.js'
 
 export interface JournalLogger {
@@ -56,7 +56,7 @@ export class CookieJournal {
     }
   }
 
-  /** Puts back recorded cookies the browser's own store lost; returns how many. */
+  /** Makes the jar what the record holds (see planRestore); returns how many cookies it set. */
   async restore (browser: Browser): Promise<number> {
     let text: string
     try {
@@ -71,13 +71,14 @@ export class CookieJournal {
       return 0
     }
     const current = await readJar(browser)
-    const missing = cookiesToRestore(parsed.cookies, current, Date.now() / 1000)
-    if (missing.length) {
-      await (await browserSession(browser)).send('Storage.setCookies', { cookies: missing as never })
-      this.log.info({ profile: this.profile, restored: missing.length, recorded: parsed.cookies.length }, 'restored cookies the browser\'s store had lost')
+    const plan = planRestore(parsed.cookies, current, Date.now() / 1000)
+    const changes = [...plan.set, ...plan.remove]
+    if (changes.length) {
+      await (await browserSession(browser)).send('Storage.setCookies', { cookies: changes as never })
+      this.log.info({ profile: this.profile, restored: plan.set.length, removed: plan.remove.length, recorded: parsed.cookies.length }, 'restored cookies the browser\'s store had lost')
     }
     // The jar now matches what the record holds (or more): no need to write it back unchanged.
     this.lastDigest = cookieDigest(await readJar(browser))
-    return missing.length
+    return plan.set.length
   }
 }

@@ -91,16 +91,31 @@ export function parseCookieRecord (text: string): { cookies: RecordedCookie[] } 
   return { cookies: rec.cookies.filter(isCookie).map(pick) }
 }
 
+export interface RestorePlan {
+  /** Recorded cookies the store lacks or holds with another value or expiry. */
+  set: CookieParam[]
+  /** Cookies the store holds that the record does not: deleted by the site after the store's last write. */
+  remove: CookieParam[]
+}
+
 /**
- * Recorded cookies that the browser's store lacks and that have not expired. A cookie the
- * store still has is left as it is (the store may be newer); a cookie the site deleted before
- * the last record is not in the record, so it is never brought back.
+ * What makes the browser's jar equal to the record. The record is the newer of the two: it is
+ * taken after every fetch, when a handoff ends and every few seconds, while Chromium writes its
+ * own store only every ~30 s. So after a crash the store may lack a login (set it) and may still
+ * hold a cookie the site deleted (remove it: a deleted cookie never comes back). Expired
+ * recorded cookies are not set.
  */
-export function cookiesToRestore (recorded: RecordedCookie[], current: RecordedCookie[], nowSeconds: number): CookieParam[] {
-  const present = new Set(current.map(cookieKey))
-  return recorded
-    .filter((c) => !present.has(cookieKey(c)) && (c.expires === undefined || c.expires < 0 || c.expires > nowSeconds))
-    .map(toParam)
+export function planRestore (recorded: RecordedCookie[], current: RecordedCookie[], nowSeconds: number): RestorePlan {
+  const live = recorded.filter((c) => c.expires === undefined || c.expires < 0 || c.expires > nowSeconds)
+  const inStore = new Map(current.map((c) => [cookieKey(c), c]))
+  const inRecord = new Set(live.map(cookieKey))
+  const set = live.filter((c) => {
+    const have = inStore.get(cookieKey(c))
+    return !have || have.value !== c.value || Math.round(have.expires ?? -1) !== Math.round(c.expires ?? -1)
+  }).map(toParam)
+  // Deleting is setting an expiry in the past, as puppeteer's own deleteCookie does.
+  const remove = current.filter((c) => !inRecord.has(cookieKey(c))).map((c) => ({ ...toParam(c), value: '', expires: 1 }))
+  return { set, remove }
 }
 
 function toParam (c: RecordedCookie): CookieParam {

@@ -1,6 +1,6 @@
 import t from 'tap'
 import {
-  cookieDigest, cookiesToRestore, parseCookieRecord, serializeCookieRecord, type RecordedCookie
+  cookieDigest, parseCookieRecord, planRestore, serializeCookieRecord, type RecordedCookie
 } from '../../src/core/cookie-record.js'
 
 const NOW = 1_800_000_000
@@ -8,24 +8,33 @@ const cookie = (over: Partial<RecordedCookie>): RecordedCookie => ({
   name: 'session', value: 'v1', domain: 'shop.test', path: '/', expires: NOW + 3600, httpOnly: true, secure: true, sameSite: 'Lax', ...over
 })
 
-t.test('only what the store lost comes back, and only while it is valid', async (t) => {
+t.test('what the store lost comes back, and only while it is valid', async (t) => {
   const login = cookie({})
   const consent = cookie({ name: 'consent', value: 'yes', domain: '.shop.test', httpOnly: false })
   const expired = cookie({ name: 'old', expires: NOW - 1 })
   const session = cookie({ name: 'sid', expires: -1 })
-  const restored = cookiesToRestore([login, consent, expired, session], [consent], NOW)
+  const plan = planRestore([login, consent, expired, session], [consent], NOW)
+  t.same(plan.remove, [], 'nothing to remove')
+  const restored = plan.set
   t.same(restored.map((c) => c.name), ['session', 'sid'], 'present and expired cookies are left alone')
   t.same(restored[0], {
     name: 'session', value: 'v1', path: '/', secure: true, httpOnly: true, url: 'https://shop.test/', expires: NOW + 3600, sameSite: 'Lax'
   }, 'a host-only cookie is set by URL so it stays host-only')
   t.equal(restored[1].expires, undefined, 'a session cookie stays a session cookie')
-  const domainCookie = cookiesToRestore([consent], [], NOW)[0]
+  const domainCookie = planRestore([consent], [], NOW).set[0]
   t.equal(domainCookie.domain, '.shop.test', 'a domain cookie keeps its domain')
   t.equal(domainCookie.url, undefined)
 })
 
-t.test('the store wins over the record for a cookie it still has, even with another value', async (t) => {
-  t.same(cookiesToRestore([cookie({ value: 'old' })], [cookie({ value: 'new' })], NOW), [])
+t.test('the record is newer than the store: a changed value is put back, an unchanged one left alone', async (t) => {
+  t.same(planRestore([cookie({ value: 'v2' })], [cookie({ value: 'v1' })], NOW).set.map((c) => c.value), ['v2'])
+  t.same(planRestore([cookie({})], [cookie({})], NOW), { set: [], remove: [] })
+})
+
+t.test('a cookie the store still holds but the record does not (the site deleted it) is removed', async (t) => {
+  const plan = planRestore([cookie({ name: 'kept' })], [cookie({ name: 'kept' }), cookie({ name: 'session', domain: '.shop.test' })], NOW)
+  t.same(plan.set, [])
+  t.same(plan.remove.map((c) => [c.name, c.domain, c.expires, c.value]), [['session', '.shop.test', 1, '']], 'expired in the past, as a deletion is')
 })
 
 t.test('a cookie the site deleted before the record is not in it, so it cannot come back', async (t) => {
@@ -33,7 +42,7 @@ t.test('a cookie the site deleted before the record is not in it, so it cannot c
   const parsed = parseCookieRecord(text)
   t.ok('cookies' in parsed)
   if (!('cookies' in parsed)) return
-  t.same(cookiesToRestore(parsed.cookies, [], NOW).map((c) => c.name), ['kept'])
+  t.same(planRestore(parsed.cookies, [], NOW).set.map((c) => c.name), ['kept'])
 })
 
 t.test('records that cannot be used restore nothing and say why', async (t) => {

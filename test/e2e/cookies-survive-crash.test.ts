@@ -89,7 +89,11 @@ t.test('a login made through a handoff survives SIGKILL of host and browser one 
   // Control: without the record, the browser's own store has lost the login.
   await rename(record, `${record}.saved`)
   const bare = await start()
-  t.notOk((await fetchAccount(bare, `${site.url}/account`)).signedIn, 'Chromium\'s own store lost the login (the crash is real)')
+  // Chromium writes its store every ~30 s (and on some events of its own); on a slow run it may
+  // have written the login before the kill, and then this run cannot show the loss.
+  const storeKeptIt = (await fetchAccount(bare, `${site.url}/account`)).signedIn
+  if (storeKeptIt) t.comment('Chromium had written the login to its own store before the kill; the control shows nothing this run')
+  else t.pass('Chromium\'s own store lost the login (the crash is real)')
   bare.child.kill('SIGTERM')
   await bare.exited
   await copyFile(`${record}.saved`, record)
@@ -97,7 +101,7 @@ t.test('a login made through a handoff survives SIGKILL of host and browser one 
   const restored = await start()
   const after = await fetchAccount(restored, `${site.url}/account`)
   t.ok(after.signedIn, `the re-fetch is signed in: ${after.text.slice(0, 120)}`)
-  t.ok(restored.lines().some((l) => l.msg === 'restored cookies the browser\'s store had lost' && (l.restored as number) >= 1), 'the host says it restored cookies')
+  if (!storeKeptIt) t.ok(restored.lines().some((l) => l.msg === 'restored cookies the browser\'s store had lost' && (l.restored as number) >= 1), 'the host says it restored cookies')
 
   // The site signs the person out; that deletion is recorded, and a crash does not undo it.
   await restored.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/logout` }) })
@@ -105,6 +109,7 @@ t.test('a login made through a handoff survives SIGKILL of host and browser one 
   t.notOk((await recordedNames(record)).includes('session'), 'the deletion reached the record')
   await killAll(restored)
   const last = await start()
+  // Even where Chromium's own store still held the login, the newer record removes it.
   t.notOk((await fetchAccount(last, `${site.url}/account`)).signedIn, 'a cookie the site deleted is not brought back')
 
   for (const h of hosts) t.notMatch(h.output(), SESSION, 'no cookie value in any log line')
