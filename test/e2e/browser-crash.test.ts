@@ -85,3 +85,39 @@ t.test('a renderer hung by while(true){}: bounded answers everywhere', async (t)
     t.equal(closed.status, 200, `the hung tab can still be closed: ${await closed.clone().text()}`)
   }
 })
+
+t.test('a renderer that hangs during a panel session: bounded answers, and the tab can be closed', async (t) => {
+  const host = await startHost(t)
+  const site = await startFixtureServer(t, { '/blocked': { status: 403, body: ARTICLE } })
+  const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/blocked`, takeover: true }) })).json() as any
+  const viewer = await launchViewerBrowser(t)
+  const { page: panel } = await openViewer(viewer, host)
+  await panel.goto(onHost(host, fetched.actions[0].takeover_url_secret))
+  await waitForFrames(panel)
+
+  // The page's own script hangs its main thread while the person watches.
+  const tab = host.app.tabs.get(fetched.tab_id)
+  await tab.page.evaluate('setTimeout(() => { for (;;) {} }, 0)')
+  await new Promise((resolve) => setTimeout(resolve, 200))
+
+  const timed = async (what: () => Promise<Response>): Promise<{ status: number, ms: number }> => {
+    const start = Date.now()
+    const res = await what()
+    await res.arrayBuffer()
+    return { status: res.status, ms: Date.now() - start }
+  }
+  const health = await timed(() => host.api('/health'))
+  t.ok(health.ms < 5_000, `/health answers within its bound (${health.ms} ms, ${health.status})`)
+  const snapshot = await timed(() => host.api(`/v1/tabs/${fetched.tab_id}/snapshot`, { method: 'POST', body: JSON.stringify({ capture: ['text'] }) }))
+  t.ok(snapshot.ms < 20_000, `a snapshot of the hung tab answers (${snapshot.ms} ms, ${snapshot.status})`)
+  const status = await panel.evaluate(async (tabId: string) => {
+    const start = Date.now()
+    const res = await fetch(`/panel/api/status?tab=${tabId}`, { cache: 'no-store' })
+    return { status: res.status, ms: Date.now() - start }
+  }, fetched.tab_id)
+  t.ok(status.ms < 5_000, `the panel's status poll answers (${status.ms} ms, ${status.status})`)
+  const closed = await timed(() => host.api(`/v1/tabs/${fetched.tab_id}`, { method: 'DELETE' }))
+  t.equal(closed.status, 200, 'the person\'s hung tab can be closed by the driver')
+  await panel.waitForFunction(() => (window as any).afhttpPanelStats?.state !== undefined && !['open', 'human', 'human_disconnected'].includes((window as any).afhttpPanelStats.state), { timeout: 15_000 })
+  t.pass('and the panel ends')
+})
