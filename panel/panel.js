@@ -1,12 +1,13 @@
 // The takeover panel (SPEC section 10): wires the live view, input capture and the
 // host connection to the controls. Stable hooks: #afhttp-view, #afhttp-done,
-// #afhttp-control, #afhttp-focus, #afhttp-banner and window.afhttpPanelStats; browser UI
+// #afhttp-control, #afhttp-decline, #afhttp-instructions, #afhttp-focus, #afhttp-banner and
+// window.afhttpPanelStats; browser UI
 // outside the page (SPEC section 16) in #afhttp-dialog, #afhttp-picker, #afhttp-file.
 /* global URLSearchParams, matchMedia */
 import { View } from './view.js'
 import { PointerCapture } from './pointer.js'
 import { KeyboardCapture } from './keyboard.js'
-import { BANNER_THRESHOLD, doneOverHttp, pollStatus, renewLease, Socket } from './connection.js'
+import { BANNER_THRESHOLD, declineOverHttp, doneOverHttp, pollStatus, renewLease, Socket } from './connection.js'
 import { PageUi } from './page-ui.js'
 
 const $ = (id) => document.getElementById(id)
@@ -17,12 +18,14 @@ const LIVE = new Set(['open', 'human', 'human_disconnected'])
 const stats = window.afhttpPanelStats = {
   frames: 0, bytes: 0, last_frame_at: null, inputs_sent: 0,
   frames_drawn: 0, frames_skipped: 0, first_frame_at: null, last_drawn_at: null,
-  script_at: now(), last_input_at: null, ws_connects: 0, ws_open_at: null, aim: null, controller: null, you_control: false, state: null
+  script_at: now(), last_input_at: null, ws_connects: 0, ws_open_at: null, aim: null, controller: null, you_control: false, state: null,
+  mode: null, zoom: 1, tab_id: tab
 }
 const ui = {
   view: $('afhttp-view'), control: $('afhttp-control'), done: $('afhttp-done'), focus: $('afhttp-focus'),
   hold: $('afhttp-hold'), banner: $('afhttp-banner'), note: $('afhttp-note'), overlay: $('afhttp-overlay'),
-  page: $('afhttp-page'), aim: $('afhttp-aim'), kbd: $('afhttp-kbd')
+  page: $('afhttp-page'), aim: $('afhttp-aim'), kbd: $('afhttp-kbd'), decline: $('afhttp-decline'),
+  instructions: $('afhttp-instructions'), declineBox: $('afhttp-decline-box'), declineReason: $('afhttp-decline-reason')
 }
 
 let state = null
@@ -111,6 +114,13 @@ function refusal (m) {
 function render () {
   const you = state?.you_control === true
   Object.assign(stats, { controller: state?.controller ?? null, you_control: you, state: state?.state ?? null })
+  const mode = state?.mode ?? 'control'
+  stats.mode = mode
+  document.body.dataset.mode = mode
+  // Instructions are the driver's plain text: textContent, never HTML.
+  const words = typeof state?.instructions === 'string' ? state.instructions : ''
+  if (ui.instructions.textContent !== words) ui.instructions.textContent = words
+  ui.instructions.hidden = words === ''
   ui.control.textContent = you ? 'Release control' : 'Take control'
   ui.control.dataset.holding = String(you)
   ui.view.dataset.control = String(you)
@@ -118,7 +128,9 @@ function render () {
   if (Date.now() > noteUntil) {
     const other = state?.controller === 'human' && !you
     ui.note.dataset.tone = other ? 'warn' : 'info'
-    ui.note.textContent = other
+    ui.note.textContent = mode === 'view'
+      ? 'View-only link: you can watch this page, not act on it.'
+      : other
       ? 'Another viewer has control; you are watching.'
       : state?.will_check_again
         ? `The host checks the page after each click and Enter (${state.checks_left} checks left). Press Done when you are through.`
@@ -143,6 +155,9 @@ function renderFocus () {
 
 const ENDED_TEXT = {
   human_done: 'Done. The page was handed back; you can close this tab.',
+  human_declined: 'You handed the page back without finishing; the program that asked was told. You can close this tab.',
+  api_close: 'The program took the page back. You can close this tab.',
+  revoked: 'This handoff was withdrawn. You can close this tab.',
   auto_detected: 'The page got through and was handed back automatically. You can close this tab.',
   driver: 'The program took the page back. You can close this tab.',
   expired: 'The hold on this page expired. Ask for a new link if the page still needs you.',
@@ -162,6 +177,8 @@ function end (info) {
   keyboard.releaseAll()
   ui.control.disabled = true
   ui.done.disabled = true
+  ui.decline.disabled = true
+  ui.declineBox.hidden = true
   for (const m of ['dialog', 'select', 'chooser', 'picker']) pageUi.handle({ t: m, [m]: null })
   overlay(ENDED_TEXT[info.finish_reason] ?? ENDED_TEXT[info.state] ?? ENDED_TEXT.closed, true)
   ui.note.textContent = ''
@@ -176,6 +193,21 @@ ui.done.addEventListener('click', async () => {
   const res = await doneOverHttp(tab).catch(() => ({ ok: false, body: null }))
   if (res.ok) end(res.body)
   else notify(res.body?.error?.message ?? 'Done did not reach the host; try again.', 'warn')
+})
+ui.decline.addEventListener('click', () => {
+  ui.declineBox.hidden = !ui.declineBox.hidden
+  if (!ui.declineBox.hidden) ui.declineReason.focus()
+  view.relayout?.()
+})
+$('afhttp-decline-cancel').addEventListener('click', () => { ui.declineBox.hidden = true; view.relayout?.() })
+ui.declineBox.addEventListener('submit', async (e) => {
+  e.preventDefault()
+  const reason = ui.declineReason.value.trim().slice(0, 200)
+  const msg = reason ? { t: 'decline', reason } : { t: 'decline' }
+  if (socket.send(msg)) return
+  const res = await declineOverHttp(tab, reason).catch(() => ({ ok: false, body: null }))
+  if (res.ok) end(res.body)
+  else notify(res.body?.error?.message ?? 'That did not reach the host; try again.', 'warn')
 })
 ui.aim.addEventListener('click', () => {
   view.whole = !view.whole

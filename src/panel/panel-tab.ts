@@ -115,7 +115,7 @@ export class PanelTab {
     // (after human_disconnected) shows "Take control" instead (SPEC section 7).
     const first = lease.connections++ === 0
     const h = this.#deps.handoffs.current(this.#deps.tab.id)
-    if (first && h?.control.controller === 'agent') this.#control(viewer, { type: 'take', viewerId: viewer.id }, 'take')
+    if (first && lease.mode !== 'view' && h?.control.controller === 'agent') this.#control(viewer, { type: 'take', viewerId: viewer.id }, 'take')
     this.#send(viewer, this.#stateFor(viewer))
     this.#send(viewer, { t: 'focus', ...this.#focus, url: this.#deps.tab.page.url() })
     for (const msg of this.#ui.state()) this.#send(viewer, msg)
@@ -138,6 +138,11 @@ export class PanelTab {
     }
     const msg: PanelMessage = parsed.msg
     const tabId = this.#deps.tab.id
+    if (viewer.lease.mode === 'view' && msg.t !== 'size') {
+      // Enforced here, not by hidden buttons: a view link only watches (SPEC section 7).
+      if (viewer.stale++ % 50 === 0) this.#send(viewer, { t: 'refused', action: msg.t, reason: 'view_only', message: 'This is a view-only link: you can watch, not act.' })
+      return
+    }
     if (isInput(msg) || isUiAnswer(msg)) {
       const h = this.#deps.handoffs.current(tabId)
       if (!h || !isHeld(h, this.#deps.now()) || !acceptsInput(h.control, viewer.id, msg.g)) {
@@ -171,10 +176,12 @@ export class PanelTab {
         this.#control(viewer, { type: msg.t, viewerId: viewer.id }, msg.t)
         return
       case 'done':
+      case 'decline':
         try {
-          this.#deps.handoffs.finishByViewer(tabId, viewer.id)
+          if (msg.t === 'done') this.#deps.handoffs.finishByViewer(tabId, viewer.id)
+          else this.#deps.handoffs.declineByViewer(tabId, viewer.id, msg.reason)
         } catch (err) {
-          this.#send(viewer, { t: 'refused', action: 'done', message: (err as Error).message })
+          this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message })
         }
     }
   }
@@ -197,7 +204,7 @@ export class PanelTab {
     this.#ui.dispose()
     this.#unwatch()
     for (const v of this.viewers.values()) {
-      this.#send(v, { t: 'ended', state: summary?.state ?? 'revoked', finish_reason: summary?.finish_reason ?? null, auto_done: summary?.auto_done ?? false })
+      this.#send(v, { t: 'ended', state: summary?.state ?? 'revoked', finish_reason: summary?.finish_reason ?? null, auto_done: summary?.auto_done ?? false, ...(summary?.human_note !== undefined ? { human_note: summary.human_note } : {}) })
       v.ws.close(1000, 'handoff ended')
     }
     this.#session.detach().catch(() => undefined)
@@ -237,6 +244,7 @@ export class PanelTab {
       t: 'state',
       viewer: viewer.id,
       you_control: h.control.controller === 'human' && h.control.holder === viewer.id,
+      mode: viewer.lease.mode,
       viewers: this.viewers.size,
       now: this.#deps.now(),
       ...s

@@ -29,7 +29,8 @@ declare module 'fastify' {
   }
 }
 
-const EXPIRY_SWEEP_MS = 1_000
+/** Expiry reaches every open panel within a second (SPEC section 7 "Ending reaches every viewer"). */
+const EXPIRY_SWEEP_MS = 250
 
 async function panelPlugin (app: FastifyInstance): Promise<void> {
   const leases = new LeaseBook()
