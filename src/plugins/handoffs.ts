@@ -175,6 +175,12 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     app.log.info({ tab_id: h.tabId, state, reason }, 'handoff ended')
     // The hold is already off; the summary (and every panel) hears of the ending once the jar
     // answered, or after OUTCOME_JAR_MS without cookie names.
+    if (!tab || tab.page.isClosed() || !tab.page.browser().connected || reason === 'shutdown') {
+      // Nothing left to read (or no time to): the ending is told at once, in order with the close.
+      endings.delete(h.tabId)
+      emit(h)
+      return
+    }
     const before = startJars.get(h) ?? Promise.resolve([])
     const ending = within(Promise.all([before, readJar(tab)]), OUTCOME_JAR_MS, [[], []] as JarCookie[][])
       .then(([a, b]) => { if (h.outcome) h.outcome.cookies_set = cookiesSetBetween(a ?? [], b ?? []) })
