@@ -61,7 +61,7 @@ export function renderProgress (s: HandoffSummary, elapsedMs: number, nowMs: num
 /** What the CLI prints when the person declined: their note, quoted as text, and what next. */
 export function explainDecline (outcome: Extract<WaitOutcome, { kind: 'declined' }>, tabId: string): string {
   const note = outcome.note !== undefined ? `: ${JSON.stringify(outcome.note)}` : ' (no reason given)'
-  return `the person declined${note}. Tab ${tabId} stays retained; mint another panel link for someone else or close the tab.`
+  return `the person declined${note}\nTab ${tabId} stays retained; mint another panel link for someone else or close the tab.`
 }
 
 function isTransient (err: AfhttpClientError): boolean {
