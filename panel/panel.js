@@ -77,6 +77,7 @@ const socket = new Socket({
     else if (m.t === 'focus') { focus = m; ui.page.textContent = m.url; ui.page.title = m.url; renderFocus() }
     else if (m.t === 'refused') notify(refusal(m), 'warn')
     else if (m.t === 'ended') end(m)
+    else if (m.t === 'tabs') renderTabs(m)
     else if (pageUi.handle(m)) return
     else if (m.t === 'error') console.warn('afhttp host:', m.message)
   },
@@ -103,6 +104,29 @@ let resizeTimer = 0
 view.onResize = () => {
   clearTimeout(resizeTimer)
   resizeTimer = setTimeout(() => socket.send(view.wantedSize()), 150)
+}
+
+/** The tab strip (#afhttp-tabs): shown while a popup is open, one button per window. */
+function renderTabs (m) {
+  stats.tab_id = m.shown
+  stats.tabs = m.tabs.length
+  const strip = $('afhttp-tabs')
+  strip.replaceChildren(...m.tabs.map((t, i) => {
+    const b = document.createElement('button')
+    b.type = 'button'
+    b.setAttribute('role', 'tab')
+    b.setAttribute('aria-selected', String(t.tab_id === m.shown))
+    b.dataset.tabId = t.tab_id
+    let host = t.url
+    try { host = new URL(t.url).host || t.url } catch {}
+    // Text only: a page's URL is not ours to render as markup.
+    b.textContent = t.popup ? `Popup ${i}: ${host}` : `Page: ${host}`
+    b.title = t.url
+    b.addEventListener('click', () => { socket.send({ t: 'show', tab_id: t.tab_id }) })
+    return b
+  }))
+  strip.hidden = m.tabs.length < 2
+  if (m.tabs.length > 1 && m.shown !== tab) notify('The page opened a new window; it is shown here. It returns to the page when it closes.')
 }
 
 function refusal (m) {

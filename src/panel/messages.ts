@@ -46,6 +46,8 @@ export type PanelMessage =
   | { t: 'size'; width: number; height: number; dpr: number; whole: boolean }
   | { t: 'take' } | { t: 'release' } | { t: 'done' }
   | { t: 'decline'; reason?: string }
+  /** Show another tab of this handoff (a popup) to every viewer. */
+  | { t: 'show'; tab_id: string }
 
 export type Parsed = { ok: true; msg: PanelMessage } | { ok: false; error: string }
 
@@ -129,6 +131,9 @@ export function parsePanelMessage (raw: string): Parsed {
   switch (r.t) {
     case 'take': case 'release': case 'done':
       return { ok: true, msg: { t: r.t } }
+    case 'show':
+      if (typeof r.tab_id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(r.tab_id)) return { ok: false, error: 'show.tab_id must be a tab id' }
+      return { ok: true, msg: { t: 'show', tab_id: r.tab_id } }
     case 'decline':
       if (r.reason !== undefined && (typeof r.reason !== 'string' || r.reason.length > DECLINE_NOTE_MAX_CHARS)) return { ok: false, error: `decline.reason must be a string of at most ${DECLINE_NOTE_MAX_CHARS} characters` }
       return { ok: true, msg: { t: 'decline', ...(typeof r.reason === 'string' && r.reason.trim() !== '' ? { reason: r.reason.trim() } : {}) } }

@@ -72,6 +72,10 @@ export interface HandoffService {
   onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
   /** How the last handoff of a tab that has since closed ended (bounded memory), if any. */
   closedSummary (tabId: string): (HandoffSummary & { tab_closed: true }) | undefined
+  /** The tab whose open handoff covers `tabId` (itself or a popup's opener), if any. */
+  heldBy (tabId: string): string | undefined
+  /** Open popups of `tabId` (and of its popups), oldest first. */
+  popupsOf (tabId: string): TabRecord[]
   /** Emits a change (after completion checks update a record). */
   touched (tabId: string): void
   /** A viewer pressed Done: refused (panel_control_held) while another viewer drives. */
@@ -186,6 +190,25 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       .then(([a, b]) => { if (h.outcome) h.outcome.cookies_set = cookiesSetBetween(a ?? [], b ?? []) })
       .finally(() => emit(h))
     endings.set(h.tabId, ending)
+  }
+
+  /** The host's tab for the page that opened `tab` (window.open, target=_blank), if it has one. */
+  function openerTabId (tab: TabRecord): string | undefined {
+    const opener = tab.page.target().opener()
+    if (!opener) return undefined
+    return app.tabs.list().find((t) => t.page.target() === opener)?.id
+  }
+
+  /** The tab whose open handoff holds `tab`: itself, or the opener it was popped up from. */
+  function heldBy (tab: TabRecord): string | undefined {
+    let at: TabRecord | undefined = tab
+    // Popups of popups belong to the same handoff; the chain is short, bound it anyway.
+    for (let depth = 0; at && depth < 8; depth++) {
+      if (service.isHeld(at.id)) return at.id
+      const up = openerTabId(at)
+      at = up ? app.tabs.find(up) : undefined
+    }
+    return undefined
   }
 
   const service: HandoffService = {
@@ -324,6 +347,20 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       return res
     },
     isHeld: (tabId) => isHeld(perTab.get(tabId)?.current, clock.now()),
+    heldBy (tabId) {
+      const tab = app.tabs.find(tabId)
+      return tab ? heldBy(tab) : undefined
+    },
+    popupsOf (tabId) {
+      const out: TabRecord[] = []
+      const ids = new Set([tabId])
+      // Listing order is opening order, so an opener is always seen before its popups.
+      for (const t of app.tabs.list()) {
+        const opener = openerTabId(t)
+        if (opener && ids.has(opener)) { out.push(t); ids.add(t.id) }
+      }
+      return out
+    },
     liveChecks: (tab, opts) => runLiveChecks({
       browser: tab.page.browser(),
       page: tab.page,
@@ -377,17 +414,26 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   app.decorate('handoffs', service)
 
   app.tabs.addActGuard((tab) => {
-    if (service.isHeld(tab.id)) {
-      const s = service.summary(tab.id)
-      throw new AfhttpError('tab_under_human_control', `A person holds this tab until ${s.expires_at} (state ${s.state}); observe with snapshot or finish the handoff.`, { tab_id: tab.id, handoff: s })
+    // A popup of a handed-off tab (a sign-in window) is part of that handoff (SPEC section 7 "Popups").
+    const holder = heldBy(tab)
+    if (holder) {
+      const s = service.summary(holder)
+      const of = holder === tab.id ? 'this tab' : `this popup's opener ${holder}`
+      throw new AfhttpError('tab_under_human_control', `A person holds ${of} until ${s.expires_at} (state ${s.state}); observe with snapshot or finish the handoff.`, { tab_id: tab.id, ...(holder !== tab.id ? { opener_tab_id: holder } : {}), handoff: s })
     }
   })
-  app.tabs.addProtector((tab) => service.isHeld(tab.id) ? 'open handoff' : undefined)
+  app.tabs.addProtector((tab) => {
+    const holder = heldBy(tab)
+    return holder === undefined ? undefined : holder === tab.id ? 'open handoff' : `popup of ${holder}, whose handoff is open`
+  })
   app.tabs.addDescriber((tab) => {
+    const opener = openerTabId(tab)
+    const extra = opener ? { opener_tab_id: opener } : {}
     const h = perTab.get(tab.id)?.current
-    if (!h) return {}
+    const holder = heldBy(tab)
+    if (!h) return holder && holder !== tab.id ? { ...extra, controller: perTab.get(holder)?.current?.control.controller ?? 'agent' } : extra
     const s = summarize(h, clock.now())
-    return { controller: isHeld(h, clock.now()) ? s.controller : 'agent', handoff: s }
+    return { ...extra, controller: isHeld(h, clock.now()) ? s.controller : 'agent', handoff: s }
   })
   app.tabs.onClosed((tab, reason) => {
     const rec = perTab.get(tab.id)
