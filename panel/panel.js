@@ -118,7 +118,7 @@ function renderTabs (m) {
     b.setAttribute('aria-selected', String(t.tab_id === m.shown))
     b.dataset.tabId = t.tab_id
     let host = t.url
-    try { host = new URL(t.url).host || t.url } catch {}
+    try { host = new URL(t.url).host || t.url } catch { /* not a URL: show it as it is */ }
     // Text only: a page's URL is not ours to render as markup.
     b.textContent = t.popup ? `Popup ${i}: ${host}` : `Page: ${host}`
     b.title = t.url

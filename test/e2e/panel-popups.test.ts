@@ -9,7 +9,7 @@ import { startFixtureServer } from '../helpers/fixture-server.js'
 import { clientPointOf, launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 
 const signedIn = new Set<string>()
-const APP = (req: IncomingMessage): string => signedIn.size > 0
+const APP = (): string => signedIn.size > 0
   ? `<!doctype html><title>App</title><h1 id="who">Signed in as ${[...signedIn][0]}</h1>`
   : `<!doctype html><title>App</title><body style="margin:0;font:16px sans-serif"><p>You are not signed in.</p>
 <button id="signin" style="position:absolute;left:40px;top:60px;width:240px;height:80px"
