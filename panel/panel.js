@@ -14,6 +14,7 @@ const $ = (id) => document.getElementById(id)
 const now = () => performance.timeOrigin + performance.now()
 const tab = new URLSearchParams(location.search).get('tab') ?? ''
 const LIVE = new Set(['open', 'human', 'human_disconnected'])
+const coarse = matchMedia('(pointer: coarse)').matches
 
 const stats = window.afhttpPanelStats = {
   frames: 0, bytes: 0, last_frame_at: null, inputs_sent: 0,
@@ -74,7 +75,7 @@ const socket = new Socket({
   },
   onMessage: (m) => {
     if (m.t === 'state') { state = m; skew = m.now - Date.now(); render() }
-    else if (m.t === 'focus') { focus = m; ui.page.textContent = m.url; ui.page.title = m.url; renderFocus() }
+    else if (m.t === 'focus') { onFocus(m) }
     else if (m.t === 'refused') notify(refusal(m), 'warn')
     else if (m.t === 'ended') end(m)
     else if (m.t === 'tabs') renderTabs(m)
@@ -87,18 +88,22 @@ const socket = new Socket({
 
 const pageUi = new PageUi({ tab, send: sendInput, mayInput, notify })
 const keyboard = new KeyboardCapture({ field: $('afhttp-keys'), send: sendInput, mayInput, notify, onFocusChange: () => renderFocus() })
-new PointerCapture({
+const pointer = new PointerCapture({
   view,
   send: sendInput,
   mayInput,
   onPress: (e, allowed) => {
     if (!allowed) { notify('You are watching. Press “Take control” to use the page.', 'warn'); return }
+    lastPressAt = performance.now()
     const r = ui.view.getBoundingClientRect()
     keyboard.placeAt(e.clientX - r.left, e.clientY - r.top)
     // A phone keyboard should open only when there is a field to type into.
     if (e.pointerType === 'mouse' || focus.editable) keyboard.focus()
   }
 })
+
+// A zoomed view wants sharper frames: tell the host once the fingers settle.
+pointer.onZoom = () => view.onResize()
 
 let resizeTimer = 0
 view.onResize = () => {
@@ -127,6 +132,23 @@ function renderTabs (m) {
   }))
   strip.hidden = m.tabs.length < 2
   if (m.tabs.length > 1 && m.shown !== tab) notify('The page opened a new window; it is shown here. It returns to the page when it closes.')
+}
+
+/**
+ * The page's focus changed. On a touch device the phone's keyboard follows it: up when a tap
+ * made the page focus a field, down when focus left (SPEC section 10 "Phones").
+ */
+let lastPressAt = 0
+function onFocus (m) {
+  const was = focus.editable === true
+  focus = m
+  ui.page.textContent = m.url
+  ui.page.title = m.url
+  if (coarse && mayInput()) {
+    if (m.editable === true && !was && performance.now() - lastPressAt < 2_000) keyboard.focus()
+    else if (m.editable !== true && was && keyboard.focused) keyboard.blur()
+  }
+  renderFocus()
 }
 
 function refusal (m) {
@@ -240,7 +262,7 @@ ui.aim.addEventListener('click', () => {
   view.relayout()
   socket.send(view.wantedSize())
 })
-ui.kbd.hidden = !matchMedia('(pointer: coarse)').matches
+ui.kbd.hidden = !coarse
 ui.kbd.addEventListener('click', () => keyboard.focus())
 
 stops.push(pollStatus(tab, (body, failures, status) => {
