@@ -127,8 +127,11 @@ export class View {
     const clampTo = (v, size) => Math.min(0, Math.max(size - size * this.zoom, v))
     this.pan = this.zoom === 1 ? { x: 0, y: 0 } : { x: clampTo(this.pan.x, w), y: clampTo(this.pan.y, h) }
     this.stats.zoom = Math.round(this.zoom * 1000) / 1000
+    // Scale about the view's own corner (the clip sits inside it, letterboxed), so that a view
+    // point p is shown at pan + zoom · p.
+    const drawn = this.layout ? drawnAim(this.layout) : { x: 0, y: 0 }
     Object.assign(this.clip.style, {
-      transformOrigin: '0 0',
+      transformOrigin: `${-drawn.x}px ${-drawn.y}px`,
       transform: this.zoom === 1 ? '' : `translate(${this.pan.x}px, ${this.pan.y}px) scale(${this.zoom})`
     })
   }
