@@ -60,6 +60,8 @@ export interface HandoffService {
   secretMode (secret: string): HandoffMode | undefined
   /** The person said "I can't do this": ends the handoff with human_declined and their note. */
   declineByViewer (tabId: string, viewerId: string, note?: string): HandoffSummary
+  /** The host is shutting down: every open handoff ends `revoked`/`shutdown` (its panels hear it). */
+  shutdown (): Promise<void>
   /** Resolves once the last ending of `tabId` has its outcome (cookie names read). */
   settled (tabId: string): Promise<void>
   /** Looks a secret up without consuming it (for the 410/503 decision). */
@@ -335,6 +337,10 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       return summarize(h, clock.now())
     },
     settled: async (tabId) => { await endings.get(tabId) },
+    async shutdown () {
+      for (const rec of perTab.values()) if (rec.current) end(rec.current, 'revoked', 'shutdown')
+      await Promise.all([...endings.values()])
+    },
     control (tabId, event) {
       const h = perTab.get(tabId)?.current
       if (!h) throw new AfhttpError('handoff_not_found')
@@ -457,10 +463,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     }
     perTab.delete(tab.id)
   })
-  app.addHook('preClose', async () => {
-    for (const rec of perTab.values()) if (rec.current) end(rec.current, 'revoked', 'shutdown')
-    await Promise.all([...endings.values()])
-  })
+  app.addHook('preClose', () => service.shutdown())
 }
 
 export default fp(handoffsPlugin, { name: 'afhttp-handoffs', dependencies: ['afhttp-tabs'] })

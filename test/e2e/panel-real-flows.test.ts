@@ -190,10 +190,28 @@ t.test('expiry, driver finish and tab close end every open panel, each saying wh
     await endedWithin(t, socks, since, { state: 'expired' })
   })
 
+  t.test('a view mint leaves the unused control link working, and a second view mint revokes the first view link', async (t) => {
+    const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/wall`, takeover: true }) })).json() as any
+    const tabId: string = fetched.tab_id
+    const firstView = onHost(host, (await mint(host, tabId, { mode: 'view' })).takeover_url_secret)
+    const secondView = onHost(host, (await mint(host, tabId, { mode: 'view' })).takeover_url_secret)
+    t.equal((await fetch(firstView, { redirect: 'manual' })).status, 410, 'the earlier view link is revoked')
+    t.equal((await fetch(secondView, { redirect: 'manual' })).status, 303, 'the newer view link works')
+    t.equal((await fetch(onHost(host, fetched.actions[0].takeover_url_secret), { redirect: 'manual' })).status, 303, 'the control link still works')
+    await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
+  })
+
   t.test('tab close', async (t) => {
     const { tabId, socks } = await open()
     const since = Date.now()
     await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
     await endedWithin(t, socks, since, { state: 'revoked', finish_reason: 'tab_closed' })
   })
+  t.test('host shutdown', async (t) => {
+    const { socks } = await open()
+    const since = Date.now()
+    await host.close()
+    await endedWithin(t, socks, since, { state: 'revoked', finish_reason: 'shutdown' })
+  })
+
 })
