@@ -377,7 +377,8 @@ export class PanelTab {
     browser.on('targetcreated', this.#onTarget)
     browser.on('targetdestroyed', this.#onTarget)
     void this.syncPopups()
-    this.#poll = setInterval(() => { void this.#refreshFocus() }, FOCUS_POLL_MS)
+    // The poll also catches a popup adopted later than the looks after its target appeared.
+    this.#poll = setInterval(() => { void this.#refreshFocus(); void this.syncPopups() }, FOCUS_POLL_MS)
     this.#poll.unref()
     void this.#refreshFocus()
   }
