@@ -20,6 +20,7 @@ import { isInput, isUiAnswer, parsePanelMessage, type InputMessage, type PanelMe
 import type { TabStreamer } from './streamer.js'
 import { PageUiRelay } from './page-ui-relay.js'
 import { PageWatch } from '../page-ui/page-watch.js'
+import { openPopup, releasePopup, tabsMessage, type Popup } from './popups.js'
 
 export interface Viewer {
   readonly id: string
@@ -47,9 +48,6 @@ const FOCUS_AFTER_INPUT_MS = 60
 const AIM_MARGIN = 16
 /** Popups are adopted a moment after the browser reports them: look again shortly after. */
 const POPUP_LOOKS_MS = [60, 250, 800]
-
-/** A popup of the handed-off tab, shown in the same panel under the same handoff and control. */
-interface Popup { tab: TabRecord, session: CDPSession, relay: InputRelay, streamer: TabStreamer }
 
 export class PanelTab {
   readonly viewers = new Map<string, Viewer>()
@@ -241,11 +239,7 @@ export class PanelTab {
     this.#completion.dispose()
     this.#ui.dispose()
     this.#unwatch()
-    for (const p of this.#popups.values()) {
-      p.relay.dropQueued()
-      p.relay.releaseHeld()
-      p.session.detach().catch(() => undefined)
-    }
+    for (const p of this.#popups.values()) releasePopup(p)
     // The popups stay open for the driver (SPEC section 7): only the panel lets go of them.
     this.#popups.clear()
     for (const v of this.viewers.values()) {
@@ -307,18 +301,17 @@ export class PanelTab {
         if (ids.has(id)) continue
         if (this.#shown === id) this.#show(this.#deps.tab.id)
         this.#popups.delete(id)
-        p.relay.dropQueued()
-        p.session.detach().catch(() => undefined)
+        releasePopup(p)
         // A sign-in popup that closed is when the opener moves on: look at it, as after a click.
         this.#completion.moment()
       }
       for (const tab of now) {
         if (this.#popups.has(tab.id) || !this.#deps.streamerFor) continue
-        const session = await tab.page.createCDPSession().catch(() => undefined)
-        if (!session || this.#closed || tab.page.isClosed()) { await session?.detach().catch(() => undefined); continue }
-        session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
-        const relay = new InputRelay(session, { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focusAfterInput() }, this.#deps.log)
-        this.#popups.set(tab.id, { tab, session, relay, streamer: this.#deps.streamerFor(tab) })
+        const hooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focusAfterInput() }
+        const popup = await openPopup(tab, this.#deps.streamerFor(tab), hooks, this.#deps.log)
+        if (!popup) continue
+        if (this.#closed) { releasePopup(popup); continue }
+        this.#popups.set(tab.id, popup)
         this.#show(tab.id)
       }
     } finally {
@@ -350,8 +343,7 @@ export class PanelTab {
   }
 
   #tabsMessage (): Record<string, unknown> {
-    const tabs = [this.#deps.tab, ...[...this.#popups.values()].map((p) => p.tab)].filter((t) => !t.page.isClosed())
-    return { t: 'tabs', shown: this.#shown, tabs: tabs.map((t) => ({ tab_id: t.id, url: t.page.url(), popup: t !== this.#deps.tab })) }
+    return tabsMessage(this.#deps.tab, this.#popups.values(), this.#shown)
   }
 
   #announceTabs (): void {

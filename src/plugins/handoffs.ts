@@ -11,6 +11,7 @@ import {
   type FinishReason, type Handoff, type HandoffMode, type HandoffSummary, type HandoffWarning, type JarCookie
 } from '../core/handoff.js'
 import type { TabRecord } from './tabs.js'
+import { readJar, within } from '../browser/jar-names.js'
 
 /** Final summaries kept for tabs that closed (bounded: oldest forgotten first). */
 const MAX_CLOSED_TAB_SUMMARIES = 256
@@ -137,24 +138,6 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       h.viewSecretHash = undefined
     }
   }
-
-  async function readJar (tab: TabRecord | undefined): Promise<JarCookie[]> {
-    if (!tab || tab.page.isClosed() || !tab.page.browser().connected) return []
-    // The tab's own session sees its whole jar (the browser target may be filtered out).
-    const session = await tab.page.createCDPSession()
-    try {
-      const { cookies } = await session.send('Network.getAllCookies')
-      return cookies.map((c) => ({ name: c.name, domain: c.domain, path: c.path, value: c.value }))
-    } finally {
-      await session.detach().catch(() => undefined)
-    }
-  }
-
-  const within = <T>(p: Promise<T>, ms: number, fallback: T): Promise<T> => new Promise((resolve) => {
-    const t = setTimeout(() => resolve(fallback), ms)
-    t.unref()
-    p.then((v) => { clearTimeout(t); resolve(v) }, () => { clearTimeout(t); resolve(fallback) })
-  })
 
   /** The live handoff of a tab, or undefined once it finished, expired or was revoked. */
   function held (tabId: string): Handoff | undefined {
