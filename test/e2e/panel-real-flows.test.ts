@@ -2,7 +2,7 @@
 // from acting, "I can't do this", the outcome of a finished handoff, and an ending that
 // reaches every open panel. A second headless Chromium works the panel like a person; raw
 // WebSocket clients stand for viewers that skip the panel's own buttons.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import WebSocket from 'ws'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
@@ -168,7 +168,7 @@ t.test('expiry, driver finish and tab close end every open panel, each saying wh
     await until(() => socks.every((s) => s.messages.some((m) => m.t === 'state')))
     return { tabId, fence: fetched.actions[0].handoff_fence, socks }
   }
-  const endedWithin = async (t: Tap.Test, socks: Sock[], since: number, want: Record<string, unknown>): Promise<void> => {
+  const endedWithin = async (t: Test, socks: Sock[], since: number, want: Record<string, unknown>): Promise<void> => {
     const codes = await Promise.all(socks.map((s) => s.closed))
     t.ok(Date.now() - since < 1_000, 'every viewer was ended within a second')
     t.same(codes, [1000, 1000], 'both sockets closed')
