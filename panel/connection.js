@@ -97,6 +97,13 @@ export function renewLease (tab, onResult) {
   return () => clearInterval(timer)
 }
 
+export async function declineOverHttp (tab, reason) {
+  const res = await fetch(api('decline', tab), {
+    method: 'POST', cache: 'no-store', headers: { 'content-type': 'application/json' }, body: JSON.stringify(reason ? { reason } : {})
+  })
+  return { ok: res.ok, body: await res.json().catch(() => null) }
+}
+
 export async function doneOverHttp (tab) {
   const res = await fetch(api('done', tab), { method: 'POST', cache: 'no-store' })
   return { ok: res.ok, body: await res.json().catch(() => null) }

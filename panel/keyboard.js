@@ -30,6 +30,7 @@ export class KeyboardCapture {
   }
 
   focus () { this.field.focus({ preventScroll: true }) }
+  blur () { this.field.blur() }
   get focused () { return document.activeElement === this.field }
 
   /** Keeps the IME's candidate window next to where the person clicked. */

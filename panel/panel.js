@@ -1,28 +1,32 @@
 // The takeover panel (SPEC section 10): wires the live view, input capture and the
 // host connection to the controls. Stable hooks: #afhttp-view, #afhttp-done,
-// #afhttp-control, #afhttp-focus, #afhttp-banner and window.afhttpPanelStats; browser UI
+// #afhttp-control, #afhttp-decline, #afhttp-instructions, #afhttp-focus, #afhttp-banner and
+// window.afhttpPanelStats; browser UI
 // outside the page (SPEC section 16) in #afhttp-dialog, #afhttp-picker, #afhttp-file.
 /* global URLSearchParams, matchMedia */
 import { View } from './view.js'
 import { PointerCapture } from './pointer.js'
 import { KeyboardCapture } from './keyboard.js'
-import { BANNER_THRESHOLD, doneOverHttp, pollStatus, renewLease, Socket } from './connection.js'
+import { BANNER_THRESHOLD, declineOverHttp, doneOverHttp, pollStatus, renewLease, Socket } from './connection.js'
 import { PageUi } from './page-ui.js'
 
 const $ = (id) => document.getElementById(id)
 const now = () => performance.timeOrigin + performance.now()
 const tab = new URLSearchParams(location.search).get('tab') ?? ''
 const LIVE = new Set(['open', 'human', 'human_disconnected'])
+const coarse = matchMedia('(pointer: coarse)').matches
 
 const stats = window.afhttpPanelStats = {
   frames: 0, bytes: 0, last_frame_at: null, inputs_sent: 0,
   frames_drawn: 0, frames_skipped: 0, first_frame_at: null, last_drawn_at: null,
-  script_at: now(), last_input_at: null, ws_connects: 0, ws_open_at: null, aim: null, controller: null, you_control: false, state: null
+  script_at: now(), last_input_at: null, ws_connects: 0, ws_open_at: null, aim: null, controller: null, you_control: false, state: null,
+  mode: null, zoom: 1, tab_id: tab
 }
 const ui = {
   view: $('afhttp-view'), control: $('afhttp-control'), done: $('afhttp-done'), focus: $('afhttp-focus'),
   hold: $('afhttp-hold'), banner: $('afhttp-banner'), note: $('afhttp-note'), overlay: $('afhttp-overlay'),
-  page: $('afhttp-page'), aim: $('afhttp-aim'), kbd: $('afhttp-kbd')
+  page: $('afhttp-page'), aim: $('afhttp-aim'), kbd: $('afhttp-kbd'), decline: $('afhttp-decline'),
+  instructions: $('afhttp-instructions'), declineBox: $('afhttp-decline-box'), declineReason: $('afhttp-decline-reason')
 }
 
 let state = null
@@ -71,9 +75,10 @@ const socket = new Socket({
   },
   onMessage: (m) => {
     if (m.t === 'state') { state = m; skew = m.now - Date.now(); render() }
-    else if (m.t === 'focus') { focus = m; ui.page.textContent = m.url; ui.page.title = m.url; renderFocus() }
+    else if (m.t === 'focus') { onFocus(m) }
     else if (m.t === 'refused') notify(refusal(m), 'warn')
     else if (m.t === 'ended') end(m)
+    else if (m.t === 'tabs') renderTabs(m)
     else if (pageUi.handle(m)) return
     else if (m.t === 'error') console.warn('afhttp host:', m.message)
   },
@@ -83,12 +88,13 @@ const socket = new Socket({
 
 const pageUi = new PageUi({ tab, send: sendInput, mayInput, notify })
 const keyboard = new KeyboardCapture({ field: $('afhttp-keys'), send: sendInput, mayInput, notify, onFocusChange: () => renderFocus() })
-new PointerCapture({
+const pointer = new PointerCapture({
   view,
   send: sendInput,
   mayInput,
   onPress: (e, allowed) => {
     if (!allowed) { notify('You are watching. Press “Take control” to use the page.', 'warn'); return }
+    lastPressAt = performance.now()
     const r = ui.view.getBoundingClientRect()
     keyboard.placeAt(e.clientX - r.left, e.clientY - r.top)
     // A phone keyboard should open only when there is a field to type into.
@@ -96,10 +102,53 @@ new PointerCapture({
   }
 })
 
+// A zoomed view wants sharper frames: tell the host once the fingers settle.
+pointer.onZoom = () => view.onResize()
+
 let resizeTimer = 0
 view.onResize = () => {
   clearTimeout(resizeTimer)
   resizeTimer = setTimeout(() => socket.send(view.wantedSize()), 150)
+}
+
+/** The tab strip (#afhttp-tabs): shown while a popup is open, one button per window. */
+function renderTabs (m) {
+  stats.tab_id = m.shown
+  stats.tabs = m.tabs.length
+  const strip = $('afhttp-tabs')
+  strip.replaceChildren(...m.tabs.map((t, i) => {
+    const b = document.createElement('button')
+    b.type = 'button'
+    b.setAttribute('role', 'tab')
+    b.setAttribute('aria-selected', String(t.tab_id === m.shown))
+    b.dataset.tabId = t.tab_id
+    let host = t.url
+    try { host = new URL(t.url).host || t.url } catch { /* not a URL: show it as it is */ }
+    // Text only: a page's URL is not ours to render as markup.
+    b.textContent = t.popup ? `Popup ${i}: ${host}` : `Page: ${host}`
+    b.title = t.url
+    b.addEventListener('click', () => { socket.send({ t: 'show', tab_id: t.tab_id }) })
+    return b
+  }))
+  strip.hidden = m.tabs.length < 2
+  if (m.tabs.length > 1 && m.shown !== tab) notify('The page opened a new window; it is shown here. It returns to the page when it closes.')
+}
+
+/**
+ * The page's focus changed. On a touch device the phone's keyboard follows it: up when a tap
+ * made the page focus a field, down when focus left (SPEC section 10 "Phones").
+ */
+let lastPressAt = 0
+function onFocus (m) {
+  const was = focus.editable === true
+  focus = m
+  ui.page.textContent = m.url
+  ui.page.title = m.url
+  if (coarse && mayInput()) {
+    if (m.editable === true && !was && performance.now() - lastPressAt < 2_000) keyboard.focus()
+    else if (m.editable !== true && was && keyboard.focused) keyboard.blur()
+  }
+  renderFocus()
 }
 
 function refusal (m) {
@@ -111,6 +160,13 @@ function refusal (m) {
 function render () {
   const you = state?.you_control === true
   Object.assign(stats, { controller: state?.controller ?? null, you_control: you, state: state?.state ?? null })
+  const mode = state?.mode ?? 'control'
+  stats.mode = mode
+  document.body.dataset.mode = mode
+  // Instructions are the driver's plain text: textContent, never HTML.
+  const words = typeof state?.instructions === 'string' ? state.instructions : ''
+  if (ui.instructions.textContent !== words) ui.instructions.textContent = words
+  ui.instructions.hidden = words === ''
   ui.control.textContent = you ? 'Release control' : 'Take control'
   ui.control.dataset.holding = String(you)
   ui.view.dataset.control = String(you)
@@ -118,7 +174,9 @@ function render () {
   if (Date.now() > noteUntil) {
     const other = state?.controller === 'human' && !you
     ui.note.dataset.tone = other ? 'warn' : 'info'
-    ui.note.textContent = other
+    ui.note.textContent = mode === 'view'
+      ? 'View-only link: you can watch this page, not act on it.'
+      : other
       ? 'Another viewer has control; you are watching.'
       : state?.will_check_again
         ? `The host checks the page after each click and Enter (${state.checks_left} checks left). Press Done when you are through.`
@@ -143,6 +201,9 @@ function renderFocus () {
 
 const ENDED_TEXT = {
   human_done: 'Done. The page was handed back; you can close this tab.',
+  human_declined: 'You handed the page back without finishing; the program that asked was told. You can close this tab.',
+  api_close: 'The program took the page back. You can close this tab.',
+  revoked: 'This handoff was withdrawn. You can close this tab.',
   auto_detected: 'The page got through and was handed back automatically. You can close this tab.',
   driver: 'The program took the page back. You can close this tab.',
   expired: 'The hold on this page expired. Ask for a new link if the page still needs you.',
@@ -162,6 +223,8 @@ function end (info) {
   keyboard.releaseAll()
   ui.control.disabled = true
   ui.done.disabled = true
+  ui.decline.disabled = true
+  ui.declineBox.hidden = true
   for (const m of ['dialog', 'select', 'chooser', 'picker']) pageUi.handle({ t: m, [m]: null })
   overlay(ENDED_TEXT[info.finish_reason] ?? ENDED_TEXT[info.state] ?? ENDED_TEXT.closed, true)
   ui.note.textContent = ''
@@ -177,6 +240,21 @@ ui.done.addEventListener('click', async () => {
   if (res.ok) end(res.body)
   else notify(res.body?.error?.message ?? 'Done did not reach the host; try again.', 'warn')
 })
+ui.decline.addEventListener('click', () => {
+  ui.declineBox.hidden = !ui.declineBox.hidden
+  if (!ui.declineBox.hidden) ui.declineReason.focus()
+  view.relayout?.()
+})
+$('afhttp-decline-cancel').addEventListener('click', () => { ui.declineBox.hidden = true; view.relayout?.() })
+ui.declineBox.addEventListener('submit', async (e) => {
+  e.preventDefault()
+  const reason = ui.declineReason.value.trim().slice(0, 200)
+  const msg = reason ? { t: 'decline', reason } : { t: 'decline' }
+  if (socket.send(msg)) return
+  const res = await declineOverHttp(tab, reason).catch(() => ({ ok: false, body: null }))
+  if (res.ok) end(res.body)
+  else notify(res.body?.error?.message ?? 'That did not reach the host; try again.', 'warn')
+})
 ui.aim.addEventListener('click', () => {
   view.whole = !view.whole
   ui.aim.setAttribute('aria-pressed', String(view.whole))
@@ -184,7 +262,7 @@ ui.aim.addEventListener('click', () => {
   view.relayout()
   socket.send(view.wantedSize())
 })
-ui.kbd.hidden = !matchMedia('(pointer: coarse)').matches
+ui.kbd.hidden = !coarse
 ui.kbd.addEventListener('click', () => keyboard.focus())
 
 stops.push(pollStatus(tab, (body, failures, status) => {

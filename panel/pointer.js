@@ -7,6 +7,10 @@ const MOVE_MS = 1000 / 60
 const TOUCH_HOLD_MS = 60
 const DOUBLE_CLICK_MS = 500
 const BUTTONS = ['left', 'middle', 'right']
+/** A second tap this soon and this close zooms the view in (or back out) instead of clicking. */
+const DOUBLE_TAP_MS = 350
+const DOUBLE_TAP_PX = 24
+const DOUBLE_TAP_ZOOM = 2.5
 export const modsOf = (e) => (e.altKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.metaKey ? 4 : 0) | (e.shiftKey ? 8 : 0)
 
 export class PointerCapture {
@@ -23,6 +27,8 @@ export class PointerCapture {
     this.moveTimer = 0
     this.wheel = null
     this.last = { at: 0, x: 0, y: 0, button: '', clicks: 0 }
+    this.lastTap = { at: 0, x: 0, y: 0 }
+    this.onZoom = () => {}
     const el = view.el
     el.addEventListener('pointerdown', (e) => this.down(e))
     el.addEventListener('pointermove', (e) => this.moved(e))
@@ -34,12 +40,24 @@ export class PointerCapture {
   }
 
   down (e) {
-    if (!this.mayInput()) { this.onPress(e, false); return }
     if (e.pointerType === 'touch') {
+      // Zoom and pan are the viewer's own: they work for a watcher too and never reach the page.
       this.touches.set(e.pointerId, { x: e.clientX, y: e.clientY })
       if (this.touches.size === 2) { this.startScroll(); return }
       if (this.touches.size > 2 || this.scroll) return
+      const t = performance.now()
+      if (t - this.lastTap.at < DOUBLE_TAP_MS && Math.hypot(e.clientX - this.lastTap.x, e.clientY - this.lastTap.y) < DOUBLE_TAP_PX) {
+        e.preventDefault()
+        this.lastTap.at = 0
+        this.touches.delete(e.pointerId)
+        const r = this.view.el.getBoundingClientRect()
+        this.view.zoomAt(this.view.zoom > 1 ? 1 : DOUBLE_TAP_ZOOM, { x: e.clientX - r.left, y: e.clientY - r.top })
+        this.onZoom()
+        return
+      }
+      this.lastTap = { at: t, x: e.clientX, y: e.clientY }
     }
+    if (!this.mayInput()) { this.onPress(e, false); return }
     if (this.press) return
     const v = this.view.toViewport(e.clientX, e.clientY, false)
     if (!v) return
@@ -112,7 +130,13 @@ export class PointerCapture {
       // Already pressed in the page: let go where it was pressed.
       if (p.sent) this.send({ t: 'mouse', type: 'up', x: p.at.x, y: p.at.y, button: p.button, clicks: p.clicks, mods: 0 })
     }
-    this.scroll = { mid: this.midpoint() }
+    this.lastTap.at = 0
+    this.scroll = { mid: this.midpoint(), dist: this.distance(), zoomed: false }
+  }
+
+  distance () {
+    const pts = [...this.touches.values()]
+    return Math.hypot(pts[0].x - pts[1].x, pts[0].y - pts[1].y)
   }
 
   midpoint () {
@@ -120,13 +144,38 @@ export class PointerCapture {
     return { x: (pts[0].x + pts[1].x) / 2, y: (pts[0].y + pts[1].y) / 2 }
   }
 
+  /**
+   * Two fingers: spreading or pinching zooms the view around the fingers, moving them pans the
+   * zoomed view; at 1× (nothing to pan) two-finger travel scrolls the page as before.
+   */
   scrolled () {
     if (this.touches.size < 2) return
     const mid = this.midpoint()
-    const dx = (this.scroll.mid.x - mid.x) / this.view.scale
-    const dy = (this.scroll.mid.y - mid.y) / this.view.scale
+    const dist = this.distance()
+    const r = this.view.el.getBoundingClientRect()
+    const at = { x: mid.x - r.left, y: mid.y - r.top }
+    const ratio = this.scroll.dist > 0 ? dist / this.scroll.dist : 1
+    if (this.scroll.zoomed || Math.abs(ratio - 1) > 0.04) {
+      this.scroll.zoomed = true
+      // Zoom around where the fingers were, then follow where they went.
+      const prev = { x: this.scroll.mid.x - r.left, y: this.scroll.mid.y - r.top }
+      this.view.zoomAt(this.view.zoom * ratio, prev)
+      this.view.panBy(at.x - prev.x, at.y - prev.y)
+      this.scroll.dist = dist
+      this.scroll.mid = mid
+      this.onZoom()
+      return
+    }
+    const prevMid = this.scroll.mid
     this.scroll.mid = mid
-    this.queueWheel(mid.x, mid.y, dx, dy, 0)
+    if (this.view.zoom > 1) {
+      this.view.panBy(mid.x - prevMid.x, mid.y - prevMid.y)
+      this.onZoom()
+      return
+    }
+    const dx = (prevMid.x - mid.x) / this.view.scale
+    const dy = (prevMid.y - mid.y) / this.view.scale
+    if (this.mayInput()) this.queueWheel(mid.x, mid.y, dx, dy, 0)
   }
 
   wheeled (e) {

@@ -8,6 +8,8 @@ import {
 import { decodeFrame } from './lib/panel/frame-codec.js'
 
 const AIM_MARGIN = 16
+/** The most a person can zoom the view on a phone (SPEC section 10 "Phones": at least 4×). */
+export const MAX_ZOOM = 5
 const now = () => performance.timeOrigin + performance.now()
 
 export class View {
@@ -19,6 +21,10 @@ export class View {
     // The decoded bitmap is handed to the canvas, not copied into it.
     this.ctx = this.canvas.getContext('bitmaprenderer')
     this.whole = false
+    // The person's zoom of the view (phones): a CSS transform of the picture only. It never
+    // changes the page; a container point maps back through it before the aim mapping.
+    this.zoom = 1
+    this.pan = { x: 0, y: 0 }
     this.header = null
     this.geom = null
     this.layout = null
@@ -94,23 +100,58 @@ export class View {
     const place = imagePlacement(this.layout, this.geom)
     Object.assign(this.clip.style, { left: `${drawn.x}px`, top: `${drawn.y}px`, width: `${drawn.width}px`, height: `${drawn.height}px` })
     Object.assign(this.canvas.style, { left: `${place.x - drawn.x}px`, top: `${place.y - drawn.y}px`, width: `${place.width}px`, height: `${place.height}px` })
+    this.applyZoom()
+  }
+
+  /** Zooms to `zoom` keeping the container point `at` (client px relative to the view) still. */
+  zoomAt (zoom, at) {
+    const z = Math.min(MAX_ZOOM, Math.max(1, zoom))
+    const pre = { x: (at.x - this.pan.x) / this.zoom, y: (at.y - this.pan.y) / this.zoom }
+    this.zoom = z
+    this.pan = { x: at.x - pre.x * z, y: at.y - pre.y * z }
+    this.applyZoom()
+  }
+
+  /** Moves the zoomed picture by (dx, dy) container px; false when it is already at that edge. */
+  panBy (dx, dy) {
+    const before = { ...this.pan }
+    this.pan = { x: this.pan.x + dx, y: this.pan.y + dy }
+    this.applyZoom()
+    return before.x !== this.pan.x || before.y !== this.pan.y
+  }
+
+  applyZoom () {
+    // Keep the picture covering the view: no panning into empty space, none at all at 1×.
+    const w = this.el.clientWidth
+    const h = this.el.clientHeight
+    const clampTo = (v, size) => Math.min(0, Math.max(size - size * this.zoom, v))
+    this.pan = this.zoom === 1 ? { x: 0, y: 0 } : { x: clampTo(this.pan.x, w), y: clampTo(this.pan.y, h) }
+    this.stats.zoom = Math.round(this.zoom * 1000) / 1000
+    // Scale about the view's own corner (the clip sits inside it, letterboxed), so that a view
+    // point p is shown at pan + zoom · p.
+    const drawn = this.layout ? drawnAim(this.layout) : { x: 0, y: 0 }
+    Object.assign(this.clip.style, {
+      transformOrigin: `${-drawn.x}px ${-drawn.y}px`,
+      transform: this.zoom === 1 ? '' : `translate(${this.pan.x}px, ${this.pan.y}px) scale(${this.zoom})`
+    })
   }
 
   /** Page viewport CSS pixels under a client point; `clamped` pulls outside points to the edge (drags). */
   toViewport (clientX, clientY, clamped) {
     if (!this.layout) return null
     const r = this.el.getBoundingClientRect()
-    const pt = { x: clientX - r.left, y: clientY - r.top }
+    const pt = { x: (clientX - r.left - this.pan.x) / this.zoom, y: (clientY - r.top - this.pan.y) / this.zoom }
     return clamped ? containerToViewportClamped(pt, this.layout) : containerToViewport(pt, this.layout)
   }
 
   /** Viewport CSS pixels per container CSS pixel (for turning finger travel into scrolling). */
-  get scale () { return this.layout?.scale || 1 }
+  get scale () { return (this.layout?.scale || 1) / this.zoom }
 
   /** What this viewer would like the host to stream (frame pixels it can actually show). */
   wantedSize () {
-    const width = this.el.clientWidth
-    const height = this.el.clientHeight
+    // Zoomed in, the picture needs more pixels to stay sharp (capped by the host at the page's own).
+    const width = Math.round(this.el.clientWidth * this.zoom)
+    const height = Math.round(this.el.clientHeight * this.zoom)
     return { t: 'size', width, height, dpr: window.devicePixelRatio || 1, whole: this.whole }
   }
 }

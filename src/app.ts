@@ -72,6 +72,9 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   })
   await app.register(errorEnvelope)
   await app.register(cookie)
+  // Open panels hear that the host is shutting down before the WebSocket plugin closes their
+  // sockets (SPEC section 7 "Ending reaches every viewer"); the handoffs plugin registers later.
+  app.addHook('preClose', async () => { if (app.hasDecorator('handoffs')) await app.handoffs.shutdown() })
   await app.register(websocket, { options: { maxPayload: 256 * 1024, WebSocket: routeLimitedWebSocket } })
   await app.register(auth, { token: opts.token, opsToken: config.opsToken })
   await app.register(profiles)

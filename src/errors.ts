@@ -40,6 +40,7 @@ export const ERRORS = {
   panel_lease_invalid: { status: 401, retryable: false, message: 'This panel has no valid lease; open a fresh panel link.' },
   panel_origin_refused: { status: 403, retryable: false, message: 'The panel only accepts requests from its own origin.' },
   panel_control_held: { status: 409, retryable: true, message: 'Another viewer is driving this tab.' },
+  panel_view_only: { status: 403, retryable: false, message: 'This is a view-only panel link: it cannot take control, press Done, decline or send input.' },
   internal: { status: 500, retryable: true, message: 'Internal error.' }
 } as const satisfies Record<string, ErrorSpec>
 

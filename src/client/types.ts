@@ -140,6 +140,8 @@ export interface FetchRequest {
   capture?: Capture[]
   /** CSS selector of the part of the page the human should be shown. */
   region?: string
+  /** Plain text (≤ 500 characters) shown to the person if the fetch hands the tab off. */
+  instructions?: string
 }
 
 /** `content`, `challenge`, `denied`, `http_error` or `empty`; absent when the host cannot tell. */
@@ -232,6 +234,10 @@ export interface HandoffSummary {
   /** False once the host has used its completion checks: only Done (or finish) ends the handoff now. */
   will_check_again: boolean
   checks_left: number
+  instructions?: string
+  /** The person's reason when finish_reason is `human_declined`. */
+  human_note?: string
+  outcome?: HandoffOutcome
   [extra: string]: unknown
 }
 
@@ -261,7 +267,14 @@ export interface HandoffRequest {
   region?: string
   /** A `selector-stable` target whose readiness counts as completion. */
   ready_selector?: string
+  /** Plain text (≤ 500 characters) shown to the person above the view. */
+  instructions?: string
+  /** `view`: a watch-only link (no control, Done, decline or input). Default `control`. */
+  mode?: 'control' | 'view'
 }
+
+/** What changed during a finished handoff; cookie names only, never values. */
+export interface HandoffOutcome { final_url: string, navigated: boolean, cookies_set: string[] }
 
 /** `POST /v1/tabs/:tab_id/handoff` answer. A second mint while open returns the same fence and expiry with a fresh URL. */
 export interface HandoffMint {

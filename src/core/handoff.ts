@@ -3,10 +3,24 @@
 import { initialControl, type ControlState } from './control.js'
 
 export type HandoffState = 'open' | 'human' | 'human_disconnected' | 'finished' | 'expired' | 'revoked'
-export type FinishReason = 'driver' | 'human_done' | 'auto_detected' | 'tab_closed' | 'browser_lost' | 'shutdown' | 'api_close'
+export type FinishReason = 'driver' | 'human_done' | 'human_declined' | 'auto_detected' | 'tab_closed' | 'browser_lost' | 'shutdown' | 'api_close'
+/** `view` links watch only: the host refuses them control, Done, decline and input (SPEC section 7). */
+export type HandoffMode = 'control' | 'view'
+export const HANDOFF_MODES: readonly HandoffMode[] = ['control', 'view']
 
 export const MAX_FINISHED_PER_TAB = 64
 export const COMPLETION_CHECKS_PER_HANDOFF = 12
+/** The driver's words for the person, shown as text above the view (SPEC section 10). */
+export const INSTRUCTIONS_MAX_CHARS = 500
+/** The person's reason for "I can't do this" (SPEC section 7 "Decline"). */
+export const DECLINE_NOTE_MAX_CHARS = 200
+
+/** What changed during the handoff (SPEC section 7 "Outcome"): cookie names, never values. */
+export interface HandoffOutcome {
+  final_url: string
+  navigated: boolean
+  cookies_set: string[]
+}
 
 export interface Handoff {
   readonly fence: string
@@ -19,6 +33,14 @@ export interface Handoff {
   /** sha256 of the one usable panel secret; a second mint replaces it. */
   secretHash?: string
   secretUsed: boolean
+  /** sha256 of the one usable view-only secret (`mode: view`); a second view mint replaces it. */
+  viewSecretHash?: string
+  /** Plain text for the person (≤ INSTRUCTIONS_MAX_CHARS); the panel never renders it as HTML. */
+  instructions?: string
+  /** The person's reason when they declined. */
+  humanNote?: string
+  /** Filled when the handoff ends. */
+  outcome?: HandoffOutcome
   /** What the driver asked the human to reach: a `selector-stable:` target and/or a region. */
   readySelector?: string
   region?: string
@@ -49,9 +71,12 @@ export interface HandoffSummary {
   checks_left: number
   /** Present when something the driver asked for could not be honoured in the panel. */
   warnings?: HandoffWarning[]
+  instructions?: string
+  human_note?: string
+  outcome?: HandoffOutcome
 }
 
-export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean, widgetSelector?: string }): Handoff {
+export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean, widgetSelector?: string, instructions?: string }): Handoff {
   return {
     fence: init.fence,
     tabId: init.tabId,
@@ -63,6 +88,7 @@ export function newHandoff (init: { fence: string, tabId: string, now: number, h
     region: init.region,
     challengeSeen: init.challengeSeen,
     widgetSelector: init.widgetSelector,
+    ...(init.instructions !== undefined ? { instructions: init.instructions } : {}),
     warnings: [],
     startUrl: init.startUrl,
     checksLeft: COMPLETION_CHECKS_PER_HANDOFF,
@@ -99,7 +125,10 @@ export function summarize (h: Handoff, now: number): HandoffSummary {
     auto_done: h.autoDone,
     will_check_again: live && h.checksLeft > 0 && (h.challengeSeen || h.readySelector !== undefined),
     checks_left: live ? h.checksLeft : 0,
-    ...(h.warnings.length ? { warnings: h.warnings.map((w) => ({ ...w })) } : {})
+    ...(h.warnings.length ? { warnings: h.warnings.map((w) => ({ ...w })) } : {}),
+    ...(h.instructions !== undefined ? { instructions: h.instructions } : {}),
+    ...(h.humanNote !== undefined ? { human_note: h.humanNote } : {}),
+    ...(h.outcome ? { outcome: { ...h.outcome, cookies_set: [...h.outcome.cookies_set] } } : {})
   }
 }
 
@@ -132,4 +161,19 @@ export function completionReached (h: Handoff, obs: CompletionObservation): bool
   if (!h.challengeSeen) return false
   const navigated = obs.navigated || obs.url !== h.startUrl
   return !obs.challengePresent && navigated
+}
+
+/** A cookie as the jar reports it; only the identity and value matter here. */
+export interface JarCookie { name: string, domain: string, path: string, value: string }
+
+/**
+ * Names of the cookies set during the handoff: new, or with a changed value. Values are
+ * compared, never returned; a cookie the page deleted was not "set".
+ */
+export function cookiesSetBetween (before: readonly JarCookie[], after: readonly JarCookie[]): string[] {
+  const key = (c: JarCookie): string => `${c.name}\u0000${c.domain}\u0000${c.path}`
+  const was = new Map(before.map((c) => [key(c), c.value]))
+  const names = new Set<string>()
+  for (const c of after) if (was.get(key(c)) !== c.value) names.add(c.name)
+  return [...names].sort()
 }

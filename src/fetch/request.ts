@@ -2,6 +2,7 @@ import { PROFILE_NAME_RE } from '../config.js'
 import { AfhttpError, invalidRequest } from '../errors.js'
 import { parseWaitStrategy, type WaitStrategy } from '../core/wait-strategy.js'
 import type { CaptureName } from './capture.js'
+import { INSTRUCTIONS_MAX_CHARS } from '../core/handoff.js'
 
 export const MAX_TIMEOUT_MS = 120_000
 export const DEFAULT_TIMEOUT_MS = 30_000
@@ -17,6 +18,8 @@ export interface FetchBody {
   timeout_ms?: number
   capture?: CaptureName[]
   region?: string
+  /** Plain text for the person if the fetch hands the tab off (SPEC section 10). */
+  instructions?: string
 }
 
 export interface FetchRequest {
@@ -29,6 +32,7 @@ export interface FetchRequest {
   timeoutMs: number
   capture: CaptureName[]
   region?: string
+  instructions?: string
 }
 
 export const fetchBodySchema = {
@@ -42,7 +46,8 @@ export const fetchBodySchema = {
     wait: { type: 'string', minLength: 1, maxLength: 1100 },
     timeout_ms: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS },
     capture: { type: 'array', maxItems: 3, uniqueItems: true, items: { type: 'string', enum: ['html', 'text', 'screenshot'] } },
-    region: { type: 'string', minLength: 1, maxLength: 1024 }
+    region: { type: 'string', minLength: 1, maxLength: 1024 },
+    instructions: { type: 'string', maxLength: INSTRUCTIONS_MAX_CHARS }
   }
 } as const
 
@@ -71,6 +76,7 @@ export function parseFetchBody (body: FetchBody): FetchRequest {
     waitText: body.wait ?? 'load',
     timeoutMs: body.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     capture: body.capture ?? ['html', 'text'],
-    region: body.region
+    region: body.region,
+    ...(body.instructions !== undefined ? { instructions: body.instructions } : {})
   }
 }

@@ -2,6 +2,7 @@
 // secret was exchanged. Short, renewed by the open panel, never past the handoff's
 // expiry. The cookie value is a fresh random token; only its hash is kept here.
 import { hashSecret, newSecret } from '../core/secrets.js'
+import type { HandoffMode } from '../core/handoff.js'
 
 export const LEASE_MS = 60_000
 
@@ -9,6 +10,8 @@ export interface Lease {
   readonly tabId: string
   /** The handoff the lease was issued under; a later handoff of the tab needs a new link. */
   readonly fence: string
+  /** `view`: the host refuses this lease control, Done, decline and input (SPEC section 7). */
+  readonly mode: HandoffMode
   readonly issuedAt: number
   expiresAt: number
   /** WebSocket connections opened under this lease so far (the first may take control). */
@@ -23,10 +26,10 @@ export function leaseCookieName (tabId: string): string {
 export class LeaseBook {
   readonly #byHash = new Map<string, Lease>()
 
-  issue (tabId: string, fence: string, now: number, holdUntil: number): { token: string, lease: Lease } {
+  issue (tabId: string, fence: string, now: number, holdUntil: number, mode: HandoffMode = 'control'): { token: string, lease: Lease } {
     this.#prune(now)
     const token = newSecret()
-    const lease: Lease = { tabId, fence, issuedAt: now, expiresAt: Math.min(now + LEASE_MS, holdUntil), connections: 0 }
+    const lease: Lease = { tabId, fence, mode, issuedAt: now, expiresAt: Math.min(now + LEASE_MS, holdUntil), connections: 0 }
     this.#byHash.set(hashSecret(token), lease)
     return { token, lease }
   }

@@ -2,6 +2,7 @@
 // before anything reaches the page. Pure: no socket, no browser.
 import { NAMED_KEYS } from './keys.js'
 import { DIALOG_ANSWER_MAX_CHARS } from '../core/page-ui.js'
+import { DECLINE_NOTE_MAX_CHARS } from '../core/handoff.js'
 
 /** Largest text message accepted on the panel WebSocket (SPEC section 12). */
 export const MAX_MESSAGE_BYTES = 64 * 1024
@@ -44,6 +45,9 @@ export type PanelMessage =
   | UiAnswer
   | { t: 'size'; width: number; height: number; dpr: number; whole: boolean }
   | { t: 'take' } | { t: 'release' } | { t: 'done' }
+  | { t: 'decline'; reason?: string }
+  /** Show another tab of this handoff (a popup) to every viewer. */
+  | { t: 'show'; tab_id: string }
 
 export type Parsed = { ok: true; msg: PanelMessage } | { ok: false; error: string }
 
@@ -127,6 +131,12 @@ export function parsePanelMessage (raw: string): Parsed {
   switch (r.t) {
     case 'take': case 'release': case 'done':
       return { ok: true, msg: { t: r.t } }
+    case 'show':
+      if (typeof r.tab_id !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(r.tab_id)) return { ok: false, error: 'show.tab_id must be a tab id' }
+      return { ok: true, msg: { t: 'show', tab_id: r.tab_id } }
+    case 'decline':
+      if (r.reason !== undefined && (typeof r.reason !== 'string' || r.reason.length > DECLINE_NOTE_MAX_CHARS)) return { ok: false, error: `decline.reason must be a string of at most ${DECLINE_NOTE_MAX_CHARS} characters` }
+      return { ok: true, msg: { t: 'decline', ...(typeof r.reason === 'string' && r.reason.trim() !== '' ? { reason: r.reason.trim() } : {}) } }
     case 'size':
       if (!num(r.width, 0, 20_000) || !num(r.height, 0, 20_000)) return { ok: false, error: 'size width/height out of range' }
       return { ok: true, msg: { t: 'size', width: r.width, height: r.height, dpr: num(r.dpr, 0.25, 8) ? r.dpr : 1, whole: r.whole === true } }

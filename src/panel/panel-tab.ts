@@ -20,6 +20,7 @@ import { isInput, isUiAnswer, parsePanelMessage, type InputMessage, type PanelMe
 import type { TabStreamer } from './streamer.js'
 import { PageUiRelay } from './page-ui-relay.js'
 import { PageWatch } from '../page-ui/page-watch.js'
+import { openPopup, releasePopup, tabsMessage, type Popup } from './popups.js'
 
 export interface Viewer {
   readonly id: string
@@ -34,6 +35,10 @@ export interface PanelTabDeps {
   tab: TabRecord
   handoffs: HandoffService
   streamer: TabStreamer
+  /** The shared screencast of another tab (a popup shown in this panel). */
+  streamerFor?: (tab: TabRecord) => TabStreamer
+  /** Open popups of the handed-off tab, oldest first (SPEC section 7 "Popups"). */
+  popups?: () => TabRecord[]
   now: () => number
   log: FastifyBaseLogger
 }
@@ -41,6 +46,8 @@ export interface PanelTabDeps {
 const FOCUS_POLL_MS = 700
 const FOCUS_AFTER_INPUT_MS = 60
 const AIM_MARGIN = 16
+/** Popups are adopted a moment after the browser reports them: look again shortly after. */
+const POPUP_LOOKS_MS = [60, 250, 800]
 
 export class PanelTab {
   readonly viewers = new Map<string, Viewer>()
@@ -56,6 +63,12 @@ export class PanelTab {
   #focusSoon: NodeJS.Timeout | undefined
   #poll: NodeJS.Timeout | undefined
   #closed = false
+  /** The tab every viewer of this handoff sees now: the handed-off tab or one of its popups. */
+  #shown: string
+  readonly #popups = new Map<string, Popup>()
+  #syncing = false
+  #tabsKey = ''
+  readonly #onTarget = (): void => { for (const ms of POPUP_LOOKS_MS) setTimeout(() => { void this.syncPopups() }, ms).unref() }
 
   static async open (deps: PanelTabDeps): Promise<PanelTab> {
     const session = await deps.tab.page.createCDPSession()
@@ -68,6 +81,7 @@ export class PanelTab {
   private constructor (deps: PanelTabDeps, session: CDPSession) {
     this.#deps = deps
     this.#session = session
+    this.#shown = deps.tab.id
     this.#relay = new InputRelay(session, {
       completionMoment: () => this.#completion.moment(),
       inputSent: () => this.#focusAfterInput()
@@ -110,22 +124,23 @@ export class PanelTab {
   join (ws: WebSocket, lease: Lease): Viewer {
     const viewer: Viewer = { id: `v_${randomBytes(9).toString('base64url')}`, ws, sink: new FrameSink(ws), lease, stale: 0 }
     this.viewers.set(viewer.id, viewer)
-    this.#deps.streamer.add(viewer.sink)
+    this.#streamerOf(this.#shown).add(viewer.sink)
     // The first panel of a lease takes control of an untouched tab; a reconnecting one
     // (after human_disconnected) shows "Take control" instead (SPEC section 7).
     const first = lease.connections++ === 0
     const h = this.#deps.handoffs.current(this.#deps.tab.id)
-    if (first && h?.control.controller === 'agent') this.#control(viewer, { type: 'take', viewerId: viewer.id }, 'take')
+    if (first && lease.mode !== 'view' && h?.control.controller === 'agent') this.#control(viewer, { type: 'take', viewerId: viewer.id }, 'take')
     this.#send(viewer, this.#stateFor(viewer))
     this.#send(viewer, { t: 'focus', ...this.#focus, url: this.#deps.tab.page.url() })
     for (const msg of this.#ui.state()) this.#send(viewer, msg)
+    this.#send(viewer, this.#tabsMessage())
     if (this.viewers.size === 1) this.#watch()
     return viewer
   }
 
   leave (viewer: Viewer): void {
     if (!this.viewers.delete(viewer.id)) return
-    this.#deps.streamer.remove(viewer.sink)
+    this.#streamerOf(this.#shown).remove(viewer.sink)
     if (!this.#closed) this.#control(viewer, { type: 'disconnect', viewerId: viewer.id })
     if (this.viewers.size === 0) this.#unwatch()
   }
@@ -138,6 +153,11 @@ export class PanelTab {
     }
     const msg: PanelMessage = parsed.msg
     const tabId = this.#deps.tab.id
+    if (viewer.lease.mode === 'view' && msg.t !== 'size') {
+      // Enforced here, not by hidden buttons: a view link only watches (SPEC section 7).
+      if (viewer.stale++ % 50 === 0) this.#send(viewer, { t: 'refused', action: msg.t, reason: 'view_only', message: 'This is a view-only link: you can watch, not act.' })
+      return
+    }
     if (isInput(msg) || isUiAnswer(msg)) {
       const h = this.#deps.handoffs.current(tabId)
       if (!h || !isHeld(h, this.#deps.now()) || !acceptsInput(h.control, viewer.id, msg.g)) {
@@ -148,6 +168,13 @@ export class PanelTab {
       if (isUiAnswer(msg)) {
         // An answered dialog or a choice can be what gets the page through: check, as after a click.
         this.#ui.answer(msg).then(() => { if (msg.t !== 'chooser') this.#completion.moment() }, (err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
+        return
+      }
+      const popup = this.#popups.get(this.#shown)
+      if (popup) {
+        // The person works the popup the page opened; the page-UI relay watches the opener only.
+        popup.relay.relay(msg)
+        this.#deps.tab.lastActiveAt = this.#deps.now()
         return
       }
       if (this.#ui.dialogOpen) {
@@ -166,15 +193,31 @@ export class PanelTab {
         viewer.size = { width: msg.width, height: msg.height, dpr: msg.dpr, whole: msg.whole }
         this.#want(viewer)
         return
+      case 'show': {
+        // One picture for all viewers: the person driving (or anyone, while nobody drives) picks it.
+        const h = this.#deps.handoffs.current(tabId)
+        if (h?.control.controller === 'human' && h.control.holder !== viewer.id) {
+          this.#send(viewer, { t: 'refused', action: 'show', reason: 'held_by_other' })
+          return
+        }
+        if (msg.tab_id !== tabId && !this.#popups.has(msg.tab_id)) {
+          this.#send(viewer, { t: 'refused', action: 'show', message: 'That tab is not part of this handoff.' })
+          return
+        }
+        this.#show(msg.tab_id)
+        return
+      }
       case 'take':
       case 'release':
         this.#control(viewer, { type: msg.t, viewerId: viewer.id }, msg.t)
         return
       case 'done':
+      case 'decline':
         try {
-          this.#deps.handoffs.finishByViewer(tabId, viewer.id)
+          if (msg.t === 'done') this.#deps.handoffs.finishByViewer(tabId, viewer.id)
+          else this.#deps.handoffs.declineByViewer(tabId, viewer.id, msg.reason)
         } catch (err) {
-          this.#send(viewer, { t: 'refused', action: 'done', message: (err as Error).message })
+          this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message })
         }
     }
   }
@@ -196,8 +239,11 @@ export class PanelTab {
     this.#completion.dispose()
     this.#ui.dispose()
     this.#unwatch()
+    for (const p of this.#popups.values()) releasePopup(p)
+    // The popups stay open for the driver (SPEC section 7): only the panel lets go of them.
+    this.#popups.clear()
     for (const v of this.viewers.values()) {
-      this.#send(v, { t: 'ended', state: summary?.state ?? 'revoked', finish_reason: summary?.finish_reason ?? null, auto_done: summary?.auto_done ?? false })
+      this.#send(v, { t: 'ended', state: summary?.state ?? 'revoked', finish_reason: summary?.finish_reason ?? null, auto_done: summary?.auto_done ?? false, ...(summary?.human_note !== undefined ? { human_note: summary.human_note } : {}) })
       v.ws.close(1000, 'handoff ended')
     }
     this.#session.detach().catch(() => undefined)
@@ -237,30 +283,103 @@ export class PanelTab {
       t: 'state',
       viewer: viewer.id,
       you_control: h.control.controller === 'human' && h.control.holder === viewer.id,
+      mode: viewer.lease.mode,
       viewers: this.viewers.size,
       now: this.#deps.now(),
       ...s
     }
   }
 
+  /** The popup list changed (one opened or closed): follow it (SPEC section 7 "Popups"). */
+  async syncPopups (): Promise<void> {
+    if (this.#closed || this.#syncing || !this.#deps.popups) return
+    this.#syncing = true
+    try {
+      const now = this.#deps.popups().filter((t) => !t.page.isClosed())
+      const ids = new Set(now.map((t) => t.id))
+      for (const [id, p] of this.#popups) {
+        if (ids.has(id)) continue
+        if (this.#shown === id) this.#show(this.#deps.tab.id)
+        this.#popups.delete(id)
+        releasePopup(p)
+        // A sign-in popup that closed is when the opener moves on: look at it, as after a click.
+        this.#completion.moment()
+      }
+      for (const tab of now) {
+        if (this.#popups.has(tab.id) || !this.#deps.streamerFor) continue
+        const hooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focusAfterInput() }
+        const popup = await openPopup(tab, this.#deps.streamerFor(tab), hooks, this.#deps.log)
+        if (!popup) continue
+        if (this.#closed) { releasePopup(popup); continue }
+        this.#popups.set(tab.id, popup)
+        this.#show(tab.id)
+      }
+    } finally {
+      this.#syncing = false
+    }
+    this.#announceTabs()
+  }
+
+  #streamerOf (tabId: string): TabStreamer {
+    return this.#popups.get(tabId)?.streamer ?? this.#deps.streamer
+  }
+
+  #show (tabId: string): void {
+    if (tabId === this.#shown) return
+    const from = this.#streamerOf(this.#shown)
+    // Anything held in the tab being left is let go, as when control moves on.
+    this.#popups.get(this.#shown)?.relay.releaseHeld()
+    this.#shown = tabId
+    const to = this.#streamerOf(tabId)
+    for (const v of this.viewers.values()) {
+      from.remove(v.sink)
+      to.add(v.sink)
+      this.#want(v)
+    }
+    this.#focus = NO_FOCUS
+    this.#url = ''
+    this.#announceTabs()
+    void this.#refreshFocus()
+  }
+
+  #tabsMessage (): Record<string, unknown> {
+    return tabsMessage(this.#deps.tab, this.#popups.values(), this.#shown)
+  }
+
+  #announceTabs (): void {
+    const msg = this.#tabsMessage()
+    const key = JSON.stringify(msg)
+    if (key === this.#tabsKey) return
+    this.#tabsKey = key
+    for (const v of this.viewers.values()) this.#send(v, msg)
+  }
+
   #want (viewer: Viewer): void {
     if (!viewer.size) return
-    const { streamer } = this.#deps
+    const streamer = this.#streamerOf(this.#shown)
     const device = streamer.device ?? { width: 1280, height: 720 }
     const geom = { deviceWidth: device.width, deviceHeight: device.height, imageWidth: device.width, imageHeight: device.height, pageScaleFactor: 1, scrollX: 0, scrollY: 0 }
-    const rect = streamer.aim.rect && !viewer.size.whole ? clampAim(streamer.aim.rect, geom, AIM_MARGIN) : { x: 0, y: 0, ...device }
+    const rect = streamer.aim.rect && !viewer.size.whole && streamer === this.#deps.streamer ? clampAim(streamer.aim.rect, geom, AIM_MARGIN) : { x: 0, y: 0, ...device }
     streamer.want(viewer.sink, screencastSizeFor({ width: viewer.size.width, height: viewer.size.height }, viewer.size.dpr, rect, device))
   }
 
   #watch (): void {
     this.#aim.start()
-    this.#poll = setInterval(() => { void this.#refreshFocus() }, FOCUS_POLL_MS)
+    const browser = this.#deps.tab.page.browser()
+    browser.on('targetcreated', this.#onTarget)
+    browser.on('targetdestroyed', this.#onTarget)
+    void this.syncPopups()
+    // The poll also catches a popup adopted later than the looks after its target appeared.
+    this.#poll = setInterval(() => { void this.#refreshFocus(); void this.syncPopups() }, FOCUS_POLL_MS)
     this.#poll.unref()
     void this.#refreshFocus()
   }
 
   #unwatch (): void {
     this.#aim.stop()
+    const browser = this.#deps.tab.page.browser()
+    browser.off('targetcreated', this.#onTarget)
+    browser.off('targetdestroyed', this.#onTarget)
     clearInterval(this.#poll)
     clearTimeout(this.#focusSoon)
   }
@@ -275,8 +394,9 @@ export class PanelTab {
     // A busy page answers late; one question at a time.
     if (this.#probing) return
     this.#probing = true
-    const focus = await probeFocus(this.#session).catch(() => undefined).finally(() => { this.#probing = false })
-    const url = this.#deps.tab.page.url()
+    const shown = this.#popups.get(this.#shown)
+    const focus = await probeFocus(shown?.session ?? this.#session).catch(() => undefined).finally(() => { this.#probing = false })
+    const url = (shown?.tab ?? this.#deps.tab).page.url()
     if (!focus || this.#closed || (sameFocus(focus, this.#focus) && url === this.#url)) return
     this.#focus = focus
     this.#url = url

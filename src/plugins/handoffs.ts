@@ -3,14 +3,15 @@ import type { FastifyInstance } from 'fastify'
 import { AfhttpError } from '../errors.js'
 import { runLiveChecks, failedCheck, type LiveCheck } from '../browser/live-checks.js'
 import { resolveAim, type Aim } from '../browser/aim.js'
-import { newFence, newSecret } from '../core/secrets.js'
+import { hashSecret, newFence, newSecret } from '../core/secrets.js'
 import { SecretLedger } from '../core/secret-ledger.js'
 import { applyControl, type ControlEvent, type ControlResult } from '../core/control.js'
 import {
-  addWarning, handoffState, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
-  type FinishReason, type Handoff, type HandoffSummary, type HandoffWarning
+  addWarning, cookiesSetBetween, handoffState, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
+  type FinishReason, type Handoff, type HandoffMode, type HandoffSummary, type HandoffWarning, type JarCookie
 } from '../core/handoff.js'
 import type { TabRecord } from './tabs.js'
+import { readJar, within } from '../browser/jar-names.js'
 
 /** Final summaries kept for tabs that closed (bounded: oldest forgotten first). */
 const MAX_CLOSED_TAB_SUMMARIES = 256
@@ -32,7 +33,14 @@ export interface MintOptions {
   readySelector?: string
   challengeSeen?: boolean
   widgetSelector?: string
+  /** Plain text for the person, shown in #afhttp-instructions. */
+  instructions?: string
+  /** `view`: the link only watches (SPEC section 7 "Mint options"). Default `control`. */
+  mode?: HandoffMode
 }
+
+/** How long an ending waits for the cookie jar before it reports the outcome without it. */
+const OUTCOME_JAR_MS = 500
 
 export interface MintResult {
   takeover_url_secret: string
@@ -49,6 +57,14 @@ export interface HandoffService {
   finish (tabId: string, fence: string, reason: FinishReason): HandoffSummary
   /** Exchanges a panel secret once; the caller runs live checks first. */
   consumeSecret (secret: string): Handoff
+  /** Whether a live secret is a control or a view link (before it is consumed). */
+  secretMode (secret: string): HandoffMode | undefined
+  /** The person said "I can't do this": ends the handoff with human_declined and their note. */
+  declineByViewer (tabId: string, viewerId: string, note?: string): HandoffSummary
+  /** The host is shutting down: every open handoff ends `revoked`/`shutdown` (its panels hear it). */
+  shutdown (): Promise<void>
+  /** Resolves once the last ending of `tabId` has its outcome (cookie names read). */
+  settled (tabId: string): Promise<void>
   /** Looks a secret up without consuming it (for the 410/503 decision). */
   peekSecret (secret: string): Handoff | undefined
   /** Why `secret` cannot be exchanged now, or undefined when it can. */
@@ -59,6 +75,10 @@ export interface HandoffService {
   onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
   /** How the last handoff of a tab that has since closed ended (bounded memory), if any. */
   closedSummary (tabId: string): (HandoffSummary & { tab_closed: true }) | undefined
+  /** The tab whose open handoff covers `tabId` (itself or a popup's opener), if any. */
+  heldBy (tabId: string): string | undefined
+  /** Open popups of `tabId` (and of its popups), oldest first. */
+  popupsOf (tabId: string): TabRecord[]
   /** Emits a change (after completion checks update a record). */
   touched (tabId: string): void
   /** A viewer pressed Done: refused (panel_control_held) while another viewer drives. */
@@ -93,6 +113,9 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   /** The final summary of handoffs whose tab closed, newest last, bounded. */
   const closedTabs = new Map<string, HandoffSummary & { tab_closed: true }>()
   const secrets = new SecretLedger<Handoff>()
+  // The jar when each handoff began, to name the cookies the person's work set.
+  const startJars = new WeakMap<Handoff, Promise<JarCookie[]>>()
+  const endings = new Map<string, Promise<void>>()
   // The document response when each handoff began: a new one means the page navigated.
   const startResponses = new WeakMap<Handoff, TabRecord['lastResponse'] | undefined>()
   let frameProver: FrameProver | undefined
@@ -105,9 +128,15 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     }
   }
 
-  function revokeSecret (h: Handoff): void {
-    secrets.retire(h.secretHash, 'revoked')
-    h.secretHash = undefined
+  function revokeSecret (h: Handoff, mode?: HandoffMode): void {
+    if (mode !== 'view') {
+      secrets.retire(h.secretHash, 'revoked')
+      h.secretHash = undefined
+    }
+    if (mode !== 'control') {
+      secrets.retire(h.viewSecretHash, 'revoked')
+      h.viewSecretHash = undefined
+    }
   }
 
   /** The live handoff of a tab, or undefined once it finished, expired or was revoked. */
@@ -116,9 +145,14 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     return h && isHeld(h, clock.now()) ? h : undefined
   }
 
-  function end (h: Handoff, state: 'finished' | 'revoked', reason: FinishReason): void {
+  function end (h: Handoff, state: 'finished' | 'revoked', reason: FinishReason, note?: string): void {
     if (h.ended) return
+    const tab = app.tabs.find(h.tabId)
+    // Read before the record changes: navigatedSince looks at the current handoff.
+    const navigated = tab ? service.navigatedSince(h.tabId) : false
     h.ended = { state, reason, at: clock.now() }
+    if (note !== undefined && note !== '') h.humanNote = note
+    h.outcome = { final_url: tab && !tab.page.isClosed() ? tab.page.url() : h.startUrl, navigated, cookies_set: [] }
     const res = applyControl(h.control, { type: 'finish' })
     h.control = res.state
     revokeSecret(h)
@@ -128,7 +162,38 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       rec.lastGeneration = h.control.generation
     }
     app.log.info({ tab_id: h.tabId, state, reason }, 'handoff ended')
-    emit(h)
+    // The hold is already off; the summary (and every panel) hears of the ending once the jar
+    // answered, or after OUTCOME_JAR_MS without cookie names.
+    if (!tab || tab.page.isClosed() || !tab.page.browser().connected || reason === 'shutdown') {
+      // Nothing left to read (or no time to): the ending is told at once, in order with the close.
+      endings.delete(h.tabId)
+      emit(h)
+      return
+    }
+    const before = startJars.get(h) ?? Promise.resolve([])
+    const ending = within(Promise.all([before, readJar(tab)]), OUTCOME_JAR_MS, [[], []] as JarCookie[][])
+      .then(([a, b]) => { if (h.outcome) h.outcome.cookies_set = cookiesSetBetween(a ?? [], b ?? []) })
+      .finally(() => emit(h))
+    endings.set(h.tabId, ending)
+  }
+
+  /** The host's tab for the page that opened `tab` (window.open, target=_blank), if it has one. */
+  function openerTabId (tab: TabRecord): string | undefined {
+    const opener = tab.page.target().opener()
+    if (!opener) return undefined
+    return app.tabs.list().find((t) => t.page.target() === opener)?.id
+  }
+
+  /** The tab whose open handoff holds `tab`: itself, or the opener it was popped up from. */
+  function heldBy (tab: TabRecord): string | undefined {
+    let at: TabRecord | undefined = tab
+    // Popups of popups belong to the same handoff; the chain is short, bound it anyway.
+    for (let depth = 0; at && depth < 8; depth++) {
+      if (service.isHeld(at.id)) return at.id
+      const up = openerTabId(at)
+      at = up ? app.tabs.find(up) : undefined
+    }
+    return undefined
   }
 
   const service: HandoffService = {
@@ -159,9 +224,13 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
           readySelector: opts.readySelector,
           region: opts.region,
           challengeSeen: opts.challengeSeen ?? false,
-          widgetSelector: opts.widgetSelector
+          widgetSelector: opts.widgetSelector,
+          instructions: opts.instructions
         })
         startResponses.set(h, tab.lastResponse)
+        const jar = readJar(tab)
+        jar.catch(() => undefined)
+        startJars.set(h, jar)
         rec.current = h
         app.log.info({ tab_id: tabId, expires_at: new Date(h.expiresAt).toISOString() }, 'handoff opened')
       } else {
@@ -169,11 +238,18 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
         if (opts.challengeSeen) h.challengeSeen = true
         if (opts.region) h.region = opts.region
         if (opts.widgetSelector) h.widgetSelector = opts.widgetSelector
+        if (opts.instructions !== undefined) h.instructions = opts.instructions
       }
-      revokeSecret(h)
+      // Each mode has one usable link: a view mint leaves the control link working, and back.
+      const mode = opts.mode ?? 'control'
+      revokeSecret(h, mode)
       const secret = newSecret()
-      h.secretHash = secrets.add(secret, h)
-      h.secretUsed = false
+      if (mode === 'view') {
+        h.viewSecretHash = secrets.add(secret, h)
+      } else {
+        h.secretHash = secrets.add(secret, h)
+        h.secretUsed = false
+      }
       tab.retained = true
       const aim = await resolveAim(tab.page, h.region, h.widgetSelector)
       const warnings = aim.missed ? [{ code: 'takeover_selector_missed', message: `The region selector ${JSON.stringify(h.region)} matched nothing; the panel shows ${aim.kind === 'detected' ? 'the challenge widget' : 'the whole page'}.` }] : []
@@ -208,7 +284,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     secretProblem (secret) {
       const h = secrets.get(secret)
       if (!h) return secrets.retiredReason(secret) ?? 'unknown'
-      if (h.secretUsed) return 'used'
+      if (h.secretUsed && service.secretMode(secret) === 'control') return 'used'
       const state = handoffState(h, clock.now())
       if (state === 'expired') return 'expired'
       if (state === 'finished' || state === 'revoked') return 'finished'
@@ -220,10 +296,33 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       if (!h || problem) {
         throw new AfhttpError('handoff_secret_invalid', problem && problem !== 'unknown' ? `This panel link is ${problem === 'finished' ? 'for a finished handoff' : problem}.` : undefined, { reason: problem })
       }
+      if (service.secretMode(secret) === 'view') {
+        secrets.retire(h.viewSecretHash, 'used')
+        h.viewSecretHash = undefined
+        return h
+      }
       h.secretUsed = true
       secrets.retire(h.secretHash, 'used')
       h.secretHash = undefined
       return h
+    },
+    secretMode (secret) {
+      const h = secrets.get(secret)
+      if (!h) return undefined
+      return h.viewSecretHash !== undefined && h.viewSecretHash === hashSecret(secret) ? 'view' : 'control'
+    },
+    declineByViewer (tabId, viewerId, note) {
+      const h = held(tabId)
+      if (!h) throw new AfhttpError('handoff_expired', 'This handoff is no longer open.', { tab_id: tabId })
+      const res = applyControl(h.control, { type: 'finish', viewerId })
+      if (!res.ok) throw new AfhttpError('panel_control_held', 'Another viewer is driving this tab; only they can decline.', { tab_id: tabId })
+      end(h, 'finished', 'human_declined', note)
+      return summarize(h, clock.now())
+    },
+    settled: async (tabId) => { await endings.get(tabId) },
+    async shutdown () {
+      for (const rec of perTab.values()) if (rec.current) end(rec.current, 'revoked', 'shutdown')
+      await Promise.all([...endings.values()])
     },
     control (tabId, event) {
       const h = perTab.get(tabId)?.current
@@ -237,6 +336,20 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       return res
     },
     isHeld: (tabId) => isHeld(perTab.get(tabId)?.current, clock.now()),
+    heldBy (tabId) {
+      const tab = app.tabs.find(tabId)
+      return tab ? heldBy(tab) : undefined
+    },
+    popupsOf (tabId) {
+      const out: TabRecord[] = []
+      const ids = new Set([tabId])
+      // Listing order is opening order, so an opener is always seen before its popups.
+      for (const t of app.tabs.list()) {
+        const opener = openerTabId(t)
+        if (opener && ids.has(opener)) { out.push(t); ids.add(t.id) }
+      }
+      return out
+    },
     liveChecks: (tab, opts) => runLiveChecks({
       browser: tab.page.browser(),
       page: tab.page,
@@ -290,17 +403,26 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   app.decorate('handoffs', service)
 
   app.tabs.addActGuard((tab) => {
-    if (service.isHeld(tab.id)) {
-      const s = service.summary(tab.id)
-      throw new AfhttpError('tab_under_human_control', `A person holds this tab until ${s.expires_at} (state ${s.state}); observe with snapshot or finish the handoff.`, { tab_id: tab.id, handoff: s })
+    // A popup of a handed-off tab (a sign-in window) is part of that handoff (SPEC section 7 "Popups").
+    const holder = heldBy(tab)
+    if (holder) {
+      const s = service.summary(holder)
+      const of = holder === tab.id ? 'this tab' : `this popup's opener ${holder}`
+      throw new AfhttpError('tab_under_human_control', `A person holds ${of} until ${s.expires_at} (state ${s.state}); observe with snapshot or finish the handoff.`, { tab_id: tab.id, ...(holder !== tab.id ? { opener_tab_id: holder } : {}), handoff: s })
     }
   })
-  app.tabs.addProtector((tab) => service.isHeld(tab.id) ? 'open handoff' : undefined)
+  app.tabs.addProtector((tab) => {
+    const holder = heldBy(tab)
+    return holder === undefined ? undefined : holder === tab.id ? 'open handoff' : `popup of ${holder}, whose handoff is open`
+  })
   app.tabs.addDescriber((tab) => {
+    const opener = openerTabId(tab)
+    const extra = opener ? { opener_tab_id: opener } : {}
     const h = perTab.get(tab.id)?.current
-    if (!h) return {}
+    const holder = heldBy(tab)
+    if (!h) return holder && holder !== tab.id ? { ...extra, controller: perTab.get(holder)?.current?.control.controller ?? 'agent' } : extra
     const s = summarize(h, clock.now())
-    return { controller: isHeld(h, clock.now()) ? s.controller : 'agent', handoff: s }
+    return { ...extra, controller: isHeld(h, clock.now()) ? s.controller : 'agent', handoff: s }
   })
   app.tabs.onClosed((tab, reason) => {
     const rec = perTab.get(tab.id)
@@ -308,14 +430,23 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       end(rec.current, 'revoked', reason === 'browser_lost' ? 'browser_lost' : 'tab_closed')
       // A driver waiting on this handoff must still learn how it ended when the tab went away
       // without its doing (a crash, a page that closed itself); after its own DELETE it knows.
-      if (reason !== 'api') closedTabs.set(tab.id, { ...summarize(rec.current, clock.now()), tab_closed: true })
-      while (closedTabs.size > MAX_CLOSED_TAB_SUMMARIES) closedTabs.delete(closedTabs.keys().next().value as string)
+      const h = rec.current
+      const keep = (): void => {
+        if (reason !== 'api') closedTabs.set(tab.id, { ...summarize(h, clock.now()), tab_closed: true })
+        while (closedTabs.size > MAX_CLOSED_TAB_SUMMARIES) closedTabs.delete(closedTabs.keys().next().value as string)
+      }
+      keep()
+      // The record stays readable (panels closing, the outcome) until its ending settled.
+      void service.settled(tab.id).then(() => {
+        keep()
+        if (perTab.get(tab.id) === rec) perTab.delete(tab.id)
+        endings.delete(tab.id)
+      })
+      return
     }
     perTab.delete(tab.id)
   })
-  app.addHook('preClose', async () => {
-    for (const rec of perTab.values()) if (rec.current) end(rec.current, 'revoked', 'shutdown')
-  })
+  app.addHook('preClose', () => service.shutdown())
 }
 
 export default fp(handoffsPlugin, { name: 'afhttp-handoffs', dependencies: ['afhttp-tabs'] })

@@ -29,7 +29,8 @@ declare module 'fastify' {
   }
 }
 
-const EXPIRY_SWEEP_MS = 1_000
+/** Expiry reaches every open panel within a second (SPEC section 7 "Ending reaches every viewer"). */
+const EXPIRY_SWEEP_MS = 250
 
 async function panelPlugin (app: FastifyInstance): Promise<void> {
   const leases = new LeaseBook()
@@ -67,7 +68,13 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
     open (tab) {
       let p = panels.get(tab.id)
       if (!p) {
-        p = PanelTab.open({ tab, handoffs: app.handoffs, streamer: service.streamer(tab), now: () => app.clock.now(), log: app.log.child({ tab_id: tab.id }) })
+        p = PanelTab.open({
+          tab,
+          handoffs: app.handoffs,
+          streamer: service.streamer(tab),
+          streamerFor: (popup) => service.streamer(popup),
+          popups: () => app.handoffs.popupsOf(tab.id),
+          now: () => app.clock.now(), log: app.log.child({ tab_id: tab.id }) })
         p.then((panel) => {
           // The handoff may have ended while the panel was opening.
           if (panels.get(tab.id) === p && app.handoffs.isHeld(tab.id)) opened.set(tab.id, panel)
@@ -95,6 +102,8 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
   })
   app.tabs.onClosed((tab) => {
     closePanel(tab.id)
+    // A popup that closed: its opener's panel goes back to the tab that is left.
+    for (const panel of opened.values()) void panel.syncPopups()
     const s = streamers.get(tab.id)
     streamers.delete(tab.id)
     void s?.dispose()

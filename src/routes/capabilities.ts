@@ -6,6 +6,7 @@ import { EVENT_JOURNAL_MAX, EVENT_TYPES } from '../core/event-journal.js'
 import { SSE_CLIENTS_MAX, SSE_HEARTBEAT_MS } from './events.js'
 import { WEBHOOK_ATTEMPTS, WEBHOOK_QUEUE_MAX, WEBHOOK_TIMEOUT_MS } from '../events/webhook.js'
 import { CDP_PASSTHROUGH_MAX_MESSAGE_BYTES } from './cdp.js'
+import { DECLINE_NOTE_MAX_CHARS, HANDOFF_MODES, INSTRUCTIONS_MAX_CHARS } from '../core/handoff.js'
 
 export const WAIT_STRATEGIES = ['load', 'domcontentloaded', 'networkidle', 'selector:<css>', 'selector-stable:<css>']
 export const CAPTURES = ['html', 'text', 'screenshot']
@@ -18,7 +19,10 @@ export const LIMITS = {
   paste_chars_max: 100_000,
   finished_handoffs_per_tab: 64,
   // Files a person may hand to a page's file chooser through the panel (SPEC section 16).
-  ...UPLOAD_LIMITS
+  ...UPLOAD_LIMITS,
+  // The driver's words for the person and the person's reason for declining (issue 10).
+  instructions_chars_max: INSTRUCTIONS_MAX_CHARS,
+  decline_note_chars_max: DECLINE_NOTE_MAX_CHARS
 }
 
 async function defaultBackend (app: FastifyInstance): Promise<string> {
@@ -42,6 +46,7 @@ export default async function capabilitiesRoutes (app: FastifyInstance): Promise
     browser_mode_configured: app.config.browserModeConfigured,
     wait_strategies: WAIT_STRATEGIES,
     captures: CAPTURES,
+    handoff_modes: HANDOFF_MODES,
     // Keys live in memory only: a restarted host has forgotten them (SPEC section 5).
     idempotency: { header: 'Idempotency-Key', routes: ['POST /v1/fetch', 'POST /v1/tabs/:tab_id/handoff'], ttl_ms: IDEMPOTENCY_TTL_MS, keys_max: IDEMPOTENCY_MAX_KEYS, answers_bytes_max: IDEMPOTENCY_MAX_BYTES, survives_restart: false },
     events: {

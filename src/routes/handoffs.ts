@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { idempotent } from '../plugins/idempotency.js'
+import { HANDOFF_MODES, INSTRUCTIONS_MAX_CHARS, type HandoffMode } from '../core/handoff.js'
 
 interface TabParams { tab_id: string }
 
@@ -14,9 +15,13 @@ const mintBody = {
   additionalProperties: false,
   properties: {
     region: { type: 'string', minLength: 1, maxLength: 1024 },
-    ready_selector: { type: 'string', minLength: 1, maxLength: 1024 }
+    ready_selector: { type: 'string', minLength: 1, maxLength: 1024 },
+    instructions: { type: 'string', maxLength: INSTRUCTIONS_MAX_CHARS },
+    mode: { type: 'string', enum: HANDOFF_MODES }
   }
 } as const
+
+interface MintBody { region?: string, ready_selector?: string, instructions?: string, mode?: HandoffMode }
 
 const finishBody = {
   type: 'object',
@@ -27,12 +32,17 @@ const finishBody = {
 
 /** The driver's side of a handoff (SPEC section 7): mint, summary, finish. */
 export default async function handoffRoutes (app: FastifyInstance): Promise<void> {
-  app.post<{ Params: TabParams, Body: { region?: string, ready_selector?: string } | null }>(
+  app.post<{ Params: TabParams, Body: MintBody | null }>(
     '/v1/tabs/:tab_id/handoff',
     { schema: { params: tabParams, body: mintBody } },
     idempotent(app, async (req) => {
       const tab = app.tabs.get(req.params.tab_id)
-      const minted = await app.handoffs.mint(tab.id, { region: req.body?.region, readySelector: req.body?.ready_selector })
+      const minted = await app.handoffs.mint(tab.id, {
+        region: req.body?.region,
+        readySelector: req.body?.ready_selector,
+        instructions: req.body?.instructions,
+        mode: req.body?.mode
+      })
       return minted
     })
   )
@@ -50,7 +60,10 @@ export default async function handoffRoutes (app: FastifyInstance): Promise<void
     { schema: { params: tabParams, body: finishBody } },
     async (req) => {
       app.tabs.get(req.params.tab_id)
-      return app.handoffs.finish(req.params.tab_id, req.body.handoff_fence, 'driver')
+      app.handoffs.finish(req.params.tab_id, req.body.handoff_fence, 'driver')
+      // The answer carries the outcome, cookie names included.
+      await app.handoffs.settled(req.params.tab_id)
+      return app.handoffs.summary(req.params.tab_id)
     }
   )
 }

@@ -9,6 +9,7 @@ import { summarize } from '../core/handoff.js'
 import type { TabRecord } from '../plugins/tabs.js'
 import type { Lease } from '../panel/lease.js'
 import { noLeasePage, PAGE_CSP, unavailablePage } from '../panel/pages.js'
+import { DECLINE_NOTE_MAX_CHARS } from '../core/handoff.js'
 import { noStore, sameOrigin, sendHtml } from '../panel/http.js'
 import { panelFileRoutes } from './panel-files.js'
 
@@ -90,6 +91,7 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
       lease_expires_at: new Date(lease.expiresAt).toISOString(),
       handoff: summaryOf(tab),
       viewers: panel?.viewers.size ?? 0,
+      mode: lease.mode,
       backend_connected: tab.page.browser().connected
     }
   })
@@ -99,7 +101,23 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
   app.post<TabQuery>('/panel/api/done', { preValidation: sameOriginOnly }, async (req, reply) => {
     noStore(reply)
     const { tab, lease } = leased(req)
-    return app.handoffs.finishByViewer(tab.id, app.panel.find(tab.id)?.holderUnder(lease) ?? 'http')
+    if (lease.mode === 'view') throw new AfhttpError('panel_view_only')
+    app.handoffs.finishByViewer(tab.id, app.panel.find(tab.id)?.holderUnder(lease) ?? 'http')
+    await app.handoffs.settled(tab.id)
+    return app.handoffs.summary(tab.id)
+  })
+
+  // "I can't do this" without the WebSocket: the same rules as Done.
+  app.post<TabQuery & { Body: { reason?: string } | null }>('/panel/api/decline', {
+    preValidation: sameOriginOnly,
+    schema: { body: { type: ['object', 'null'], additionalProperties: false, properties: { reason: { type: 'string', maxLength: DECLINE_NOTE_MAX_CHARS } } } }
+  }, async (req, reply) => {
+    noStore(reply)
+    const { tab, lease } = leased(req)
+    if (lease.mode === 'view') throw new AfhttpError('panel_view_only')
+    app.handoffs.declineByViewer(tab.id, app.panel.find(tab.id)?.holderUnder(lease) ?? 'http', req.body?.reason?.trim())
+    await app.handoffs.settled(tab.id)
+    return app.handoffs.summary(tab.id)
   })
 }
 

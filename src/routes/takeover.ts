@@ -45,19 +45,20 @@ export default async function takeoverRoutes (app: FastifyInstance): Promise<voi
       req.log.warn({ tab_id: tab.id, check: failed.name, error: failed.error }, 'panel link not exchanged: live check failed')
       return sendHtml(reply, 503, unavailablePage(failed, checks), PAGE_CSP)
     }
+    const mode = app.handoffs.secretMode(secret) ?? 'control'
     try {
       app.handoffs.consumeSecret(secret)
     } catch {
       return sendHtml(reply, 410, gonePage(app.handoffs.secretProblem(secret) ?? 'used'), PAGE_CSP)
     }
-    const { token } = app.panel.leases.issue(tab.id, handoff.fence, app.clock.now(), handoff.expiresAt)
+    const { token } = app.panel.leases.issue(tab.id, handoff.fence, app.clock.now(), handoff.expiresAt, mode)
     reply.setCookie(leaseCookieName(tab.id), token, {
       path: `${publicPathPrefix(app.config)}/panel`,
       httpOnly: true,
       sameSite: 'strict',
       secure: app.config.publicUrl.startsWith('https:')
     })
-    req.log.info({ tab_id: tab.id }, 'panel link exchanged for a lease')
+    req.log.info({ tab_id: tab.id, mode }, 'panel link exchanged for a lease')
     // The panel connects within a few hundred ms: have its page-side session ready by then.
     app.panel.open(tab).catch(() => undefined)
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer')

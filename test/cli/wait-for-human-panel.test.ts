@@ -42,3 +42,26 @@ t.test('a person pressing Done in the panel ends --wait-for-human with the conte
   t.match(final, /^ok\s+yes$/m)
   t.match(final, /^status\s+200\s+\(content\)$/m)
 })
+
+t.test('a person declining in the panel ends --wait-for-human with exit 3 and their note', async (t) => {
+  const host = await startHost(t)
+  const site = await startFixtureServer(t, { '/members': { body: GATE } })
+  const cli = startCli(['fetch', `${site.url}/members`, '--wait-for-human', '--poll-ms', '200', '--capture', 'text'], { AFHTTP_URL: host.url, AFHTTP_TOKEN: host.token })
+  t.teardown(() => { if (cli.child.exitCode === null) cli.child.kill('SIGKILL') })
+  const [, printed] = await cli.waitFor(/^(https?:\/\/\S+\/takeover\/\S+)$/m)
+  const panelUrl = host.url + new URL(printed).pathname
+  const person = await puppeteer.launch({ executablePath: host.config.chromiumPath, headless: true, args: chromiumArgs({ isRoot: runningAsRoot(), width: 800, height: 900 }) })
+  t.teardown(() => person.close())
+  const page = await person.newPage()
+  await page.goto(panelUrl)
+  await page.waitForSelector('#afhttp-decline', { visible: true, timeout: 15_000 })
+  await page.click('#afhttp-decline')
+  await page.type('#afhttp-decline-reason', 'No access: this needs the admin account.')
+  await page.click('#afhttp-decline-send')
+  const res = await cli.done
+  t.equal(res.code, 3, res.stderr)
+  t.match(res.stderr, /the person declined: "No access: this needs the admin account\."/)
+  t.match(res.stderr, /stays retained/)
+  const tabId = [...host.app.tabs.list()][0]?.id
+  t.ok(tabId && host.app.tabs.find(tabId)?.retained, 'the tab is still there for the driver')
+})

@@ -36,3 +36,20 @@ t.test('summary: checks, warnings, auto_done', async (t) => {
   t.equal(summarize(plain, 1).will_check_again, false, 'nothing to detect: no check is promised')
   t.match(summarize(h, 600_000), { state: 'expired', will_check_again: false, checks_left: 0 })
 })
+
+t.test('cookiesSetBetween: new or changed cookies by name, never values; deleted ones are not "set"', async (t) => {
+  const { cookiesSetBetween } = await import('../../src/core/handoff.js')
+  const c = (name: string, value: string, domain = 'a.test', path = '/'): { name: string, value: string, domain: string, path: string } => ({ name, value, domain, path })
+  t.same(cookiesSetBetween([c('keep', '1'), c('gone', '1'), c('sid', 'old')], [c('keep', '1'), c('sid', 'new'), c('fresh', 'x'), c('keep', '1', 'b.test')]), ['fresh', 'keep', 'sid'])
+  t.same(cookiesSetBetween([c('a', '1')], [c('a', '1')]), [])
+})
+
+t.test('summary: instructions, human note and outcome', async (t) => {
+  const h = newHandoff({ fence: 'hf_x', tabId: 'tab_x', now: 0, holdMs: 1_000, startUrl: 'http://a.test/', generation: 1, challengeSeen: false, instructions: 'Sign in, then press Done.' })
+  t.equal(summarize(h, 0).instructions, 'Sign in, then press Done.')
+  t.notOk('outcome' in summarize(h, 0), 'no outcome while open')
+  h.ended = { state: 'finished', reason: 'human_declined', at: 10 }
+  h.humanNote = 'no access'
+  h.outcome = { final_url: 'http://a.test/', navigated: false, cookies_set: ['sid'] }
+  t.match(summarize(h, 10), { state: 'finished', finish_reason: 'human_declined', human_note: 'no access', outcome: { final_url: 'http://a.test/', navigated: false, cookies_set: ['sid'] } })
+})

@@ -55,3 +55,11 @@ t.test('key tables', async (t) => {
   t.same(shortcutFor('a', false)?.commands, ['selectAll'])
   t.equal(shortcutFor('w', false), undefined)
 })
+
+t.test('decline carries an optional reason of at most 200 characters', async (t) => {
+  t.same(parsePanelMessage('{"t":"decline"}'), { ok: true, msg: { t: 'decline' } })
+  t.same(parsePanelMessage(JSON.stringify({ t: 'decline', reason: '  wrong account  ' })), { ok: true, msg: { t: 'decline', reason: 'wrong account' } })
+  t.same(parsePanelMessage(JSON.stringify({ t: 'decline', reason: '   ' })), { ok: true, msg: { t: 'decline' } })
+  t.equal(parsePanelMessage(JSON.stringify({ t: 'decline', reason: 'x'.repeat(201) })).ok, false)
+  t.equal(parsePanelMessage(JSON.stringify({ t: 'decline', reason: 5 })).ok, false)
+})

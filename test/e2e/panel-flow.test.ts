@@ -105,10 +105,7 @@ t.test('a person gets through a challenge in the panel', async (t) => {
       // Typing: printable text as text (non-ASCII included), editing keys as keys.
       const field = await rectOf(tab.page, '#name')
       await tap(field.x + 20, field.y + field.height / 2)
-      if (touch) {
-        await panel.waitForSelector('#afhttp-focus[data-state="blurred"]')
-        await panel.click('#afhttp-kbd')
-      }
+      // On a phone the panel raises the keyboard by itself once the page focused the field.
       await panel.waitForSelector('#afhttp-focus[data-state="typing"]')
       t.match(await panel.$eval('#afhttp-focus', (el) => el.textContent), /Your name/, 'the focus indicator names the field')
       await panel.keyboard.type('Grüße, ıé 日本!x')

@@ -4,6 +4,8 @@ import type { WakeFn } from './event-wake.js'
 
 export type WaitOutcome =
   | { kind: 'finished', summary: HandoffSummary }
+  /** The person said "I can't do this" (finish_reason human_declined); the tab stays retained. */
+  | { kind: 'declined', summary: HandoffSummary, note?: string }
   /** The host ended the hold without a finish: `expired` or `revoked`. */
   | { kind: 'ended', summary: HandoffSummary }
   /** The tab or its handoff no longer exists (closed, host restarted). */
@@ -56,6 +58,12 @@ export function renderProgress (s: HandoffSummary, elapsedMs: number, nowMs: num
   return { text: parts.join(' · '), key: `${s.state}|${s.will_check_again}` }
 }
 
+/** What the CLI prints when the person declined: their note, quoted as text, and what next. */
+export function explainDecline (outcome: Extract<WaitOutcome, { kind: 'declined' }>, tabId: string): string {
+  const note = outcome.note !== undefined ? `: ${JSON.stringify(outcome.note)}` : ' (no reason given)'
+  return `the person declined${note}\nTab ${tabId} stays retained; mint another panel link for someone else or close the tab.`
+}
+
 function isTransient (err: AfhttpClientError): boolean {
   return ['host_unreachable', 'connection_lost', 'request_timeout', 'rate_limited'].includes(err.code) || (err.status ?? 0) >= 500
 }
@@ -81,6 +89,9 @@ export async function waitForHandoff (client: Pick<AfhttpClient, 'handoffSummary
       const s = await client.handoffSummary(opts.tabId, { signal: opts.signal, timeoutMs: Math.max(5_000, opts.pollMs * 5) })
       last = s
       failingSince = undefined
+      if (s.state === 'finished' && s.finish_reason === 'human_declined') {
+        return { kind: 'declined', summary: s, ...(typeof s.human_note === 'string' ? { note: s.human_note } : {}) }
+      }
       if (s.state === 'finished') return { kind: 'finished', summary: s }
       if (s.state === 'expired' || s.state === 'revoked') return { kind: 'ended', summary: s }
       show(s)

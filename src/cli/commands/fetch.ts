@@ -4,7 +4,7 @@ import { UsageError, bool, parseCapture, parseWait, positionals, positiveInt, sh
 import type { HostCommand, CommandContext } from './command.js'
 import { fetchExitCode, humanAction, renderFetch } from './fetch-summary.js'
 import { writeArtifacts } from './fetch-out.js'
-import { waitForHandoff, type WaitOutcome } from './fetch-wait.js'
+import { explainDecline, waitForHandoff, type WaitOutcome } from './fetch-wait.js'
 import { tabEventWaker } from './event-wake.js'
 
 const DEFAULT_POLL_MS = 1_000
@@ -50,6 +50,7 @@ function resumeLine (ctx: CommandContext, req: FetchRequest, tabId: string): str
 }
 
 function explainEnd (outcome: Exclude<WaitOutcome, { kind: 'finished' | 'unreachable' }>, tabId: string, restart: string): string {
+  if (outcome.kind === 'declined') return explainDecline(outcome, tabId)
   if (outcome.kind === 'interrupted') {
     const until = outcome.summary ? ` (hold until ${outcome.summary.expires_at})` : ''
     return `stopped waiting. Tab ${tabId} stays retained with its handoff open${until}; the panel URL above stays valid until it is opened or the hold ends.\nresume with:\n  ${restart}`

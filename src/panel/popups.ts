@@ -1,0 +1,35 @@
+// The windows a handed-off page opens (SPEC section 7 "Popups"): each is shown in the same
+// panel, under the same handoff and control, through its own CDP session and input relay.
+import type { FastifyBaseLogger } from 'fastify'
+import type { CDPSession } from 'puppeteer-core'
+import type { TabRecord } from '../plugins/tabs.js'
+import { InputRelay, type RelayHooks } from './input-relay.js'
+import type { TabStreamer } from './streamer.js'
+
+/** A popup of the handed-off tab, as the panel drives it. */
+export interface Popup { tab: TabRecord, session: CDPSession, relay: InputRelay, streamer: TabStreamer }
+
+/** Opens the panel's side of a popup; undefined when it closed meanwhile. */
+export async function openPopup (tab: TabRecord, streamer: TabStreamer, hooks: RelayHooks, log: FastifyBaseLogger): Promise<Popup | undefined> {
+  const session = await tab.page.createCDPSession().catch(() => undefined)
+  if (!session || tab.page.isClosed()) {
+    await session?.detach().catch(() => undefined)
+    return undefined
+  }
+  // As for the handed-off tab: the page believes its window has focus.
+  session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
+  return { tab, session, relay: new InputRelay(session, hooks, log), streamer }
+}
+
+/** Lets go of a popup: queued input dropped, held keys and buttons released, session detached. The window stays open. */
+export function releasePopup (p: Popup): void {
+  p.relay.dropQueued()
+  p.relay.releaseHeld()
+  p.session.detach().catch(() => undefined)
+}
+
+/** Host → panel `tabs` message: the windows of this handoff and the one on show. */
+export function tabsMessage (root: TabRecord, popups: Iterable<Popup>, shown: string): Record<string, unknown> {
+  const tabs = [root, ...[...popups].map((p) => p.tab)].filter((t) => !t.page.isClosed())
+  return { t: 'tabs', shown, tabs: tabs.map((t) => ({ tab_id: t.id, url: t.page.url(), popup: t !== root })) }
+}
