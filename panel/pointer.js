@@ -37,6 +37,9 @@ export class PointerCapture {
     el.addEventListener('lostpointercapture', (e) => this.up(e))
     el.addEventListener('wheel', (e) => this.wheeled(e), { passive: false })
     el.addEventListener('contextmenu', (e) => e.preventDefault())
+    // A tap anywhere else (a picker's Set, a dialog's OK) ends any double tap: tapping one field,
+    // answering its picker and tapping the next field nearby is two taps, not a zoom.
+    document.addEventListener('pointerdown', (e) => { if (e.target.closest?.('#afhttp-sheet') || !el.contains(e.target)) this.lastTap.at = 0 }, true)
   }
 
   down (e) {
