@@ -7,6 +7,7 @@ import { newTabId } from '../core/tab-id.js'
 import { planReap } from '../core/reaper.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { WindowPool } from '../browser/window-pool.js'
+import { closePage } from '../browser/close-page.js'
 
 export interface TabRecord {
   readonly id: string
@@ -266,7 +267,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       await ensureAnchor(tab.page.browser())
       closing.set(id, reason)
       try {
-        if (!tab.page.isClosed()) await tab.page.close()
+        await closePage(tab.page)
         forget(tab, reason)
       } finally {
         closing.delete(id)

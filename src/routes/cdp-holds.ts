@@ -1,15 +1,9 @@
 import type { FastifyInstance } from 'fastify'
-import type { Page } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
 import type { TabRecord } from '../plugins/tabs.js'
 
-/**
- * The CDP target id of a tab's page. puppeteer keeps it on the Target without a public getter;
- * reading it is synchronous, which the passthrough needs to decide a command before forwarding it.
- */
-export function targetIdOf (page: Page): string | undefined {
-  return (page.target() as unknown as { _targetId?: string })._targetId
-}
+import { targetIdOf } from '../browser/target-id.js'
+export { targetIdOf }
 
 export function tabOfTarget (app: FastifyInstance, targetId: string): TabRecord | undefined {
   return app.tabs.list().find((tab) => targetIdOf(tab.page) === targetId)
