@@ -102,7 +102,7 @@ for (const mode of ['headful', 'headless'] as const) {
     const p = await clientPointOf(panel, 300, 180)
     await panel.mouse.click(p.x, p.y)
     const tab = host.app.tabs.get(fetched.tab_id)
-    await tab.page.waitForFunction(() => document.title === 'Pressed', { timeout: 10_000 })
+    await tab.page.waitForFunction(() => document.title === 'Pressed', { timeout: 10_000, polling: 50 })
     t.equal(await tab.page.title(), 'Pressed', 'the click landed on the button')
   })
 }

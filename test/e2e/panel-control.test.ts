@@ -192,7 +192,7 @@ t.test('panel exchange, lease and control', async (t) => {
       const view = await back.$eval('#afhttp-view', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
       await back.mouse.move(view.x, view.y)
       await back.mouse.wheel({ deltaY: 400 })
-      await tab.page.waitForFunction(() => window.scrollY > 0, { timeout: 5_000 })
+      await tab.page.waitForFunction(() => window.scrollY > 0, { timeout: 5_000, polling: 50 })
       t.pass('scrolled')
       await tab.page.evaluate(() => window.scrollTo(0, 0))
     })

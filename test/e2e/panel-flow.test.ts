@@ -80,7 +80,7 @@ t.test('a person gets through a challenge in the panel', async (t) => {
       const target = await rectOf(tab.page, '#target')
       const aim = { x: target.x + 2.25, y: target.y + 4.75 }
       await tap(aim.x, aim.y)
-      await tab.page.waitForFunction(() => (window as any).hits.length > 0)
+      await tab.page.waitForFunction(() => (window as any).hits.length > 0, { polling: 50 })
       const hit = (await tab.page.evaluate(() => (window as any).hits))[0]
       t.equal(hit.id, 'target', 'the press landed on the 7 px target')
       t.ok(Math.abs(hit.x - aim.x) <= 1 && Math.abs(hit.y - aim.y) <= 1, `within 1 CSS px: aimed ${aim.x},${aim.y} got ${hit.x},${hit.y}`)
@@ -99,7 +99,7 @@ t.test('a person gets through a challenge in the panel', async (t) => {
         await panel.mouse.move(to.x, to.y, { steps: 8 })
         await panel.mouse.up()
       }
-      await tab.page.waitForFunction(() => (document.querySelector('#slider') as HTMLInputElement).value === '100', { timeout: 5_000 })
+      await tab.page.waitForFunction(() => (document.querySelector('#slider') as HTMLInputElement).value === '100', { timeout: 5_000, polling: 50 })
       t.pass('the slider reached its end')
 
       // Typing: printable text as text (non-ASCII included), editing keys as keys.
@@ -110,32 +110,32 @@ t.test('a person gets through a challenge in the panel', async (t) => {
       t.match(await panel.$eval('#afhttp-focus', (el) => el.textContent), /Your name/, 'the focus indicator names the field')
       await panel.keyboard.type('Grüße, ıé 日本!x')
       await panel.keyboard.press('Backspace')
-      await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value === 'Grüße, ıé 日本!', { timeout: 5_000 })
+      await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value === 'Grüße, ıé 日本!', { timeout: 5_000, polling: 50 })
       t.pass('non-ASCII text arrived as typed, Backspace worked')
       if (!touch) {
         const cdp = await panel.createCDPSession()
         await cdp.send('Input.imeSetComposition', { text: 'にほ', selectionStart: 2, selectionEnd: 2 })
         await cdp.send('Input.insertText', { text: 'ご' })
-        await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value.endsWith('ご'), { timeout: 5_000 })
+        await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value.endsWith('ご'), { timeout: 5_000, polling: 50 })
         t.notMatch(await tab.page.$eval('#name', (el) => (el as HTMLInputElement).value), /にほ/, 'an IME commit arrives once, without its composition')
         await panel.keyboard.down('Control')
         await panel.keyboard.press('KeyA')
         await panel.keyboard.up('Control')
         await panel.keyboard.type('Zoë')
-        await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value === 'Zoë', { timeout: 5_000 })
+        await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value === 'Zoë', { timeout: 5_000, polling: 50 })
         t.pass('Ctrl-A went to the page')
       }
 
       // Paste from the real clipboard into a password field.
       const pw = await rectOf(tab.page, '#pw')
       await tap(pw.x + 20, pw.y + pw.height / 2)
-      await tab.page.waitForFunction(() => document.activeElement?.id === 'pw')
+      await tab.page.waitForFunction(() => document.activeElement?.id === 'pw', { polling: 50 })
       if (touch) await panel.click('#afhttp-kbd')
       await panel.evaluate(() => navigator.clipboard.writeText('pässwörd-🔑-123'))
       await panel.keyboard.down('Control')
       await panel.keyboard.press('KeyV')
       await panel.keyboard.up('Control')
-      await tab.page.waitForFunction(() => (document.querySelector('#pw') as HTMLInputElement).value === 'pässwörd-🔑-123', { timeout: 5_000 })
+      await tab.page.waitForFunction(() => (document.querySelector('#pw') as HTMLInputElement).value === 'pässwörd-🔑-123', { timeout: 5_000, polling: 50 })
       t.pass('the clipboard paste reached the password field')
 
       // Continue: the challenge is gone and the page navigated, so the handoff finishes itself.

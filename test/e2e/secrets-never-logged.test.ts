@@ -93,7 +93,7 @@ t.test('a whole takeover at debug level writes no secret to any log line', async
   ws.send(JSON.stringify({ t: 'text', g, text: TYPED }))
   ws.send(JSON.stringify({ t: 'not-a-type', g, text: PASSWORD })) // refused messages must not echo into logs either
   const tab = host.app.tabs.get(tabId)
-  await tab.page.waitForFunction((want: string) => (document.querySelector('#pw') as HTMLInputElement).value === want, { timeout: 10_000 }, PASSWORD + TYPED)
+  await tab.page.waitForFunction((want: string) => (document.querySelector('#pw') as HTMLInputElement).value === want, { timeout: 10_000, polling: 50 }, PASSWORD + TYPED)
   t.pass('the paste and the typed text reached the page')
 
   // Requests that carry secrets in headers: a wrong token, and cookies sent to the API.
