@@ -39,6 +39,48 @@ t.test('cleanup races and a failing guard', async (t) => {
     await host.app.tabs.close(tab.id, 'api')
   })
 
+  t.test('a fetch whose own cleanup meets a browser that does not answer: answered, tab kept, warned', async (t) => {
+    const pid = host.app.browsers.status(profile).pid as number
+    // The fault lands exactly between the fetch's inspection and its guard: release asks every
+    // protector first, so the first ask after arming stops the real browser process.
+    let armed = false
+    let stopped = false
+    host.app.tabs.addProtector(() => {
+      if (armed && !stopped) {
+        stopped = true
+        process.kill(pid, 'SIGSTOP')
+      }
+      return undefined
+    })
+    const before = new Set(host.app.tabs.list().map((x) => x.id))
+    armed = true
+    let body
+    try {
+      const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/page?guard=fails` }) })
+      t.equal(res.status, 200, 'the fetch still answers')
+      body = await res.json()
+    } finally {
+      armed = false
+      if (stopped) process.kill(pid, 'SIGCONT')
+    }
+    t.ok(stopped, 'the browser was stopped during the fetch cleanup')
+    t.equal(body.ok, true, 'with the page it fetched')
+    t.match(body.artifacts.text, /enough words/)
+    t.equal(body.tab_retained, true, 'the tab is kept rather than closed blind')
+    t.equal(body.trace.retained_tab_id, body.tab_id, 'and the answer says which')
+    t.ok(body.warnings.some((w: { code: string }) => w.code === 'anchor_guard_failed'), 'with the warning anchor_guard_failed')
+    t.notOk(before.has(body.tab_id), 'it was the fetch\'s own tab')
+    const tab = host.app.tabs.find(body.tab_id)
+    t.ok(tab, 'the tab stays in the inventory')
+    t.notOk(tab!.page.isClosed(), 'and open')
+    t.equal(await tab!.page.evaluate('1 + 1'), 2, 'and answers once the browser does')
+    const listed = (await (await host.api('/v1/tabs')).json()).tabs.find((x: { tab_id: string }) => x.tab_id === body.tab_id)
+    t.equal(listed?.retained, true, '/v1/tabs lists it as retained')
+    t.equal((await host.api(`/v1/tabs/${body.tab_id}`, { method: 'DELETE' })).status, 200, 'and it closes once the guard can be shown')
+    t.ok(browser.connected, 'the browser is still running')
+    t.equal((await pages()).filter((u) => u === ANCHOR_URL).length, 1, 'with its anchor')
+  })
+
   t.test('50 rounds of fetch cleanup, the reaper and DELETE at once never close the last window', async (t) => {
     let problems = 0
     for (let round = 0; round < 50; round++) {
