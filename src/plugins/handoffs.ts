@@ -1,99 +1,22 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { AfhttpError } from '../errors.js'
-import { runLiveChecks, failedCheck, type LiveCheck } from '../browser/live-checks.js'
-import { resolveAim, type Aim } from '../browser/aim.js'
-import { hashSecret, newFence, newSecret } from '../core/secrets.js'
-import { SecretLedger } from '../core/secret-ledger.js'
-import { applyControl, type ControlEvent, type ControlResult } from '../core/control.js'
+import { runLiveChecks, failedCheck } from '../browser/live-checks.js'
+import { resolveAim } from '../browser/aim.js'
+import { newFence } from '../core/secrets.js'
+import { applyControl } from '../core/control.js'
 import {
-  addWarning, cookiesSetBetween, handoffState, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
-  type FinishReason, type Handoff, type HandoffMode, type HandoffSummary, type HandoffWarning, type JarCookie
+  addWarning, handoffState, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
+  type FinishReason, type Handoff, type HandoffSummary
 } from '../core/handoff.js'
+import type { FrameProver, HandoffService } from '../handoffs/service.js'
+import { PanelLinks } from '../handoffs/panel-links.js'
+import { holderOf, openerTabId, popupsOf } from '../handoffs/popup-chain.js'
+import { ClosedSummaries } from '../handoffs/closed-summaries.js'
+import { OutcomeWatch } from '../handoffs/outcome-watch.js'
 import type { TabRecord } from './tabs.js'
-import { readJar, within } from '../browser/jar-names.js'
 
-/** Final summaries kept for tabs that closed (bounded: oldest forgotten first). */
-const MAX_CLOSED_TAB_SUMMARIES = 256
-
-/** Why a panel secret cannot be exchanged; each gets its own wording on the 410 page. */
-export type SecretProblem = 'unknown' | 'used' | 'revoked' | 'finished' | 'expired'
-
-/** Proves the screencast delivers a frame, through the tab's shared stream when there is one. */
-export type FrameProver = (tab: TabRecord, opts: { keepStreaming: boolean }) => Promise<void>
-
-export interface LiveCheckOptions {
-  screencast?: boolean
-  /** The caller expects a viewer soon (exchange, panel document): keep the proving stream warm. */
-  keepStreaming?: boolean
-}
-
-export interface MintOptions {
-  region?: string
-  readySelector?: string
-  challengeSeen?: boolean
-  widgetSelector?: string
-  /** Plain text for the person, shown in #afhttp-instructions. */
-  instructions?: string
-  /** `view`: the link only watches (SPEC section 7 "Mint options"). Default `control`. */
-  mode?: HandoffMode
-}
-
-/** How long an ending waits for the cookie jar before it reports the outcome without it. */
-const OUTCOME_JAR_MS = 500
-
-export interface MintResult {
-  takeover_url_secret: string
-  handoff_fence: string
-  expires_at: string
-  surface: { tab_id: string, url: string, aim: Aim }
-  warnings: Array<{ code: string, message: string }>
-}
-
-export interface HandoffService {
-  mint (tabId: string, opts?: MintOptions): Promise<MintResult>
-  current (tabId: string): Handoff | undefined
-  summary (tabId: string): HandoffSummary
-  finish (tabId: string, fence: string, reason: FinishReason): HandoffSummary
-  /** Exchanges a panel secret once; the caller runs live checks first. */
-  consumeSecret (secret: string): Handoff
-  /** Whether a live secret is a control or a view link (before it is consumed). */
-  secretMode (secret: string): HandoffMode | undefined
-  /** The person said "I can't do this": ends the handoff with human_declined and their note. */
-  declineByViewer (tabId: string, viewerId: string, note?: string): HandoffSummary
-  /** The host is shutting down: every open handoff ends `revoked`/`shutdown` (its panels hear it). */
-  shutdown (): Promise<void>
-  /** Resolves once the last ending of `tabId` has its outcome (cookie names read). */
-  settled (tabId: string): Promise<void>
-  /** Looks a secret up without consuming it (for the 410/503 decision). */
-  peekSecret (secret: string): Handoff | undefined
-  /** Why `secret` cannot be exchanged now, or undefined when it can. */
-  secretProblem (secret: string): SecretProblem | undefined
-  control (tabId: string, event: ControlEvent): ControlResult
-  isHeld (tabId: string): boolean
-  liveChecks (tab: TabRecord, opts?: LiveCheckOptions): Promise<LiveCheck[]>
-  onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
-  /** How the last handoff of a tab that has since closed ended (bounded memory), if any. */
-  closedSummary (tabId: string): (HandoffSummary & { tab_closed: true }) | undefined
-  /** The tab whose open handoff covers `tabId` (itself or a popup's opener), if any. */
-  heldBy (tabId: string): string | undefined
-  /** Open popups of `tabId` (and of its popups), oldest first. */
-  popupsOf (tabId: string): TabRecord[]
-  /** Emits a change (after completion checks update a record). */
-  touched (tabId: string): void
-  /** A viewer pressed Done: refused (panel_control_held) while another viewer drives. */
-  finishByViewer (tabId: string, viewerId: string): HandoffSummary
-  /** Completion detection saw the page get through (SPEC section 7). */
-  autoFinish (tabId: string): void
-  /** Spends one of the handoff's finite completion checks; false when none is left. */
-  takeCheck (tabId: string): boolean
-  /** A challenge showed up during the handoff: "challenge gone" now counts as completion. */
-  noteChallenge (tabId: string, widgetSelector?: string): void
-  /** A main-frame document loaded since the handoff began (or the URL changed). */
-  navigatedSince (tabId: string): boolean
-  warn (tabId: string, warning: HandoffWarning): void
-  setFrameProver (fn: FrameProver): void
-}
+export type { FrameProver, HandoffService, LiveCheckOptions, MintOptions, MintResult, SecretProblem } from '../handoffs/service.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -110,14 +33,11 @@ interface TabHandoffs {
 async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   const clock = app.clock
   const perTab = new Map<string, TabHandoffs>()
-  /** The final summary of handoffs whose tab closed, newest last, bounded. */
-  const closedTabs = new Map<string, HandoffSummary & { tab_closed: true }>()
-  const secrets = new SecretLedger<Handoff>()
-  // The jar when each handoff began, to name the cookies the person's work set.
-  const startJars = new WeakMap<Handoff, Promise<JarCookie[]>>()
+  const closedTabs = new ClosedSummaries()
+  const links = new PanelLinks()
+  const outcomes = new OutcomeWatch()
+  // Endings still reading their outcome; the summary is told once each settles.
   const endings = new Map<string, Promise<void>>()
-  // The document response when each handoff began: a new one means the page navigated.
-  const startResponses = new WeakMap<Handoff, TabRecord['lastResponse'] | undefined>()
   let frameProver: FrameProver | undefined
   const listeners: Array<(tabId: string, s: HandoffSummary) => void> = []
 
@@ -128,34 +48,29 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     }
   }
 
-  function revokeSecret (h: Handoff, mode?: HandoffMode): void {
-    if (mode !== 'view') {
-      secrets.retire(h.secretHash, 'revoked')
-      h.secretHash = undefined
-    }
-    if (mode !== 'control') {
-      secrets.retire(h.viewSecretHash, 'revoked')
-      h.viewSecretHash = undefined
-    }
-  }
-
   /** The live handoff of a tab, or undefined once it finished, expired or was revoked. */
   function held (tabId: string): Handoff | undefined {
     const h = perTab.get(tabId)?.current
     return h && isHeld(h, clock.now()) ? h : undefined
   }
 
+  /** The open handoff a viewer acts on, or the coded reason it cannot. */
+  function heldForViewer (tabId: string): Handoff {
+    const h = held(tabId)
+    if (!h) throw new AfhttpError('handoff_expired', 'This handoff is no longer open.', { tab_id: tabId })
+    return h
+  }
+
   function end (h: Handoff, state: 'finished' | 'revoked', reason: FinishReason, note?: string): void {
     if (h.ended) return
     const tab = app.tabs.find(h.tabId)
-    // Read before the record changes: navigatedSince looks at the current handoff.
-    const navigated = tab ? service.navigatedSince(h.tabId) : false
+    // Read before the record changes: the outcome compares with how the handoff began.
+    const navigated = tab ? outcomes.navigated(h, tab) : false
     h.ended = { state, reason, at: clock.now() }
     if (note !== undefined && note !== '') h.humanNote = note
     h.outcome = { final_url: tab && !tab.page.isClosed() ? tab.page.url() : h.startUrl, navigated, cookies_set: [] }
-    const res = applyControl(h.control, { type: 'finish' })
-    h.control = res.state
-    revokeSecret(h)
+    h.control = applyControl(h.control, { type: 'finish' }).state
+    links.revoke(h)
     const rec = perTab.get(h.tabId)
     if (rec) {
       rec.finishedCount += 1
@@ -170,31 +85,44 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       emit(h)
       return
     }
-    const before = startJars.get(h) ?? Promise.resolve([])
-    const ending = within(Promise.all([before, readJar(tab)]), OUTCOME_JAR_MS, [[], []] as JarCookie[][])
-      .then(([a, b]) => { if (h.outcome) h.outcome.cookies_set = cookiesSetBetween(a ?? [], b ?? []) })
-      .finally(() => emit(h))
-    endings.set(h.tabId, ending)
+    endings.set(h.tabId, outcomes.cookiesSet(h, tab).finally(() => emit(h)))
   }
 
-  /** The host's tab for the page that opened `tab` (window.open, target=_blank), if it has one. */
-  function openerTabId (tab: TabRecord): string | undefined {
-    const opener = tab.page.target().opener()
-    if (!opener) return undefined
-    return app.tabs.list().find((t) => t.page.target() === opener)?.id
+  /** Ends the open handoff because a viewer asked (Done or decline), unless another viewer drives. */
+  function endByViewer (tabId: string, viewerId: string, reason: FinishReason, note?: string): HandoffSummary {
+    const h = heldForViewer(tabId)
+    const res = applyControl(h.control, { type: 'finish', viewerId })
+    const what = reason === 'human_declined' ? 'decline' : 'press Done'
+    if (!res.ok) throw new AfhttpError('panel_control_held', `Another viewer is driving this tab; only they can ${what}.`, { tab_id: tabId })
+    end(h, 'finished', reason, note)
+    return summarize(h, clock.now())
   }
 
-  /** The tab whose open handoff holds `tab`: itself, or the opener it was popped up from. */
-  function heldBy (tab: TabRecord): string | undefined {
-    let at: TabRecord | undefined = tab
-    // Popups of popups belong to the same handoff; the chain is short, bound it anyway.
-    for (let depth = 0; at && depth < 8; depth++) {
-      if (service.isHeld(at.id)) return at.id
-      const up = openerTabId(at)
-      at = up ? app.tabs.find(up) : undefined
+  function openHandoff (rec: TabHandoffs, tab: TabRecord, opts: Parameters<HandoffService['mint']>[1] = {}): Handoff {
+    if (rec.finishedCount >= MAX_FINISHED_PER_TAB) {
+      throw new AfhttpError('handoff_capacity', `This tab already has ${MAX_FINISHED_PER_TAB} finished handoffs; close it and fetch again in a new tab.`, { limit: MAX_FINISHED_PER_TAB })
     }
-    return undefined
+    if (rec.current && !rec.current.ended) rec.finishedCount += 1 // an expired record is kept as finished history
+    const h = newHandoff({
+      fence: newFence(),
+      tabId: tab.id,
+      now: clock.now(),
+      holdMs: app.config.handoffHoldMs,
+      startUrl: tab.page.url(),
+      generation: rec.lastGeneration + 1,
+      readySelector: opts.readySelector,
+      region: opts.region,
+      challengeSeen: opts.challengeSeen ?? false,
+      widgetSelector: opts.widgetSelector,
+      instructions: opts.instructions
+    })
+    outcomes.begin(h, tab)
+    rec.current = h
+    app.log.info({ tab_id: tab.id, expires_at: new Date(h.expiresAt).toISOString() }, 'handoff opened')
+    return h
   }
+
+  const holder = (tab: TabRecord): string | undefined => holderOf(app.tabs.list(), tab, (id) => service.isHeld(id))
 
   const service: HandoffService = {
     async mint (tabId, opts = {}) {
@@ -206,33 +134,9 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       if (app.tabs.find(tabId) !== tab) throw new AfhttpError('tab_not_found', 'The tab closed while its handoff was being prepared.', { tab_id: tabId })
       const rec = perTab.get(tabId) ?? { finishedCount: 0, lastGeneration: 0 }
       perTab.set(tabId, rec)
-      const now = clock.now()
-      let h = rec.current
-      if (h && !isHeld(h, now)) h = undefined
+      let h = held(tabId)
       if (!h) {
-        if (rec.finishedCount >= MAX_FINISHED_PER_TAB) {
-          throw new AfhttpError('handoff_capacity', `This tab already has ${MAX_FINISHED_PER_TAB} finished handoffs; close it and fetch again in a new tab.`, { limit: MAX_FINISHED_PER_TAB })
-        }
-        if (rec.current && !rec.current.ended) rec.finishedCount += 1 // an expired record is kept as finished history
-        h = newHandoff({
-          fence: newFence(),
-          tabId,
-          now,
-          holdMs: app.config.handoffHoldMs,
-          startUrl: tab.page.url(),
-          generation: rec.lastGeneration + 1,
-          readySelector: opts.readySelector,
-          region: opts.region,
-          challengeSeen: opts.challengeSeen ?? false,
-          widgetSelector: opts.widgetSelector,
-          instructions: opts.instructions
-        })
-        startResponses.set(h, tab.lastResponse)
-        const jar = readJar(tab)
-        jar.catch(() => undefined)
-        startJars.set(h, jar)
-        rec.current = h
-        app.log.info({ tab_id: tabId, expires_at: new Date(h.expiresAt).toISOString() }, 'handoff opened')
+        h = openHandoff(rec, tab, opts)
       } else {
         // A second mint while open: same fence and expiry, fresh URL; the unused secret dies.
         if (opts.challengeSeen) h.challengeSeen = true
@@ -241,15 +145,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
         if (opts.instructions !== undefined) h.instructions = opts.instructions
       }
       // Each mode has one usable link: a view mint leaves the control link working, and back.
-      const mode = opts.mode ?? 'control'
-      revokeSecret(h, mode)
-      const secret = newSecret()
-      if (mode === 'view') {
-        h.viewSecretHash = secrets.add(secret, h)
-      } else {
-        h.secretHash = secrets.add(secret, h)
-        h.secretUsed = false
-      }
+      const secret = links.issue(h, opts.mode ?? 'control')
       tab.retained = true
       const aim = await resolveAim(tab.page, h.region, h.widgetSelector)
       const warnings = aim.missed ? [{ code: 'takeover_selector_missed', message: `The region selector ${JSON.stringify(h.region)} matched nothing; the panel shows ${aim.kind === 'detected' ? 'the challenge widget' : 'the whole page'}.` }] : []
@@ -280,45 +176,20 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       end(h, 'finished', reason)
       return summarize(h, clock.now())
     },
-    peekSecret: (secret) => secrets.get(secret),
-    secretProblem (secret) {
-      const h = secrets.get(secret)
-      if (!h) return secrets.retiredReason(secret) ?? 'unknown'
-      if (h.secretUsed && service.secretMode(secret) === 'control') return 'used'
-      const state = handoffState(h, clock.now())
-      if (state === 'expired') return 'expired'
-      if (state === 'finished' || state === 'revoked') return 'finished'
-      return undefined
-    },
+    peekSecret: (secret) => links.peek(secret),
+    secretProblem: (secret) => links.problem(secret, clock.now()),
     consumeSecret (secret) {
-      const h = secrets.get(secret)
-      const problem = service.secretProblem(secret)
+      const h = links.peek(secret)
+      const problem = links.problem(secret, clock.now())
       if (!h || problem) {
         throw new AfhttpError('handoff_secret_invalid', problem && problem !== 'unknown' ? `This panel link is ${problem === 'finished' ? 'for a finished handoff' : problem}.` : undefined, { reason: problem })
       }
-      if (service.secretMode(secret) === 'view') {
-        secrets.retire(h.viewSecretHash, 'used')
-        h.viewSecretHash = undefined
-        return h
-      }
-      h.secretUsed = true
-      secrets.retire(h.secretHash, 'used')
-      h.secretHash = undefined
+      links.consume(secret, h)
       return h
     },
-    secretMode (secret) {
-      const h = secrets.get(secret)
-      if (!h) return undefined
-      return h.viewSecretHash !== undefined && h.viewSecretHash === hashSecret(secret) ? 'view' : 'control'
-    },
-    declineByViewer (tabId, viewerId, note) {
-      const h = held(tabId)
-      if (!h) throw new AfhttpError('handoff_expired', 'This handoff is no longer open.', { tab_id: tabId })
-      const res = applyControl(h.control, { type: 'finish', viewerId })
-      if (!res.ok) throw new AfhttpError('panel_control_held', 'Another viewer is driving this tab; only they can decline.', { tab_id: tabId })
-      end(h, 'finished', 'human_declined', note)
-      return summarize(h, clock.now())
-    },
+    secretMode: (secret) => links.mode(secret),
+    declineByViewer: (tabId, viewerId, note) => endByViewer(tabId, viewerId, 'human_declined', note),
+    finishByViewer: (tabId, viewerId) => endByViewer(tabId, viewerId, 'human_done'),
     settled: async (tabId) => { await endings.get(tabId) },
     async shutdown () {
       for (const rec of perTab.values()) if (rec.current) end(rec.current, 'revoked', 'shutdown')
@@ -338,18 +209,9 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     isHeld: (tabId) => isHeld(perTab.get(tabId)?.current, clock.now()),
     heldBy (tabId) {
       const tab = app.tabs.find(tabId)
-      return tab ? heldBy(tab) : undefined
+      return tab ? holder(tab) : undefined
     },
-    popupsOf (tabId) {
-      const out: TabRecord[] = []
-      const ids = new Set([tabId])
-      // Listing order is opening order, so an opener is always seen before its popups.
-      for (const t of app.tabs.list()) {
-        const opener = openerTabId(t)
-        if (opener && ids.has(opener)) { out.push(t); ids.add(t.id) }
-      }
-      return out
-    },
+    popupsOf: (tabId) => popupsOf(app.tabs.list(), tabId),
     liveChecks: (tab, opts) => runLiveChecks({
       browser: tab.page.browser(),
       page: tab.page,
@@ -360,14 +222,6 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     touched (tabId) {
       const h = perTab.get(tabId)?.current
       if (h) emit(h)
-    },
-    finishByViewer (tabId, viewerId) {
-      const h = held(tabId)
-      if (!h) throw new AfhttpError('handoff_expired', 'This handoff is no longer open.', { tab_id: tabId })
-      const res = applyControl(h.control, { type: 'finish', viewerId })
-      if (!res.ok) throw new AfhttpError('panel_control_held', 'Another viewer is driving this tab; only they can press Done.', { tab_id: tabId })
-      end(h, 'finished', 'human_done')
-      return summarize(h, clock.now())
     },
     autoFinish (tabId) {
       const h = held(tabId)
@@ -390,8 +244,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     navigatedSince (tabId) {
       const h = perTab.get(tabId)?.current
       const tab = app.tabs.find(tabId)
-      if (!h || !tab) return false
-      return tab.page.url() !== h.startUrl || tab.lastResponse !== startResponses.get(h)
+      return h !== undefined && tab !== undefined && outcomes.navigated(h, tab)
     },
     warn (tabId, warning) {
       const h = held(tabId)
@@ -404,47 +257,44 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
 
   app.tabs.addActGuard((tab) => {
     // A popup of a handed-off tab (a sign-in window) is part of that handoff (SPEC section 7 "Popups").
-    const holder = heldBy(tab)
-    if (holder) {
-      const s = service.summary(holder)
-      const of = holder === tab.id ? 'this tab' : `this popup's opener ${holder}`
-      throw new AfhttpError('tab_under_human_control', `A person holds ${of} until ${s.expires_at} (state ${s.state}); observe with snapshot or finish the handoff.`, { tab_id: tab.id, ...(holder !== tab.id ? { opener_tab_id: holder } : {}), handoff: s })
+    const by = holder(tab)
+    if (by) {
+      const s = service.summary(by)
+      const of = by === tab.id ? 'this tab' : `this popup's opener ${by}`
+      throw new AfhttpError('tab_under_human_control', `A person holds ${of} until ${s.expires_at} (state ${s.state}); observe with snapshot or finish the handoff.`, { tab_id: tab.id, ...(by !== tab.id ? { opener_tab_id: by } : {}), handoff: s })
     }
   })
   app.tabs.addProtector((tab) => {
-    const holder = heldBy(tab)
-    return holder === undefined ? undefined : holder === tab.id ? 'open handoff' : `popup of ${holder}, whose handoff is open`
+    const by = holder(tab)
+    return by === undefined ? undefined : by === tab.id ? 'open handoff' : `popup of ${by}, whose handoff is open`
   })
   app.tabs.addDescriber((tab) => {
-    const opener = openerTabId(tab)
+    const opener = openerTabId(app.tabs.list(), tab)
     const extra = opener ? { opener_tab_id: opener } : {}
     const h = perTab.get(tab.id)?.current
-    const holder = heldBy(tab)
-    if (!h) return holder && holder !== tab.id ? { ...extra, controller: perTab.get(holder)?.current?.control.controller ?? 'agent' } : extra
+    const by = holder(tab)
+    if (!h) return by && by !== tab.id ? { ...extra, controller: perTab.get(by)?.current?.control.controller ?? 'agent' } : extra
     const s = summarize(h, clock.now())
     return { ...extra, controller: isHeld(h, clock.now()) ? s.controller : 'agent', handoff: s }
   })
   app.tabs.onClosed((tab, reason) => {
     const rec = perTab.get(tab.id)
-    if (rec?.current) {
-      end(rec.current, 'revoked', reason === 'browser_lost' ? 'browser_lost' : 'tab_closed')
-      // A driver waiting on this handoff must still learn how it ended when the tab went away
-      // without its doing (a crash, a page that closed itself); after its own DELETE it knows.
-      const h = rec.current
-      const keep = (): void => {
-        if (reason !== 'api') closedTabs.set(tab.id, { ...summarize(h, clock.now()), tab_closed: true })
-        while (closedTabs.size > MAX_CLOSED_TAB_SUMMARIES) closedTabs.delete(closedTabs.keys().next().value as string)
-      }
-      keep()
-      // The record stays readable (panels closing, the outcome) until its ending settled.
-      void service.settled(tab.id).then(() => {
-        keep()
-        if (perTab.get(tab.id) === rec) perTab.delete(tab.id)
-        endings.delete(tab.id)
-      })
+    const h = rec?.current
+    if (!rec || !h) {
+      perTab.delete(tab.id)
       return
     }
-    perTab.delete(tab.id)
+    end(h, 'revoked', reason === 'browser_lost' ? 'browser_lost' : 'tab_closed')
+    // A driver waiting on this handoff must still learn how it ended when the tab went away
+    // without its doing (a crash, a page that closed itself); after its own DELETE it knows.
+    const keep = (): void => { if (reason !== 'api') closedTabs.keep(tab.id, summarize(h, clock.now())) }
+    keep()
+    // The record stays readable (panels closing, the outcome) until its ending settled.
+    void service.settled(tab.id).then(() => {
+      keep()
+      if (perTab.get(tab.id) === rec) perTab.delete(tab.id)
+      endings.delete(tab.id)
+    })
   })
   app.addHook('preClose', () => service.shutdown())
 }

@@ -1,0 +1,34 @@
+// What a handoff changed, for its outcome (SPEC section 7 "Outcome"): the jar and the document
+// when it began, compared when it ends. Reading the jar is bounded so an ending is never held up.
+import type { Handoff, JarCookie } from '../core/handoff.js'
+import { cookiesSetBetween } from '../core/handoff.js'
+import { readJar, within } from '../browser/jar-names.js'
+import type { TabRecord } from '../plugins/tabs.js'
+
+/** How long an ending waits for the cookie jar before it reports the outcome without it. */
+export const OUTCOME_JAR_MS = 500
+
+export class OutcomeWatch {
+  readonly #startJars = new WeakMap<Handoff, Promise<JarCookie[]>>()
+  readonly #startResponses = new WeakMap<Handoff, TabRecord['lastResponse'] | undefined>()
+
+  /** Remembers the tab as it was when `h` began. */
+  begin (h: Handoff, tab: TabRecord): void {
+    this.#startResponses.set(h, tab.lastResponse)
+    const jar = readJar(tab)
+    jar.catch(() => undefined)
+    this.#startJars.set(h, jar)
+  }
+
+  /** A main-frame document loaded since `h` began (or the URL changed). */
+  navigated (h: Handoff, tab: TabRecord): boolean {
+    return tab.page.url() !== h.startUrl || tab.lastResponse !== this.#startResponses.get(h)
+  }
+
+  /** Fills `h.outcome.cookies_set` with the names the handoff set (or leaves it empty when the jar is slow). */
+  async cookiesSet (h: Handoff, tab: TabRecord): Promise<void> {
+    const before = this.#startJars.get(h) ?? Promise.resolve([])
+    const [a, b] = await within(Promise.all([before, readJar(tab)]), OUTCOME_JAR_MS, [[], []] as JarCookie[][])
+    if (h.outcome) h.outcome.cookies_set = cookiesSetBetween(a ?? [], b ?? [])
+  }
+}

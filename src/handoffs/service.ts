@@ -1,0 +1,83 @@
+// The handoff service's public face: what the routes, the panel and the fetch pipeline may ask
+// of it. The plugin (src/plugins/handoffs.ts) wires the pieces in this folder behind it.
+import type { LiveCheck } from '../browser/live-checks.js'
+import type { Aim } from '../browser/aim.js'
+import type { ControlEvent, ControlResult } from '../core/control.js'
+import type { FinishReason, Handoff, HandoffMode, HandoffSummary, HandoffWarning } from '../core/handoff.js'
+import type { TabRecord } from '../plugins/tabs.js'
+
+/** Why a panel secret cannot be exchanged; each gets its own wording on the 410 page. */
+export type SecretProblem = 'unknown' | 'used' | 'revoked' | 'finished' | 'expired'
+
+/** Proves the screencast delivers a frame, through the tab's shared stream when there is one. */
+export type FrameProver = (tab: TabRecord, opts: { keepStreaming: boolean }) => Promise<void>
+
+export interface LiveCheckOptions {
+  screencast?: boolean
+  /** The caller expects a viewer soon (exchange, panel document): keep the proving stream warm. */
+  keepStreaming?: boolean
+}
+
+export interface MintOptions {
+  region?: string
+  readySelector?: string
+  challengeSeen?: boolean
+  widgetSelector?: string
+  /** Plain text for the person, shown in #afhttp-instructions. */
+  instructions?: string
+  /** `view`: the link only watches (SPEC section 7 "Mint options"). Default `control`. */
+  mode?: HandoffMode
+}
+
+export interface MintResult {
+  takeover_url_secret: string
+  handoff_fence: string
+  expires_at: string
+  surface: { tab_id: string, url: string, aim: Aim }
+  warnings: Array<{ code: string, message: string }>
+}
+
+export interface HandoffService {
+  mint (tabId: string, opts?: MintOptions): Promise<MintResult>
+  current (tabId: string): Handoff | undefined
+  summary (tabId: string): HandoffSummary
+  finish (tabId: string, fence: string, reason: FinishReason): HandoffSummary
+  /** Exchanges a panel secret once; the caller runs live checks first. */
+  consumeSecret (secret: string): Handoff
+  /** Whether a live secret is a control or a view link (before it is consumed). */
+  secretMode (secret: string): HandoffMode | undefined
+  /** The person said "I can't do this": ends the handoff with human_declined and their note. */
+  declineByViewer (tabId: string, viewerId: string, note?: string): HandoffSummary
+  /** The host is shutting down: every open handoff ends `revoked`/`shutdown` (its panels hear it). */
+  shutdown (): Promise<void>
+  /** Resolves once the last ending of `tabId` has its outcome (cookie names read). */
+  settled (tabId: string): Promise<void>
+  /** Looks a secret up without consuming it (for the 410/503 decision). */
+  peekSecret (secret: string): Handoff | undefined
+  /** Why `secret` cannot be exchanged now, or undefined when it can. */
+  secretProblem (secret: string): SecretProblem | undefined
+  control (tabId: string, event: ControlEvent): ControlResult
+  isHeld (tabId: string): boolean
+  liveChecks (tab: TabRecord, opts?: LiveCheckOptions): Promise<LiveCheck[]>
+  onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
+  /** How the last handoff of a tab that has since closed ended (bounded memory), if any. */
+  closedSummary (tabId: string): (HandoffSummary & { tab_closed: true }) | undefined
+  /** The tab whose open handoff covers `tabId` (itself or a popup's opener), if any. */
+  heldBy (tabId: string): string | undefined
+  /** Open popups of `tabId` (and of its popups), oldest first. */
+  popupsOf (tabId: string): TabRecord[]
+  /** Emits a change (after completion checks update a record). */
+  touched (tabId: string): void
+  /** A viewer pressed Done: refused (panel_control_held) while another viewer drives. */
+  finishByViewer (tabId: string, viewerId: string): HandoffSummary
+  /** Completion detection saw the page get through (SPEC section 7). */
+  autoFinish (tabId: string): void
+  /** Spends one of the handoff's finite completion checks; false when none is left. */
+  takeCheck (tabId: string): boolean
+  /** A challenge showed up during the handoff: "challenge gone" now counts as completion. */
+  noteChallenge (tabId: string, widgetSelector?: string): void
+  /** A main-frame document loaded since the handoff began (or the URL changed). */
+  navigatedSince (tabId: string): boolean
+  warn (tabId: string, warning: HandoffWarning): void
+  setFrameProver (fn: FrameProver): void
+}
