@@ -4,95 +4,15 @@ import type { Browser, Page, Target } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
 import { ensureAnchor, findAnchorPage, isAnchorUrl } from '../browser/window-anchor.js'
 import { newTabId } from '../core/tab-id.js'
-import { planReap } from '../core/reaper.js'
+import { reapPass } from '../tabs/reaper-run.js'
+import { Listeners } from '../core/listeners.js'
+import { boundedTitle } from '../browser/bounded-title.js'
+import type { ReapReport, TabCloseReason, TabRecord, TabRegistry, TabView } from '../tabs/types.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { WindowPool } from '../browser/window-pool.js'
 import { closePage } from '../browser/close-page.js'
 
-export interface TabRecord {
-  readonly id: string
-  readonly profile: string
-  readonly page: Page
-  readonly openedAt: number
-  lastActiveAt: number
-  /** Kept open for a person or a later re-fetch instead of being closed after use. */
-  retained: boolean
-  /** `host`: opened by afhttp; `adopted`: appeared in the browser (popup, CDP client). */
-  origin: 'host' | 'adopted'
-  /** Agent operations in flight (a fetch); the reaper and other fetches keep off while > 0. */
-  busy: number
-  /** The main frame's latest document response, whoever navigated (driver or person). */
-  lastResponse?: { status: number, url: string, headers: Record<string, string> }
-}
-
-export interface TabView {
-  tab_id: string
-  profile: string
-  url: string
-  title: string | null
-  controller: string
-  retained: boolean
-  idle_ms: number
-  handoff: unknown
-  [extra: string]: unknown
-}
-
-export type TabCloseReason = 'api' | 'fetch_cleanup' | 'reaper' | 'page_closed' | 'browser_lost' | 'recycled'
-
-export interface ReapReport {
-  at: string
-  closed: Array<{ tab_id: string, idle_ms: number }>
-  failed: Array<{ tab_id: string, error: string }>
-  protected: Array<{ tab_id: string, idle_ms: number, by: string }>
-}
-
-export interface TabRegistry {
-  open (profile: string): Promise<TabRecord>
-  get (id: string): TabRecord
-  find (id: string): TabRecord | undefined
-  list (): TabRecord[]
-  touch (id: string): void
-  idleMs (tab: TabRecord): number
-  close (id: string, reason: TabCloseReason): Promise<void>
-  /**
-   * A fetch is done with its own tab: the anchor guard runs now (a failure throws and the
-   * page stays open), the tab leaves the inventory at once, and the window is closed once
-   * the answer has gone out, so the caller never waits for Chromium to tear it down.
-   */
-  release (id: string): Promise<void>
-  /** Unused windows waiting in a profile's pool (SPEC section 14); 0 when it runs none. */
-  poolAvailable (profile: string): number
-  /** Unused windows per profile that runs a pool. */
-  poolLevels (): Record<string, number>
-  /** Called for every window a tab was opened in: from the pool (hit) or on demand (miss). */
-  onPoolTake (fn: (profile: string, hit: boolean) => void): void
-  onReaped (fn: (report: ReapReport) => void): void
-  reap (): Promise<ReapReport>
-  lastReap (): ReapReport | undefined
-  /** Returns why a tab may not be reaped (e.g. an open handoff), or undefined. */
-  addProtector (fn: (tab: TabRecord) => string | undefined): void
-  onClosed (fn: (tab: TabRecord, reason: TabCloseReason) => void): void
-  /** Adds fields (controller, handoff) to the inventory view of a tab. */
-  addDescriber (fn: (tab: TabRecord) => Partial<TabView>): void
-  describe (tab: TabRecord): Promise<TabView>
-  /** Throws (tab_under_human_control) when a hold forbids agent page effects on this tab. */
-  assertAgentMayAct (tab: TabRecord): void
-  /** Marks the tab busy for one agent operation; throws tab_busy if another is running. */
-  beginWork (tab: TabRecord): () => void
-  addActGuard (fn: (tab: TabRecord) => void): void
-}
-
-const TITLE_TIMEOUT_MS = 1_000
-
-async function boundedTitle (page: Page): Promise<string | null> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<null>((resolve) => { timer = setTimeout(() => resolve(null), TITLE_TIMEOUT_MS) })
-  try {
-    return await Promise.race([page.title().catch(() => null), late])
-  } finally {
-    clearTimeout(timer)
-  }
-}
+export type { ReapReport, TabCloseReason, TabRecord, TabRegistry, TabView } from '../tabs/types.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -106,22 +26,22 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
   const clock = app.clock
   const byId = new Map<string, TabRecord>()
   const byTarget = new WeakMap<Target, TabRecord>()
-  const protectors: Array<(tab: TabRecord) => string | undefined> = []
-  const closedListeners: Array<(tab: TabRecord, reason: TabCloseReason) => void> = []
   const closing = new Map<string, TabCloseReason>()
+  // What other plugins add: protectors and act guards decide, describers and listeners hear.
+  const protectors: Array<(tab: TabRecord) => string | undefined> = []
   const actGuards: Array<(tab: TabRecord) => void> = []
   const describers: Array<(tab: TabRecord) => Partial<TabView>> = []
-  const poolTakes: Array<(profile: string, hit: boolean) => void> = []
-  const reapedListeners: Array<(report: ReapReport) => void> = []
+  const closed = new Listeners<[TabRecord, TabCloseReason]>((err) => app.log.error({ err }, 'tab close listener failed'))
+  const poolTakes = new Listeners<[string, boolean]>((err) => app.log.error({ err }, 'pool listener failed'))
+  const reaped = new Listeners<[ReapReport]>((err) => app.log.error({ err }, 'reaper listener failed'))
+  const protectedBy = (tab: TabRecord): string | undefined => protectors.map((p) => p(tab)).find(Boolean)
   const pools = new Map<string, WindowPool>()
   let last: ReapReport | undefined
   let shuttingDown = false
 
   function forget (tab: TabRecord, reason: TabCloseReason): void {
     if (!byId.delete(tab.id)) return
-    for (const l of closedListeners) {
-      try { l(tab, reason) } catch (err) { app.log.error({ err }, 'tab close listener failed') }
-    }
+    closed.emit(tab, reason)
   }
 
   function register (profile: string, page: Page, origin: TabRecord['origin']): TabRecord {
@@ -197,40 +117,21 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
   })
 
   async function reapOnce (): Promise<ReapReport> {
-    const tabs = registry.list()
-    const protectedBy = (t: TabRecord): string | undefined => t.busy > 0 ? 'agent operation in flight' : protectors.map((p) => p(t)).find(Boolean)
-    const plan = planReap(tabs.map((t) => ({ id: t.id, idleMs: registry.idleMs(t), protectedBy: protectedBy(t) })), app.config.tabIdleMs)
-    const report: ReapReport = {
-      at: new Date(clock.now()).toISOString(),
-      closed: [],
-      failed: [],
-      protected: plan.keep.map((k) => ({ tab_id: k.id, idle_ms: k.idleMs, by: k.protectedBy }))
-    }
-    for (const c of plan.close) {
-      const tab = byId.get(c.id)
-      if (!tab) continue
-      if (tab.origin === 'adopted' && !app.browsers.status(tab.profile).pid) {
-        report.failed.push({ tab_id: c.id, error: 'not reaped: a tab the host did not open in an attached (cdp) browser' })
-        continue
-      }
-      // The plan is a moment old: a fetch or a handoff may have started since.
-      const by = protectedBy(tab)
-      if (by || registry.idleMs(tab) <= app.config.tabIdleMs) {
-        if (by) report.protected.push({ tab_id: c.id, idle_ms: registry.idleMs(tab), by })
-        continue
-      }
-      try {
-        await registry.close(c.id, 'reaper')
-        report.closed.push({ tab_id: c.id, idle_ms: c.idleMs })
-      } catch (err) {
-        report.failed.push({ tab_id: c.id, error: (err as Error).message })
-      }
-    }
+    const report = await reapPass({
+      now: clock.now(),
+      idleLimitMs: app.config.tabIdleMs,
+      tabs: registry.list(),
+      idleMs: (t) => registry.idleMs(t),
+      protectedBy: (t) => t.busy > 0 ? 'agent operation in flight' : protectedBy(t),
+      current: (id) => byId.get(id),
+      foreign: (t) => t.origin === 'adopted' && !app.browsers.status(t.profile).pid,
+      close: (id) => registry.close(id, 'reaper')
+    })
     if (report.closed.length || report.failed.length) {
       app.log[report.failed.length ? 'warn' : 'info']({ reaper: report }, 'idle reaper ran')
     }
     last = report
-    for (const l of reapedListeners) l(report)
+    reaped.emit(report)
     return report
   }
 
@@ -240,7 +141,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       const browser = await app.browsers.get(profile)
       // Each tab gets its own window (see WindowPool), opened ahead of time when the pool has one.
       const { page, hit } = await poolFor(profile, browser).take()
-      for (const l of poolTakes) l(profile, hit)
+      poolTakes.emit(profile, hit)
       return register(profile, page, 'host')
     },
     get (id) {
@@ -260,7 +161,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       // Automatic closes re-check protection at the last moment: a handoff may have begun
       // while the close was planned. Only the explicit DELETE is an escape path.
       if (reason !== 'api') {
-        const by = protectors.map((p) => p(tab)).find(Boolean)
+        const by = protectedBy(tab)
         if (by) throw new AfhttpError('tab_under_human_control', `The tab is protected (${by}) and was left open.`, { tab_id: id })
       }
       // The guard comes first: if it fails, the page stays open and the caller hears why.
@@ -275,7 +176,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     },
     async release (id) {
       const tab = registry.get(id)
-      const by = protectors.map((p) => p(tab)).find(Boolean)
+      const by = protectedBy(tab)
       if (by) throw new AfhttpError('tab_under_human_control', `The tab is protected (${by}) and was left open.`, { tab_id: id })
       await ensureAnchor(tab.page.browser())
       forget(tab, 'fetch_cleanup')
@@ -289,8 +190,8 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     },
     poolAvailable: (profile) => pools.get(profile)?.available ?? 0,
     poolLevels: () => Object.fromEntries([...pools].map(([profile, pool]) => [profile, pool.available])),
-    onPoolTake (fn) { poolTakes.push(fn) },
-    onReaped (fn) { reapedListeners.push(fn) },
+    onPoolTake (fn) { poolTakes.add(fn) },
+    onReaped (fn) { reaped.add(fn) },
     reap () {
       // One run at a time: two overlapping runs would race to close the same tabs.
       reaping ??= reapOnce().finally(() => { reaping = undefined })
@@ -298,7 +199,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     },
     lastReap: () => last,
     addProtector (fn) { protectors.push(fn) },
-    onClosed (fn) { closedListeners.push(fn) },
+    onClosed (fn) { closed.add(fn) },
     addDescriber (fn) { describers.push(fn) },
     addActGuard (fn) { actGuards.push(fn) },
     assertAgentMayAct (tab) { for (const g of actGuards) g(tab) },

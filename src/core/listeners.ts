@@ -1,0 +1,16 @@
+// A list of callbacks that one failing listener cannot break: each is called, a throw is
+// reported (never propagated), and the rest still hear the event.
+export class Listeners<A extends unknown[]> {
+  readonly #fns: Array<(...args: A) => void> = []
+  constructor (private readonly onError: (err: unknown) => void) {}
+
+  add (fn: (...args: A) => void): void {
+    this.#fns.push(fn)
+  }
+
+  emit (...args: A): void {
+    for (const fn of this.#fns) {
+      try { fn(...args) } catch (err) { this.onError(err) }
+    }
+  }
+}
