@@ -7,6 +7,7 @@ import { newTabId } from '../core/tab-id.js'
 import { reapPass } from '../tabs/reaper-run.js'
 import { Listeners } from '../core/listeners.js'
 import { boundedTitle } from '../browser/bounded-title.js'
+import { PageWatch } from '../page-ui/page-watch.js'
 import type { ReapReport, TabCloseReason, TabRecord, TabRegistry, TabView } from '../tabs/types.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { WindowPool } from '../browser/window-pool.js'
@@ -221,7 +222,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
         tab_id: tab.id,
         profile: tab.profile,
         url: tab.page.url(),
-        title: await boundedTitle(tab.page),
+        title: await boundedTitle(tab.page, { blocked: PageWatch.dialogOf(tab.page) !== undefined }),
         controller: 'agent',
         retained: tab.retained,
         idle_ms: registry.idleMs(tab),

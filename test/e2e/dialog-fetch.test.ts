@@ -50,6 +50,8 @@ t.test('a JavaScript dialog during a fetch without a person', async (t) => {
     t.equal(mine.dialog.type, 'alert')
     t.equal(mine.dialog.message, 'We use cookies')
     t.equal(mine.dialog.origin, site.url)
+    // The page cannot run script, yet the inventory still names it (from the browser, not the page).
+    t.equal(mine.title, 'Shop', 'the blocked tab keeps its title')
 
     const snap = await (await host.api(`/v1/tabs/${json.tab_id}/snapshot`, { method: 'POST', body: '{}' })).json() as Record<string, any>
     t.equal(snap.dialog.type, 'alert')
