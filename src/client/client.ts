@@ -6,7 +6,8 @@ import type {
   HandoffSummary, Health, ProfileCreateRequest, ProfileDescription, ProfileList, ProfilePatch, ProfileWriteResult,
   SnapshotRequest, SnapshotResult, TabCloseResult, TabDescription, TabList, Warning
 } from './types.js'
-import { eventStream, waitForHandoffEnd, type EventsOptions, type WaitForHandoffOptions } from './events.js'
+import { eventStream, lastIdFor, waitForHandoffEnd, type EventsOptions, type WaitForHandoffOptions } from './events.js'
+import { mergeTagged } from './merge-streams.js'
 import type { HostEvent } from './types.js'
 
 /** How to reach a host. */
@@ -197,34 +198,57 @@ export class AfhttpClient {
    * `GET /v1/events` as an async iterator of events. It reconnects by itself with
    * `Last-Event-ID` after a drop; an `events.gap` event means events were missed: re-read state.
    * Break out of the loop (or abort `signal`) to close the stream.
+   *
+   * Over several hosts it follows every host (or only `opts.host`): each event then carries
+   * `host`, the base URL it came from, and event ids are per host, so resume with
+   * `lastEventId` as a map from host to the last id seen there.
    */
-  events (opts: EventsOptions = {}): AsyncGenerator<HostEvent> {
-    return eventStream((lastId, signal) => this.#openEvents(lastId, signal), opts)
+  events (opts: EventsOptions = {}): AsyncGenerator<HostEvent & { host?: string }> {
+    const hosts = opts.host !== undefined ? [this.#knownHost(opts.host)] : this.hosts
+    if (hosts.length > 1 && (typeof opts.lastEventId === 'number' || typeof opts.lastEventId === 'string')) {
+      // An id means something on one host only: resuming every host after it would skip or repeat.
+      throw new AfhttpClientError('invalid_request', 'lastEventId: with several hosts, give a map from host to id, or pick one host with `host`.', { details: { field: 'lastEventId' } })
+    }
+    const streamOf = (host: string): AsyncGenerator<HostEvent> =>
+      eventStream((lastId, signal) => this.#openEvents(host, lastId, signal), { ...opts, lastEventId: lastIdFor(opts.lastEventId, host) })
+    if (this.#hosts.size === 1) return streamOf(hosts[0])
+    return (async function * () {
+      for await (const { key, value } of mergeTagged(hosts.map((host) => ({ key: host, stream: streamOf(host) })))) yield { ...value, host: key }
+    })()
   }
 
   /**
    * Waits until a tab's handoff is no longer live and resolves with its summary (`finished`,
-   * `expired` or `revoked`; read `finish_reason`). Uses the event stream, polling the summary on
-   * a host without one. Rejects with `tab_not_found`/`handoff_not_found` when the tab is gone.
+   * `expired` or `revoked`; read `finish_reason`). Uses the event stream of the tab's own host,
+   * polling the summary on a host without one. Rejects with `tab_not_found`/`handoff_not_found`
+   * when the tab is gone.
    */
-  waitForHandoff (tabId: string, opts: WaitForHandoffOptions = {}): Promise<HandoffSummary> {
+  async waitForHandoff (tabId: string, opts: WaitForHandoffOptions = {}): Promise<HandoffSummary> {
+    const host = await this.#hostForTab(tabId, { signal: opts.signal })
     return waitForHandoffEnd({
-      open: (lastId, signal) => this.#openEvents(lastId, signal),
+      open: (lastId, signal) => this.#openEvents(host, lastId, signal),
       summary: (id, signal) => this.handoffSummary(id, { signal })
     }, tabId, opts)
   }
 
-  async #openEvents (lastEventId: string | undefined, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  #knownHost (host: string): string {
+    const [base] = parseHostList(host)
+    if (!this.#hosts.has(base)) throw new AfhttpClientError('invalid_request', `host: ${base} is not one of this client's hosts (${this.hosts.join(', ')}).`, { details: { field: 'host' } })
+    return base
+  }
+
+  async #openEvents (host: string, lastEventId: string | undefined, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+    const { ref, pool } = this.#hosts.get(host)!
     const headers: Record<string, string> = { accept: 'text/event-stream', 'user-agent': 'afhttp-client' }
     if (this.#token !== undefined) headers.authorization = `Bearer ${this.#token}`
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId
     let res: Dispatcher.ResponseData
     try {
       // No body or headers timeout: the stream is long-lived and the host sends heartbeats.
-      res = await this.#pool.request({ path: `${this.#prefix}/v1/events`, method: 'GET', headers, signal, bodyTimeout: 0 })
+      res = await pool.request({ path: `${ref.prefix}/v1/events`, method: 'GET', headers, signal, bodyTimeout: 0 })
     } catch (err) {
       if (signal.aborted) throw signal.reason
-      throw transportError(err, this.baseUrl, 'GET')
+      throw transportError(err, host, 'GET')
     }
     if (res.statusCode === 200) return res
     const text = await res.body.text()

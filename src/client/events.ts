@@ -5,8 +5,13 @@ import type { HandoffSummary, HostEvent } from './types.js'
 
 /** Options of `client.events()`. */
 export interface EventsOptions {
-  /** Resume after this event id (the `id` of the last event you handled). */
-  lastEventId?: number | string
+  /**
+   * Resume after this event id (the `id` of the last event you handled). Over several hosts,
+   * a map from each host's base URL to the last id seen there.
+   */
+  lastEventId?: number | string | Readonly<Record<string, number | string>>
+  /** Over several hosts: follow only this one (a base URL from the client's list). */
+  host?: string
   /** Ends the iteration. */
   signal?: AbortSignal
   /** Wait between reconnects after the stream drops (default 1000 ms, doubling up to 15 s). */
@@ -24,6 +29,12 @@ export interface WaitForHandoffOptions {
   onSummary?: (summary: HandoffSummary) => void
   /** Polling interval on a host without `GET /v1/events` (default 1000 ms). */
   pollMs?: number
+}
+
+/** The resume id for one host's stream out of `EventsOptions.lastEventId`. */
+export function lastIdFor (lastEventId: EventsOptions['lastEventId'], host: string): number | string | undefined {
+  if (lastEventId === undefined || typeof lastEventId !== 'object') return lastEventId
+  return lastEventId[host]
 }
 
 export type OpenStream = (lastEventId: string | undefined, signal: AbortSignal) => Promise<Dispatcher.ResponseData>
@@ -49,7 +60,7 @@ async function sleep (ms: number, signal?: AbortSignal): Promise<void> {
  * sends `events.gap` first and the caller must re-read state. Errors that are not transient
  * (401, 403, 404 on an older host) end the iteration with that error.
  */
-export async function * eventStream (open: OpenStream, opts: EventsOptions = {}): AsyncGenerator<HostEvent> {
+export async function * eventStream (open: OpenStream, opts: Omit<EventsOptions, 'lastEventId'> & { lastEventId?: number | string } = {}): AsyncGenerator<HostEvent> {
   let lastId = opts.lastEventId === undefined ? undefined : String(opts.lastEventId)
   let backoff = opts.reconnectMs ?? 1_000
   const inner = new AbortController()

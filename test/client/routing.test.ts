@@ -1,7 +1,8 @@
 // Routing by profile over several hosts (SPEC sections 11 and 14): rendezvous hashing in
 // isolation, then three real hosts on 127.0.0.1 driven by the real client and CLI.
 import t from 'tap'
-import { AfhttpClient } from '../../src/client/index.js'
+import { AfhttpClient, type HostEvent } from '../../src/client/index.js'
+import { until } from '../helpers/until.js'
 import { hostForUrl, parseHostList, rendezvousPick, routeOf } from '../../src/client/routing.js'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
@@ -103,6 +104,35 @@ t.test('three real hosts', async (t) => {
   t.equal((await fresh.handoffSummary(tabId)).state, 'open', 'and its handoff')
   t.equal((await fresh.snapshot(tabId, { capture: ['text'] })).tab_id, tabId)
   t.equal((await fresh.listTabs()).tabs.length, 1, 'listTabs merges every host')
+
+  // Events over several hosts: one merged stream that follows every host, each event naming its
+  // host; and waitForHandoff listens on the tab's own host even from a client that never saw it.
+  const other = hosts.find((h) => h !== owner)!
+  const seen: Array<HostEvent & { host?: string }> = []
+  const stop = new AbortController()
+  let opens = 0
+  const collecting = (async () => {
+    for await (const e of client.events({ signal: stop.signal, onOpen: () => { opens++ } })) seen.push(e)
+  })()
+  await until(() => opens === 3, 'a stream open on each of the three hosts')
+  const waiter = new AfhttpClient({ url: [...urls].reverse().join(','), token })
+  t.teardown(() => waiter.close())
+  const waiting = waiter.waitForHandoff(tabId)
+  await other.app.browsers.get(profile)
+  const finished = await client.finishHandoff(tabId, String(res.actions![0].handoff_fence))
+  t.equal(finished.state, 'finished')
+  t.equal((await waiting).state, 'finished', 'waitForHandoff heard the ending on the tab\'s host')
+  await until(() => seen.some((e) => e.host === other.url && e.type === 'browser.started') &&
+    seen.some((e) => e.host === owner.url && e.type === 'handoff.finished' && e.tab_id === tabId), 'events from two hosts in one stream')
+  t.pass('one stream carries events from every host, each naming it')
+  stop.abort()
+  await collecting
+  t.throws(() => client.events({ lastEventId: 3 }), { code: 'invalid_request' }, 'one id cannot resume several hosts')
+  t.throws(() => client.events({ host: 'http://127.0.0.1:1' }), { code: 'invalid_request' }, 'only a host of the list')
+  const one = client.events({ host: owner.url, lastEventId: { [owner.url]: 0 } })
+  const first = await one.next()
+  t.equal(first.value?.host, owner.url, 'one host picked out of several, resumed from its own id')
+  await one.return(undefined)
   const cli = await runCli(['tabs', '--json'], { AFHTTP_URL: urls.join(','), AFHTTP_TOKEN: token })
   t.equal(cli.code, 0, cli.stderr)
   t.same(JSON.parse(cli.stdout).tabs.map((x: { tab_id: string }) => x.tab_id), [tabId], 'the CLI routes over AFHTTP_URL too')
