@@ -14,7 +14,11 @@ export function chromiumArgs (opts: { isRoot: boolean, width: number, height: nu
     '--disable-renderer-backgrounding',
     '--disable-backgrounding-occluded-windows',
     '--disable-background-timer-throttling',
-    '--disable-features=Translate,MediaRouter,OptimizationHints',
+    // RenderDocument and the back/forward cache give each navigation a new main-frame widget,
+    // which learns its window's size only after the page's first scripts ran: a site reading
+    // outerWidth while parsing saw 0 in ~15 % of fetches (a headless tell). Without them a
+    // fetch's first navigation and a same-site re-fetch keep the widget (docs/decisions.md).
+    '--disable-features=Translate,MediaRouter,OptimizationHints,RenderDocument,BackForwardCache',
     // SPEC section 13: an ordinary browser. Puppeteer's --enable-automation is left out
     // (IGNORED_DEFAULT_ARGS) and the webdriver flag goes with this; nothing else is altered.
     '--disable-blink-features=AutomationControlled',

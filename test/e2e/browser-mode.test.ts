@@ -12,11 +12,12 @@ interface Seen {
   screen: { width: number, height: number }
   outer: { width: number, height: number }
   inner: { width: number, height: number }
+  atParse: { width: number, height: number }
 }
 
 /** What a site's script reads about the browser, fetched through the host like any page. */
-async function whatASiteSees (host: TestHost, url: string): Promise<Seen> {
-  const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url, wait: 'selector:#probe-done', capture: ['text'] }) })
+async function whatASiteSees (host: TestHost, url: string, tabId?: string): Promise<Seen> {
+  const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url, wait: 'selector:#probe-done', capture: ['text'], ...(tabId ? { tab_id: tabId } : {}) }) })
   const json = await res.json() as { ok: boolean, artifacts: { text: string } }
   const line = json.artifacts.text.split('\n').find((l) => l.startsWith('{'))
   if (!line) throw new Error(`the probe printed nothing: ${JSON.stringify(json).slice(0, 300)}`)
@@ -53,6 +54,16 @@ t.test('the default browser is an ordinary visible Chromium on an Xvfb the host 
   t.ok(seen.screen.width >= seen.outer.width && seen.screen.height >= seen.outer.height, `screen ${JSON.stringify(seen.screen)} holds the window ${JSON.stringify(seen.outer)}`)
   t.ok(seen.outer.height > seen.inner.height, `the window has browser chrome: outer ${seen.outer.height} > inner ${seen.inner.height}`)
   t.equal(seen.inner.width, 1280, 'the page keeps the 1280 px wide viewport')
+
+  // A script that runs while the page parses sees the window too: in a fetch's fresh window and
+  // when a kept tab is fetched again on the same site (each used to read 0 now and then).
+  const atParse: string[] = []
+  for (let i = 0; i < 8; i++) atParse.push(JSON.stringify((await whatASiteSees(host, `${site.url}/probe?fresh=${i}`)).atParse))
+  const kept = await host.app.tabs.open(host.config.defaultProfile)
+  for (let i = 0; i < 6; i++) atParse.push(JSON.stringify((await whatASiteSees(host, `${site.url}/probe?again=${i}`, kept.id)).atParse))
+  t.same(atParse.filter((s) => JSON.parse(s).width === 0), [], `the window's size while parsing, in 14 fetches: ${[...new Set(atParse)].join(' ')}`)
+  t.ok(atParse.every((s) => JSON.parse(s).width === seen.outer.width), 'and it is the size the page sees after load')
+  await host.app.tabs.close(kept.id, 'api')
 
   const started = host.logs.lines.find((l) => l.msg === 'started Xvfb for a headful Chromium')
   t.ok(started, 'the host logged the Xvfb it started')
