@@ -9,6 +9,9 @@ const SHOWN = ['takeover_url_secret', 'instructions', 'controller', 'generation'
 /** One human-readable line per event. */
 export function renderEvent (e: HostEvent): string {
   const parts = [String(e.id), e.at, e.type]
+  // Over several hosts each event names its host (ids are per host).
+  const host = (e as HostEvent & { host?: string }).host
+  if (host) parts.push(`host=${host}`)
   if (e.tab_id) parts.push(`tab=${e.tab_id}`)
   if (e.profile) parts.push(`profile=${e.profile}`)
   for (const key of SHOWN) {
@@ -22,7 +25,7 @@ export function renderEvent (e: HostEvent): string {
 export const eventsCommand: HostCommand = {
   name: 'events',
   summary: 'print the host\'s event stream (handoffs, tabs, browsers) as it happens',
-  help: `usage: afhttp events [--tab TAB] [--last-event-id ID] [--count N] [--json]
+  help: `usage: afhttp events [--tab TAB] [--host URL] [--last-event-id ID] [--count N] [--json]
 
 Follows GET /v1/events and prints one line per event: id, time, type, tab,
 profile and the main fields (a handoff.opened line carries the panel URL).
@@ -30,17 +33,21 @@ It reconnects by itself and resumes after the last event it printed; an
 events.gap line means events were missed: re-read state (afhttp tabs).
 
   --tab TAB            only events about this tab (and gaps)
-  --last-event-id ID   start after this event (replayed from the host's journal)
+  --host URL           with several hosts in AFHTTP_URL: follow only this one
+                       (every host is followed otherwise; each line names its host)
+  --last-event-id ID   start after this event (replayed from the host's journal;
+                       ids are per host: with several hosts, give --host too)
   --count N            exit after N events (default: until Ctrl-C)
   --json               one JSON object per line
 
 exit codes: 0 stopped (Ctrl-C or --count reached), 4 host unavailable,
 2 usage, 1 anything else.`,
-  options: { tab: { type: 'string' }, 'last-event-id': { type: 'string' }, count: { type: 'string' } },
+  options: { tab: { type: 'string' }, host: { type: 'string' }, 'last-event-id': { type: 'string' }, count: { type: 'string' } },
   access: 'token',
   async run (ctx) {
     positionals('events', ctx.positionals, [])
     const tab = str(ctx.values, 'tab')
+    const host = str(ctx.values, 'host')
     const count = positiveInt('events', '--count', str(ctx.values, 'count'))
     const lastEventId = positiveInt('events', '--last-event-id', str(ctx.values, 'last-event-id'))
     const stop = new AbortController()
@@ -54,7 +61,7 @@ exit codes: 0 stopped (Ctrl-C or --count reached), 4 host unavailable,
       ctx.io.err(`afhttp: event stream dropped (${err instanceof AfhttpClientError ? err.code : (err as Error).message}); reconnecting\n`)
     }
     try {
-      for await (const e of ctx.client().events({ signal: stop.signal, lastEventId, onOpen: () => { opened = true }, onDrop })) {
+      for await (const e of ctx.client().events({ signal: stop.signal, lastEventId, ...(host !== undefined ? { host } : {}), onOpen: () => { opened = true }, onDrop })) {
         if (tab && e.tab_id !== tab && e.type !== 'events.gap') continue
         if (ctx.json) ctx.io.out(`${JSON.stringify(e)}\n`)
         else printLines(ctx.io, [renderEvent(e)])
