@@ -1,15 +1,13 @@
 // Text messages from the panel to the host (docs/panel.md "Messages"), validated
 // before anything reaches the page. Pure: no socket, no browser.
 import { NAMED_KEYS } from './keys.js'
-import { DIALOG_ANSWER_MAX_CHARS } from '../core/page-ui.js'
-import { DECLINE_NOTE_MAX_CHARS } from '../core/handoff.js'
+import {
+  DECLINE_NOTE_MAX_CHARS, DIALOG_ANSWER_MAX_CHARS, PASTE_CHARS_MAX as MAX_PASTE_CHARS,
+  TEXT_CHARS_MAX as MAX_TEXT_CHARS, WS_MESSAGE_BYTES_MAX as MAX_MESSAGE_BYTES
+} from '../limits.js'
 
-/** Largest text message accepted on the panel WebSocket (SPEC section 12). */
-export const MAX_MESSAGE_BYTES = 64 * 1024
-/** Largest paste relayed into the page; a bigger one is refused, never cut short. */
-export const MAX_PASTE_CHARS = 16 * 1024
-/** Typed text arrives a few characters at a time; IME commits can be longer. */
-export const MAX_TEXT_CHARS = 1024
+// The panel's limits live in src/limits.ts with every other public limit.
+export { MAX_MESSAGE_BYTES, MAX_PASTE_CHARS, MAX_TEXT_CHARS }
 
 export type MouseButton = 'left' | 'right' | 'middle' | 'none'
 
