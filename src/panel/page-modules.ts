@@ -26,9 +26,10 @@ export function resolveImport (from: string, specifier: string): string {
   if (!specifier.startsWith('./') && !specifier.startsWith('../')) {
     throw new Error(`The panel page module ${from} imports "${specifier}", which a browser cannot load: import only relative, pure modules.`)
   }
-  const resolved = posix.normalize(posix.join(posix.dirname(from), specifier))
-  if (!resolved.startsWith('/') || resolved.startsWith('/..')) throw new Error(`The panel page module ${from} imports "${specifier}" outside the panel's directory.`)
-  return resolved
+  // Resolved relative to the root, so a path above it shows as `..` instead of being clamped.
+  const resolved = posix.normalize(posix.join(posix.dirname(from).slice(1), specifier))
+  if (resolved === '..' || resolved.startsWith('../')) throw new Error(`The panel page module ${from} imports "${specifier}" outside the panel's directory.`)
+  return `/${resolved}`
 }
 
 /** The entry and everything it imports, in breadth-first order (entry first). */
