@@ -4,7 +4,7 @@ import t from 'tap'
 import WebSocket from 'ws'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
-import { onHost } from '../helpers/panel-browser.js'
+import { clientPointOf, launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import { PUBLIC_LIMITS } from '../../src/limits.js'
 
 const FORM = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
@@ -92,5 +92,32 @@ t.test('the advertised limits hold on a live host', async (t) => {
     t.equal(ws.readyState, WebSocket.OPEN, `a message of ws_message_bytes_max (${limits.ws_message_bytes_max}) bytes is read`)
     ws.send(exact(limits.ws_message_bytes_max + 1, { t: 'take' }))
     t.equal(await closed, 1009, 'one byte more closes the socket with 1009')
+  })
+
+  t.test('the panel page refuses the paste the host would refuse, and sends the one it takes', async (t) => {
+    const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/form`, takeover: true }) })).json() as any
+    const page = host.app.tabs.get(fetched.tab_id).page
+    const value = (): Promise<string> => page.$eval('#key', (el) => (el as HTMLInputElement).value)
+    const browser = await launchViewerBrowser(t)
+    const { page: panel } = await openViewer(browser, host)
+    await panel.goto(onHost(host, fetched.actions[0].takeover_url_secret))
+    await waitForFrames(panel)
+    await waitForControl(panel)
+    const box = await page.$eval('#key', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + 20, y: r.y + r.height / 2 } })
+    const at = await clientPointOf(panel, box.x, box.y)
+    await panel.mouse.click(at.x, at.y)
+    await page.waitForFunction(() => document.activeElement?.id === 'key', { polling: 50 })
+    const paste = async (text: string): Promise<void> => {
+      await panel.evaluate((s: string) => navigator.clipboard.writeText(s), text)
+      await panel.keyboard.down('Control')
+      await panel.keyboard.press('KeyV')
+      await panel.keyboard.up('Control')
+    }
+    await paste('k'.repeat(limits.paste_chars_max + 1))
+    await panel.waitForFunction((n: number) => document.querySelector('#afhttp-note')?.textContent?.includes(`the limit is ${n}`), { timeout: 5_000 }, limits.paste_chars_max)
+    t.equal(await value(), '', 'one character over paste_chars_max: the panel says why and sends nothing')
+    await paste('k'.repeat(limits.paste_chars_max))
+    await page.waitForFunction((n: number) => (document.querySelector('#key') as HTMLInputElement).value.length === n, { timeout: 10_000, polling: 50 }, limits.paste_chars_max)
+    t.pass('paste_chars_max characters: sent and typed whole')
   })
 })
