@@ -6,6 +6,14 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // The panel page runs in the viewer's browser (tsconfig.panel.json): it may import only
+    // relative modules, which the host serves to it (src/panel/page-modules.ts).
+    files: ['src/panel-page/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\.\\.?/)', message: 'The panel page runs in a browser: import only relative, pure modules (no packages, no node:).' }] }]
+    }
+  },
+  {
     files: ['test/**/*.ts', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' }
   },

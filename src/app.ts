@@ -27,6 +27,7 @@ import panelWsRoutes from './routes/panel-ws.js'
 import metrics from './plugins/metrics.js'
 import cookieRecords from './plugins/cookie-records.js'
 import { routeLimitedWebSocket } from './plugins/ws-limits.js'
+import { BODY_BYTES_MAX, WS_MESSAGE_BYTES_MAX } from './limits.js'
 import idempotency from './plugins/idempotency.js'
 import events from './events/plugin.js'
 import eventsRoutes from './routes/events.js'
@@ -53,7 +54,7 @@ declare module 'fastify' {
 export async function buildApp (config: Config, opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: opts.logger as FastifyBaseLogger,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_BYTES_MAX,
     trustProxy: false,
     // A path with broken percent-encoding fails before routing; it still gets the one envelope.
     frameworkErrors: (err, _req, reply) => {
@@ -75,7 +76,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   // Open panels hear that the host is shutting down before the WebSocket plugin closes their
   // sockets (SPEC section 7 "Ending reaches every viewer"); the handoffs plugin registers later.
   app.addHook('preClose', async () => { if (app.hasDecorator('handoffs')) await app.handoffs.shutdown() })
-  await app.register(websocket, { options: { maxPayload: 256 * 1024, WebSocket: routeLimitedWebSocket } })
+  await app.register(websocket, { options: { maxPayload: WS_MESSAGE_BYTES_MAX, WebSocket: routeLimitedWebSocket } })
   await app.register(auth, { token: opts.token, opsToken: config.opsToken })
   await app.register(profiles)
   await app.register(browsers)

@@ -33,9 +33,8 @@ export interface Config {
   readonly tabPool: number
 }
 
-export const MAX_HANDOFF_HOLD_MS = 600_000
-/** More unused windows than this costs memory without making any fetch faster. */
-export const MAX_TAB_POOL = 32
+import { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL } from './limits.js'
+export { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL }
 export const PROFILE_NAME_RE = /^[a-z0-9][a-z0-9._-]{0,62}$/
 
 const schema = {

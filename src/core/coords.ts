@@ -1,8 +1,8 @@
 // Panel ↔ page coordinate maths (SPEC §10 "Aim" and "Coordinates").
 //
-// This module is also served to the panel as dist/core/coords.js and imported
-// there as a browser ES module: keep it free of imports and of anything that
-// only exists in Node.
+// This module is also compiled into the panel page (tsconfig.panel.json, served as
+// /panel/lib/core/coords.js) and imported there as a browser ES module: keep it free
+// of imports and of anything that only exists in Node.
 //
 // Three spaces meet here:
 // - image pixels: the JPEG frame, which may be smaller than the viewport;

@@ -9,7 +9,8 @@ export const EVENT_TYPES = [
 ] as const
 export type EventType = typeof EVENT_TYPES[number]
 export const GAP_EVENT = 'events.gap'
-export const EVENT_JOURNAL_MAX = 1_000
+import { EVENT_JOURNAL_MAX } from '../limits.js'
+export { EVENT_JOURNAL_MAX }
 
 export interface HostEvent {
   id: number

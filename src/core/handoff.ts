@@ -8,12 +8,9 @@ export type FinishReason = 'driver' | 'human_done' | 'human_declined' | 'auto_de
 export type HandoffMode = 'control' | 'view'
 export const HANDOFF_MODES: readonly HandoffMode[] = ['control', 'view']
 
-export const MAX_FINISHED_PER_TAB = 64
+import { DECLINE_NOTE_MAX_CHARS, INSTRUCTIONS_MAX_CHARS, MAX_FINISHED_PER_TAB } from '../limits.js'
+export { DECLINE_NOTE_MAX_CHARS, INSTRUCTIONS_MAX_CHARS, MAX_FINISHED_PER_TAB }
 export const COMPLETION_CHECKS_PER_HANDOFF = 12
-/** The driver's words for the person, shown as text above the view (SPEC section 10). */
-export const INSTRUCTIONS_MAX_CHARS = 500
-/** The person's reason for "I can't do this" (SPEC section 7 "Decline"). */
-export const DECLINE_NOTE_MAX_CHARS = 200
 
 /** What changed during the handoff (SPEC section 7 "Outcome"): cookie names, never values. */
 export interface HandoffOutcome {

@@ -5,10 +5,8 @@ import { createHash } from 'node:crypto'
 import type { Clock } from './clock.js'
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key'
-export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
-export const IDEMPOTENCY_MAX_KEYS = 1_000
-/** Answers can carry HTML and screenshots: the keys' answers together stay under this. */
-export const IDEMPOTENCY_MAX_BYTES = 64 * 1024 * 1024
+import { IDEMPOTENCY_MAX_BYTES, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TTL_MS } from '../limits.js'
+export { IDEMPOTENCY_MAX_BYTES, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TTL_MS }
 /** 1–128 printable ASCII characters. */
 export const IDEMPOTENCY_KEY_RE = /^[\x20-\x7e]{1,128}$/
 

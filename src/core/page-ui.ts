@@ -16,9 +16,8 @@ export interface OpenDialog {
   opened_at: string
 }
 
-export const DIALOG_MESSAGE_MAX_CHARS = 4_000
-/** A prompt answer is typed text; the same bound as a paste into the page. */
-export const DIALOG_ANSWER_MAX_CHARS = 16 * 1024
+import { DIALOG_ANSWER_MAX_CHARS, DIALOG_MESSAGE_MAX_CHARS } from '../limits.js'
+export { DIALOG_ANSWER_MAX_CHARS, DIALOG_MESSAGE_MAX_CHARS }
 
 const TYPES = new Set<DialogType>(['alert', 'confirm', 'prompt', 'beforeunload'])
 
@@ -117,16 +116,8 @@ export function selectKeys (options: SelectOption[], from: number, to: number | 
 }
 
 /** Files a person may hand to one file chooser, and the size of each (advertised in /capabilities). */
-export const UPLOAD_FILES_MAX = 10
-export const UPLOAD_FILE_BYTES_MAX = 10 * 1024 * 1024
-/** All files stored for one handoff, retries included; the directory goes when the handoff ends. */
-export const UPLOAD_FILES_PER_HANDOFF_MAX = 40
-
-export const UPLOAD_LIMITS = Object.freeze({
-  upload_files_max: UPLOAD_FILES_MAX,
-  upload_file_bytes_max: UPLOAD_FILE_BYTES_MAX,
-  upload_files_per_handoff_max: UPLOAD_FILES_PER_HANDOFF_MAX
-})
+import { UPLOAD_FILE_BYTES_MAX, UPLOAD_FILES_MAX, UPLOAD_FILES_PER_HANDOFF_MAX, UPLOAD_LIMITS } from '../limits.js'
+export { UPLOAD_FILE_BYTES_MAX, UPLOAD_FILES_MAX, UPLOAD_FILES_PER_HANDOFF_MAX, UPLOAD_LIMITS }
 
 /**
  * The name the page will see (File.name is the stored file's base name): the viewer's own

@@ -23,12 +23,8 @@ export interface ProfileMetadata {
 }
 
 /** Bounds shared by the HTTP schemas and the file parser, so the API can never write what the parser rejects. */
-export const LIMITS = {
-  labels: 32,
-  labelKey: 63,
-  labelValue: 256,
-  cdpUrl: 2048
-} as const
+import { PROFILE_METADATA_LIMITS as LIMITS } from '../limits.js'
+export { LIMITS }
 export const LABEL_KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$/
 export const CDP_URL_RE = /^(wss?|https?):\/\//i
 

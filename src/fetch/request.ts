@@ -4,8 +4,8 @@ import { parseWaitStrategy, type WaitStrategy } from '../core/wait-strategy.js'
 import type { CaptureName } from './capture.js'
 import { INSTRUCTIONS_MAX_CHARS } from '../core/handoff.js'
 
-export const MAX_TIMEOUT_MS = 120_000
-export const DEFAULT_TIMEOUT_MS = 30_000
+import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../limits.js'
+export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS }
 const ALLOWED_SCHEMES = new Set(['http:', 'https:'])
 
 /** The body of POST /v1/fetch as the JSON schema admits it. */

@@ -2,15 +2,10 @@
 // must be visible in the panel. Read with one Runtime.evaluate that defines nothing in
 // the page; it follows open shadow roots and same-origin frames.
 import type { CDPSession } from 'puppeteer-core'
+import type { FocusState } from './messages.js'
 
-export interface FocusState {
-  /** true: an editable element has focus; false: typing goes nowhere; null: unknown (inside a cross-origin frame). */
-  editable: boolean | null
-  /** e.g. `input[email]`, `textarea`, `contenteditable`, `frame`. */
-  kind: string
-  /** A short human hint: aria-label, placeholder or name. Never the field's value. */
-  label: string
-}
+// The shape is the panel's message type, so the panel page reads it as the host sends it.
+export type { FocusState }
 
 export const NO_FOCUS: FocusState = Object.freeze({ editable: false, kind: 'none', label: '' })
 

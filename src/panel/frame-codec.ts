@@ -1,7 +1,7 @@
 // Binary frame messages on the panel WebSocket (docs/panel.md "Frames").
 //
-// Served to the panel as dist/panel/frame-codec.js and imported there as a browser
-// ES module, like coords.js: keep it free of imports and of anything Node-only.
+// Compiled into the panel page too (/panel/lib/panel/frame-codec.js) and imported there as a
+// browser ES module, like coords.js: keep it free of imports and of anything Node-only.
 //
 // Layout: byte 0 version, byte 1 reserved (0), bytes 2–3 header length (big endian),
 // then the header as UTF-8 JSON, then the JPEG exactly as Chromium encoded it.

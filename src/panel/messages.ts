@@ -1,15 +1,17 @@
-// Text messages from the panel to the host (docs/panel.md "Messages"), validated
-// before anything reaches the page. Pure: no socket, no browser.
+// Text messages between the panel and the host (docs/panel.md "Messages"): the panel's are
+// validated here before anything reaches the page; the host's are typed here too. The panel
+// page (src/panel-page/) imports these types, so both ends are checked against one shape at
+// compile time. Pure: no socket, no browser; loaded by the panel page in the browser.
 import { NAMED_KEYS } from './keys.js'
-import { DIALOG_ANSWER_MAX_CHARS } from '../core/page-ui.js'
-import { DECLINE_NOTE_MAX_CHARS } from '../core/handoff.js'
+import {
+  DECLINE_NOTE_MAX_CHARS, DIALOG_ANSWER_MAX_CHARS, PASTE_CHARS_MAX as MAX_PASTE_CHARS,
+  TEXT_CHARS_MAX as MAX_TEXT_CHARS, UPLOAD_LIMITS, WS_MESSAGE_BYTES_MAX as MAX_MESSAGE_BYTES
+} from '../limits.js'
+import type { FinishReason, HandoffMode, HandoffState, HandoffSummary } from '../core/handoff.js'
+import type { FileChooserInfo, OpenDialog, OpenSelect } from '../core/page-ui.js'
 
-/** Largest text message accepted on the panel WebSocket (SPEC section 12). */
-export const MAX_MESSAGE_BYTES = 64 * 1024
-/** Largest paste relayed into the page; a bigger one is refused, never cut short. */
-export const MAX_PASTE_CHARS = 16 * 1024
-/** Typed text arrives a few characters at a time; IME commits can be longer. */
-export const MAX_TEXT_CHARS = 1024
+// The panel's limits live in src/limits.ts with every other public limit.
+export { MAX_MESSAGE_BYTES, MAX_PASTE_CHARS, MAX_TEXT_CHARS }
 
 export type MouseButton = 'left' | 'right' | 'middle' | 'none'
 
@@ -50,6 +52,62 @@ export type PanelMessage =
   | { t: 'show'; tab_id: string }
 
 export type Parsed = { ok: true; msg: PanelMessage } | { ok: false; error: string }
+
+/** Fields the parser fills in when a message leaves them out (clicks 1, mods 0, button none…). */
+type Defaulted = 'clicks' | 'mods' | 'button' | 'shift' | 'dpr' | 'whole'
+type Loosen<T> = T extends unknown ? Omit<T, Defaulted & keyof T> & Partial<Pick<T, Defaulted & keyof T>> : never
+/** A message as the panel may send it: what parsePanelMessage accepts. */
+export type PanelWireMessage = Loosen<PanelMessage>
+/** Input and answers before the panel stamps its control generation `g` on them. */
+type WithoutGeneration<T> = T extends unknown ? Omit<T, 'g'> : never
+export type PanelInput = WithoutGeneration<Loosen<InputMessage | UiAnswer>>
+
+// ---------------------------------------------------------------- host → panel (text)
+
+/** Whether the page holds the keyboard (SPEC section 10 "Focus"). */
+export interface FocusState {
+  /** true: an editable element has focus; false: typing goes nowhere; null: unknown (inside a cross-origin frame). */
+  editable: boolean | null
+  /** e.g. `input[email]`, `textarea`, `contenteditable`, `frame`. */
+  kind: string
+  /** A short human hint: aria-label, placeholder or name. Never the field's value. */
+  label: string
+}
+
+/** A date/time field the person picks in their own browser. */
+export interface PickerInfo { kind: PickerKind; value: string; min: string; max: string; step: string; label: string }
+/** A file chooser as the panel draws it, with what it may take. */
+export interface ChooserInfo extends FileChooserInfo { limits: Record<keyof typeof UPLOAD_LIMITS, number> }
+
+export type LiveStateMessage = HandoffSummary & { t: 'state'; viewer: string; you_control: boolean; mode: HandoffMode; viewers: number; now: number }
+export type StateMessage = LiveStateMessage | { t: 'state'; viewer: string; state: 'revoked' }
+export type PageUiMessage =
+  | { t: 'dialog'; dialog: OpenDialog | null }
+  | { t: 'select'; select: OpenSelect | null }
+  | { t: 'picker'; picker: PickerInfo | null }
+  | { t: 'chooser'; chooser: ChooserInfo | null }
+export interface TabsMessage { t: 'tabs'; shown: string; tabs: Array<{ tab_id: string; url: string; popup: boolean }> }
+export type EndedMessage = { t: 'ended'; state: HandoffState; finish_reason: FinishReason | null; auto_done: boolean; human_note?: string }
+
+/** Every text message the host sends on the panel WebSocket; frames go as binary (frame-codec.ts). */
+export type HostMessage =
+  | StateMessage
+  | PageUiMessage
+  | TabsMessage
+  | EndedMessage
+  | ({ t: 'focus'; url: string } & FocusState)
+  | { t: 'refused'; action: string; reason?: string; message?: string }
+  | { t: 'error'; message: string }
+
+/** GET /panel/api/status. */
+export interface PanelStatus {
+  now: string
+  lease_expires_at: string
+  handoff: HandoffSummary
+  viewers: number
+  mode: HandoffMode
+  backend_connected: boolean
+}
 
 const COORD_LIMIT = 100_000
 const BUTTONS = new Set<MouseButton>(['left', 'right', 'middle', 'none'])

@@ -7,9 +7,8 @@ import type { CDPSession } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import { dialogAnswer, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
 import type { OpenChooser, PageWatch } from '../page-ui/page-watch.js'
-import type { UiAnswer } from './messages.js'
+import type { ChooserInfo, PageUiMessage, PickerInfo, UiAnswer } from './messages.js'
 import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
-import type { PickerKind } from './messages.js'
 
 // A busy machine may take a while to show the list after the press: look for up to ~1.5 s.
 const PROBE_ATTEMPTS = 15
@@ -22,7 +21,7 @@ export interface UiRelayDeps {
   key: (key: string) => void
   /** Types one character as a key press with text (date fields ignore inserted text). */
   char: (ch: string) => void
-  broadcast: (msg: Record<string, unknown>) => void
+  broadcast: (msg: PageUiMessage) => void
   log: FastifyBaseLogger
 }
 
@@ -61,7 +60,7 @@ const PRESS_PROBE = (where: string): string => `(() => {
   return { select: { options, selected: sel.selectedIndex, label: label(sel) } }
 })()`
 
-interface OpenPicker { kind: PickerKind, value: string, min: string, max: string, step: string, label: string, layout: PickerLayout }
+interface OpenPicker extends PickerInfo { layout: PickerLayout }
 
 export class PageUiRelay {
   readonly #d: UiRelayDeps
@@ -80,7 +79,7 @@ export class PageUiRelay {
   get dialogOpen (): boolean { return this.#d.watch.dialog !== undefined }
 
   /** What a viewer that just joined must see. */
-  state (): Array<Record<string, unknown>> {
+  state (): PageUiMessage[] {
     const { watch } = this.#d
     return [
       { t: 'dialog', dialog: watch.dialog ?? null },
@@ -197,6 +196,6 @@ export class PageUiRelay {
   }
 }
 
-function publicChooser (c: OpenChooser): Record<string, unknown> {
+function publicChooser (c: OpenChooser): ChooserInfo {
   return { mode: c.mode, accept: c.accept, opened_at: c.opened_at, limits: { ...UPLOAD_LIMITS, upload_files_max: c.mode === 'selectSingle' ? 1 : UPLOAD_LIMITS.upload_files_max } }
 }

@@ -16,7 +16,7 @@ import { NO_FOCUS, probeFocus, sameFocus, type FocusState } from './focus.js'
 import { FrameSink } from './frame-sink.js'
 import { InputRelay } from './input-relay.js'
 import type { Lease } from './lease.js'
-import { isInput, isUiAnswer, parsePanelMessage, type InputMessage, type PanelMessage } from './messages.js'
+import { isInput, isUiAnswer, parsePanelMessage, type HostMessage, type InputMessage, type PanelMessage, type StateMessage, type TabsMessage } from './messages.js'
 import type { TabStreamer } from './streamer.js'
 import { PageUiRelay } from './page-ui-relay.js'
 import { PageWatch } from '../page-ui/page-watch.js'
@@ -275,7 +275,7 @@ export class PanelTab {
     }
   }
 
-  #stateFor (viewer: Viewer): Record<string, unknown> {
+  #stateFor (viewer: Viewer): StateMessage {
     const h = this.#deps.handoffs.current(this.#deps.tab.id)
     if (!h) return { t: 'state', viewer: viewer.id, state: 'revoked' }
     const s = summarize(h, this.#deps.now())
@@ -342,7 +342,7 @@ export class PanelTab {
     void this.#refreshFocus()
   }
 
-  #tabsMessage (): Record<string, unknown> {
+  #tabsMessage (): TabsMessage {
     return tabsMessage(this.#deps.tab, this.#popups.values(), this.#shown)
   }
 
@@ -403,7 +403,7 @@ export class PanelTab {
     for (const v of this.viewers.values()) this.#send(v, { t: 'focus', ...focus, url })
   }
 
-  #send (viewer: Viewer, msg: Record<string, unknown>): void {
+  #send (viewer: Viewer, msg: HostMessage): void {
     if (viewer.ws.readyState === WebSocket.OPEN) viewer.ws.send(JSON.stringify(msg))
   }
 }

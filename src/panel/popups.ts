@@ -5,6 +5,7 @@ import type { CDPSession } from 'puppeteer-core'
 import type { TabRecord } from '../plugins/tabs.js'
 import { InputRelay, type RelayHooks } from './input-relay.js'
 import type { TabStreamer } from './streamer.js'
+import type { TabsMessage } from './messages.js'
 
 /** A popup of the handed-off tab, as the panel drives it. */
 export interface Popup { tab: TabRecord, session: CDPSession, relay: InputRelay, streamer: TabStreamer }
@@ -29,7 +30,7 @@ export function releasePopup (p: Popup): void {
 }
 
 /** Host → panel `tabs` message: the windows of this handoff and the one on show. */
-export function tabsMessage (root: TabRecord, popups: Iterable<Popup>, shown: string): Record<string, unknown> {
+export function tabsMessage (root: TabRecord, popups: Iterable<Popup>, shown: string): TabsMessage {
   const tabs = [root, ...[...popups].map((p) => p.tab)].filter((t) => !t.page.isClosed())
   return { t: 'tabs', shown, tabs: tabs.map((t) => ({ tab_id: t.id, url: t.page.url(), popup: t !== root })) }
 }

@@ -1,29 +1,15 @@
 import type { FastifyInstance } from 'fastify'
 import { API_VERSION, VERSION } from '../version.js'
-import { UPLOAD_LIMITS } from '../core/page-ui.js'
-import { IDEMPOTENCY_MAX_BYTES, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TTL_MS } from '../core/idempotency.js'
-import { EVENT_JOURNAL_MAX, EVENT_TYPES } from '../core/event-journal.js'
-import { SSE_CLIENTS_MAX, SSE_HEARTBEAT_MS } from './events.js'
+import { EVENT_JOURNAL_MAX, IDEMPOTENCY_MAX_BYTES, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TTL_MS, PUBLIC_LIMITS, SSE_CLIENTS_MAX } from '../limits.js'
+import { EVENT_TYPES } from '../core/event-journal.js'
+import { SSE_HEARTBEAT_MS } from './events.js'
 import { WEBHOOK_ATTEMPTS, WEBHOOK_QUEUE_MAX, WEBHOOK_TIMEOUT_MS } from '../events/webhook.js'
-import { CDP_PASSTHROUGH_MAX_MESSAGE_BYTES } from './cdp.js'
-import { DECLINE_NOTE_MAX_CHARS, HANDOFF_MODES, INSTRUCTIONS_MAX_CHARS } from '../core/handoff.js'
+import { HANDOFF_MODES } from '../core/handoff.js'
 
 export const WAIT_STRATEGIES = ['load', 'domcontentloaded', 'networkidle', 'selector:<css>', 'selector-stable:<css>']
 export const CAPTURES = ['html', 'text', 'screenshot']
-export const LIMITS = {
-  timeout_ms_max: 120_000,
-  timeout_ms_default: 30_000,
-  body_bytes_max: 1024 * 1024,
-  ws_message_bytes_max: 256 * 1024,
-  cdp_ws_message_bytes_max: CDP_PASSTHROUGH_MAX_MESSAGE_BYTES,
-  paste_chars_max: 100_000,
-  finished_handoffs_per_tab: 64,
-  // Files a person may hand to a page's file chooser through the panel (SPEC section 16).
-  ...UPLOAD_LIMITS,
-  // The driver's words for the person and the person's reason for declining (issue 10).
-  instructions_chars_max: INSTRUCTIONS_MAX_CHARS,
-  decline_note_chars_max: DECLINE_NOTE_MAX_CHARS
-}
+/** What the host enforces, read from the one limits module (src/limits.ts). */
+export const LIMITS = PUBLIC_LIMITS
 
 async function defaultBackend (app: FastifyInstance): Promise<string> {
   try {

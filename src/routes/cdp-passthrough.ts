@@ -6,14 +6,9 @@ import { heldCommandMessage, nestedCommand, pageEffectOf } from '../core/cdp-hol
 import { claimMessageLimit } from '../plugins/ws-limits.js'
 import { holdOnTarget } from './cdp-holds.js'
 
-/**
- * The passthrough's own WebSocket limits, not the panel's 256 KiB: Playwright's connectOverCDP
- * sends messages larger than that early in a session. Client→browser is bounded below
- * Chromium's own DevTools receive buffer (100 MiB); browser→client follows Chromium's send
- * buffer (256 MiB: full-page screenshots and large documents).
- */
-export const CDP_PASSTHROUGH_MAX_MESSAGE_BYTES = 64 * 1024 * 1024
-export const CDP_BROWSER_MAX_MESSAGE_BYTES = 256 * 1024 * 1024
+// The passthrough's own WebSocket limits (larger than the panel's): see src/limits.ts.
+import { CDP_BROWSER_MAX_MESSAGE_BYTES, CDP_PASSTHROUGH_MAX_MESSAGE_BYTES } from '../limits.js'
+export { CDP_BROWSER_MAX_MESSAGE_BYTES, CDP_PASSTHROUGH_MAX_MESSAGE_BYTES }
 const MAX_PENDING = 1000
 const MAX_CLIENT_BUFFER = 64 * 1024 * 1024
 

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import { AfhttpError, invalidRequest } from '../errors.js'
 import { formatSse, parseLastEventId } from '../core/event-journal.js'
 
-export const SSE_CLIENTS_MAX = 32
+import { SSE_CLIENTS_MAX } from '../limits.js'
+export { SSE_CLIENTS_MAX }
 export const SSE_HEARTBEAT_MS = 15_000
 /** A stream whose reader falls this far behind is closed; it resumes with Last-Event-ID. */
 export const SSE_BUFFER_MAX_BYTES = 1024 * 1024

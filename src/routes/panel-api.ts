@@ -9,15 +9,18 @@ import { summarize } from '../core/handoff.js'
 import type { TabRecord } from '../plugins/tabs.js'
 import type { Lease } from '../panel/lease.js'
 import { noLeasePage, PAGE_CSP, unavailablePage } from '../panel/pages.js'
-import { DECLINE_NOTE_MAX_CHARS } from '../core/handoff.js'
+import { DECLINE_NOTE_MAX_CHARS } from '../limits.js'
 import { noStore, sameOrigin, sendHtml } from '../panel/http.js'
 import { panelFileRoutes } from './panel-files.js'
+import { pageModules, preloadLinks } from '../panel/page-modules.js'
 
 const ROOT = new URL('../../', import.meta.url)
 const PANEL_DIR = fileURLToPath(new URL('panel/', ROOT))
-const DIST_DIR = fileURLToPath(new URL('dist/', ROOT))
-/** Compiled pure modules the panel shares with the host (one implementation of the maths). */
-const SHARED_MODULES = new Set(['/core/coords.js', '/core/coords.js.map', '/panel/frame-codec.js', '/panel/frame-codec.js.map'])
+/** The compiled panel page (tsconfig.panel.json): its own modules and the pure host modules it imports. */
+const WWW_DIR = fileURLToPath(new URL('dist/www/', ROOT))
+/** Where the document (at /panel/) finds them: relative, so a path prefix in front of the host is kept. */
+const LIB = 'lib/'
+const PRELOAD_MARK = '<!-- afhttp:modulepreload -->'
 
 export const PANEL_CSP = [
   "default-src 'self'", "img-src 'self' blob: data:", "connect-src 'self'", "script-src 'self'",
@@ -29,7 +32,14 @@ export interface TabQuery { Querystring: { tab?: string } }
 
 /** The panel document, its static files, and the small JSON API the open panel calls. */
 export default async function panelApiRoutes (app: FastifyInstance): Promise<void> {
-  const indexHtml = await readFile(new URL('index.html', `file://${PANEL_DIR}`), 'utf8')
+  // The modules the page loads are read from the build, once: served, and preloaded by the document.
+  const modules = await pageModules(WWW_DIR).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ENOENT') throw err
+    app.log.error({ dir: WWW_DIR }, 'the panel page is not built (npm run build): panels cannot load their scripts')
+    return []
+  })
+  const served = new Set(modules.flatMap((m) => [m, `${m}.map`]))
+  const indexHtml = (await readFile(new URL('index.html', `file://${PANEL_DIR}`), 'utf8')).replace(PRELOAD_MARK, preloadLinks(modules, LIB))
   await app.register(fastifyStatic, {
     root: PANEL_DIR,
     prefix: '/panel/',
@@ -39,11 +49,11 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
     allowedPath: (path) => path !== '/index.html' && path !== '/'
   })
   await app.register(fastifyStatic, {
-    root: DIST_DIR,
-    prefix: '/panel/lib/',
+    root: WWW_DIR,
+    prefix: `/panel/${LIB}`,
     index: false,
     decorateReply: false,
-    allowedPath: (path) => SHARED_MODULES.has(path)
+    allowedPath: (path) => served.has(path)
   })
 
   const leased = (req: FastifyRequest<TabQuery>): { tab: TabRecord, lease: Lease } => {

@@ -3,7 +3,7 @@ import { AfhttpError } from '../errors.js'
 import type { TabRecord } from '../plugins/tabs.js'
 import type { Lease } from '../panel/lease.js'
 import { noStore } from '../panel/http.js'
-import { UPLOAD_FILE_BYTES_MAX, UPLOAD_FILES_MAX } from '../core/page-ui.js'
+import { UPLOAD_FILE_BYTES_MAX, UPLOAD_FILES_MAX } from '../limits.js'
 import { PageWatch } from '../page-ui/page-watch.js'
 import type { TabQuery } from './panel-api.js'
 

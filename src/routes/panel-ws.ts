@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import WebSocket from 'ws'
 import { AfhttpError } from '../errors.js'
 import { failedCheck } from '../browser/live-checks.js'
-import { MAX_MESSAGE_BYTES } from '../panel/messages.js'
+import { WS_MESSAGE_BYTES_MAX } from '../limits.js'
 import { sameOrigin } from '../panel/http.js'
 
 interface TabQuery { Querystring: { tab?: string } }
@@ -31,8 +31,8 @@ export default async function panelWsRoutes (app: FastifyInstance): Promise<void
     let alive = true
     socket.on('message', (data: WebSocket.RawData, isBinary: boolean) => {
       const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : (data as Buffer).length
-      if (isBinary || size > MAX_MESSAGE_BYTES) {
-        socket.close(1009, 'messages are JSON text of at most 64 KiB')
+      if (isBinary || size > WS_MESSAGE_BYTES_MAX) {
+        socket.close(1009, `messages are JSON text of at most ${WS_MESSAGE_BYTES_MAX} bytes`)
         return
       }
       const text = data.toString()

@@ -4,14 +4,33 @@
 // arrive as typed. Only editing and navigation keys go as key events. Ctrl/Cmd-A, -Z and -Y
 // go to the page; every other browser shortcut (-R, -T, -W, -L…) stays with the browser.
 import { modsOf } from './pointer.js'
+import { PASTE_CHARS_MAX as MAX_PASTE_CHARS, TEXT_CHARS_MAX } from '../limits.js'
+import type { PanelInput } from '../panel/messages.js'
 
-export const MAX_PASTE_CHARS = 16 * 1024
-const TEXT_CHUNK = 512
+/** Code points per text message: at most two UTF-16 units each, so within the host's TEXT_CHARS_MAX. */
+const TEXT_CHUNK = TEXT_CHARS_MAX / 2
 const KEYS = new Set(['Tab', 'Enter', 'Backspace', 'Delete', 'Escape', 'ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown', ' '])
 const PAGE_SHORTCUTS = new Set(['a', 'z', 'y'])
 
+export type Notify = (text: string, tone?: 'info' | 'warn') => void
+
+export interface KeyboardDeps {
+  field: HTMLTextAreaElement
+  send: (msg: PanelInput) => void
+  mayInput: () => boolean
+  notify: Notify
+  onFocusChange: (focused: boolean) => void
+}
+
 export class KeyboardCapture {
-  constructor ({ field, send, mayInput, notify, onFocusChange }) {
+  readonly field: HTMLTextAreaElement
+  readonly send: KeyboardDeps['send']
+  readonly mayInput: () => boolean
+  readonly notify: Notify
+  composing: boolean
+  readonly held: Set<string>
+
+  constructor ({ field, send, mayInput, notify, onFocusChange }: KeyboardDeps) {
     this.field = field
     this.send = send
     this.mayInput = mayInput
@@ -20,7 +39,7 @@ export class KeyboardCapture {
     this.held = new Set()
     field.addEventListener('keydown', (e) => this.keydown(e))
     field.addEventListener('keyup', (e) => this.keyup(e))
-    field.addEventListener('input', (e) => this.input(e))
+    field.addEventListener('input', (e) => this.input(e as InputEvent))
     field.addEventListener('compositionstart', () => { this.composing = true })
     field.addEventListener('compositionend', (e) => this.compositionEnd(e))
     field.addEventListener('focus', () => onFocusChange(true))
@@ -29,17 +48,17 @@ export class KeyboardCapture {
     document.addEventListener('paste', (e) => this.paste(e))
   }
 
-  focus () { this.field.focus({ preventScroll: true }) }
-  blur () { this.field.blur() }
-  get focused () { return document.activeElement === this.field }
+  focus (): void { this.field.focus({ preventScroll: true }) }
+  blur (): void { this.field.blur() }
+  get focused (): boolean { return document.activeElement === this.field }
 
   /** Keeps the IME's candidate window next to where the person clicked. */
-  placeAt (x, y) {
+  placeAt (x: number, y: number): void {
     this.field.style.left = `${Math.max(0, x)}px`
     this.field.style.top = `${Math.max(0, y)}px`
   }
 
-  keydown (e) {
+  keydown (e: KeyboardEvent): void {
     if (e.isComposing || e.keyCode === 229) return
     const ctrlLike = (e.ctrlKey || e.metaKey) && !e.altKey
     if (ctrlLike) {
@@ -57,19 +76,19 @@ export class KeyboardCapture {
     this.send({ t: 'key', type: 'down', key: e.key, mods: modsOf(e) })
   }
 
-  keyup (e) {
+  keyup (e: KeyboardEvent): void {
     if (!this.held.delete(e.key)) return
     e.preventDefault()
     this.send({ t: 'key', type: 'up', key: e.key, mods: modsOf(e) })
   }
 
   /** Keys still down when the field loses focus would never see their keyup. */
-  releaseAll () {
+  releaseAll (): void {
     for (const key of this.held) this.send({ t: 'key', type: 'up', key, mods: 0 })
     this.held.clear()
   }
 
-  input (e) {
+  input (e: InputEvent): void {
     if (e.isComposing || this.composing) return
     const text = this.field.value
     this.field.value = ''
@@ -80,15 +99,15 @@ export class KeyboardCapture {
     else if (e.inputType === 'insertLineBreak') this.tap('Enter')
   }
 
-  compositionEnd (e) {
+  compositionEnd (e: CompositionEvent): void {
     this.composing = false
     this.field.value = ''
     if (e.data && this.guard()) this.sendText(e.data)
   }
 
-  paste (e) {
+  paste (e: ClipboardEvent): void {
     // A paste into the panel's own fields (a prompt's answer) stays there.
-    if (e.target?.closest?.('#afhttp-sheet')) return
+    if (e.target instanceof Element && e.target.closest('#afhttp-sheet')) return
     e.preventDefault()
     const text = e.clipboardData?.getData('text/plain') ?? ''
     if (!text || !this.guard()) return
@@ -99,18 +118,18 @@ export class KeyboardCapture {
     this.send({ t: 'paste', text })
   }
 
-  sendText (text) {
+  sendText (text: string): void {
     // Cut on code points, never inside a surrogate pair; the host takes ≤ 1024 UTF-16 units.
     const chars = [...text]
     for (let i = 0; i < chars.length; i += TEXT_CHUNK) this.send({ t: 'text', text: chars.slice(i, i + TEXT_CHUNK).join('') })
   }
 
-  tap (key) {
+  tap (key: string): void {
     this.send({ t: 'key', type: 'down', key, mods: 0 })
     this.send({ t: 'key', type: 'up', key, mods: 0 })
   }
 
-  guard () {
+  guard (): boolean {
     if (this.mayInput()) return true
     this.notify('You are watching. Press “Take control” to use the page.', 'warn')
     return false

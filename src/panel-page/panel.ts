@@ -3,59 +3,65 @@
 // #afhttp-control, #afhttp-decline, #afhttp-instructions, #afhttp-focus, #afhttp-banner and
 // window.afhttpPanelStats; browser UI
 // outside the page (SPEC section 16) in #afhttp-dialog, #afhttp-picker, #afhttp-file.
-/* global URLSearchParams, matchMedia */
+import type { EndedMessage, FocusState, HostMessage, LiveStateMessage, PanelInput, PanelWireMessage, TabsMessage } from '../panel/messages.js'
+import type { HandoffSummary } from '../core/handoff.js'
+import { DECLINE_NOTE_MAX_CHARS } from '../limits.js'
+import type { PanelStats } from './stats.js'
 import { View } from './view.js'
 import { PointerCapture } from './pointer.js'
 import { KeyboardCapture } from './keyboard.js'
-import { BANNER_THRESHOLD, declineOverHttp, doneOverHttp, pollStatus, renewLease, Socket } from './connection.js'
+import { BANNER_THRESHOLD, declineOverHttp, doneOverHttp, pollStatus, renewLease, Socket, type HttpAnswer } from './connection.js'
 import { PageUi } from './page-ui.js'
 
-const $ = (id) => document.getElementById(id)
-const now = () => performance.timeOrigin + performance.now()
+// The panel's own elements (panel/index.html): always there, so looked up without a null check.
+const $ = <E extends HTMLElement = HTMLElement>(id: string): E => document.getElementById(id) as E
+const now = (): number => performance.timeOrigin + performance.now()
 const tab = new URLSearchParams(location.search).get('tab') ?? ''
 const LIVE = new Set(['open', 'human', 'human_disconnected'])
 const coarse = matchMedia('(pointer: coarse)').matches
 
-const stats = window.afhttpPanelStats = {
+const stats: PanelStats = window.afhttpPanelStats = {
   frames: 0, bytes: 0, last_frame_at: null, inputs_sent: 0,
   frames_drawn: 0, frames_skipped: 0, first_frame_at: null, last_drawn_at: null,
   script_at: now(), last_input_at: null, ws_connects: 0, ws_open_at: null, aim: null, controller: null, you_control: false, state: null,
   mode: null, zoom: 1, tab_id: tab
 }
 const ui = {
-  view: $('afhttp-view'), control: $('afhttp-control'), done: $('afhttp-done'), focus: $('afhttp-focus'),
+  view: $('afhttp-view'), control: $<HTMLButtonElement>('afhttp-control'), done: $<HTMLButtonElement>('afhttp-done'), focus: $('afhttp-focus'),
   hold: $('afhttp-hold'), banner: $('afhttp-banner'), note: $('afhttp-note'), overlay: $('afhttp-overlay'),
-  page: $('afhttp-page'), aim: $('afhttp-aim'), kbd: $('afhttp-kbd'), decline: $('afhttp-decline'),
-  instructions: $('afhttp-instructions'), declineBox: $('afhttp-decline-box'), declineReason: $('afhttp-decline-reason')
+  page: $('afhttp-page'), aim: $<HTMLButtonElement>('afhttp-aim'), kbd: $<HTMLButtonElement>('afhttp-kbd'), decline: $<HTMLButtonElement>('afhttp-decline'),
+  instructions: $('afhttp-instructions'), declineBox: $<HTMLFormElement>('afhttp-decline-box'), declineReason: $<HTMLTextAreaElement>('afhttp-decline-reason')
 }
+// The host's bound on a decline reason (src/limits.ts), not a second copy in the markup.
+ui.declineReason.maxLength = DECLINE_NOTE_MAX_CHARS
 
-let state = null
-let focus = { editable: false, kind: 'none', label: '' }
+/** The last state from the host (a revoked one carries no summary), kept current by the status poll. */
+let state: Partial<LiveStateMessage> | null = null
+let focus: FocusState = { editable: false, kind: 'none', label: '' }
 let skew = 0
 let ended = false
 let noteUntil = 0
-const stops = []
+const stops: Array<() => void> = []
 
 const view = new View(ui.view, stats)
 const mayInput = () => !ended && state?.you_control === true && socket.open
 
-function sendInput (msg) {
+function sendInput (msg: PanelInput): void {
   if (!mayInput()) return
-  msg.g = state.generation
-  if (socket.send(msg)) {
+  if (socket.send({ ...msg, g: state?.generation ?? 0 })) {
     stats.inputs_sent++
     stats.last_input_at = now()
   }
 }
 
-function notify (text, tone = 'info') {
+function notify (text: string, tone: 'info' | 'warn' = 'info'): void {
   ui.note.textContent = text
   ui.note.title = text // the note is one line; the whole text stays reachable
   ui.note.dataset.tone = tone
   noteUntil = Date.now() + 6_000
 }
 
-function overlay (text, endedView = false) {
+function overlay (text: string | null, endedView = false): void {
   ui.overlay.hidden = !text
   ui.overlay.textContent = text ?? ''
   ui.overlay.dataset.ended = String(endedView)
@@ -74,7 +80,7 @@ const socket = new Socket({
     if (!ended && !ui.overlay.hidden) overlay(null)
   },
   onMessage: (m) => {
-    if (m.t === 'state') { state = m; skew = m.now - Date.now(); render() }
+    if (m.t === 'state') { state = m; if ('now' in m) skew = m.now - Date.now(); render() }
     else if (m.t === 'focus') { onFocus(m) }
     else if (m.t === 'refused') notify(refusal(m), 'warn')
     else if (m.t === 'ended') end(m)
@@ -87,7 +93,7 @@ const socket = new Socket({
 })
 
 const pageUi = new PageUi({ tab, send: sendInput, mayInput, notify })
-const keyboard = new KeyboardCapture({ field: $('afhttp-keys'), send: sendInput, mayInput, notify, onFocusChange: () => renderFocus() })
+const keyboard = new KeyboardCapture({ field: $<HTMLTextAreaElement>('afhttp-keys'), send: sendInput, mayInput, notify, onFocusChange: () => renderFocus() })
 const pointer = new PointerCapture({
   view,
   send: sendInput,
@@ -112,7 +118,7 @@ view.onResize = () => {
 }
 
 /** The tab strip (#afhttp-tabs): shown while a popup is open, one button per window. */
-function renderTabs (m) {
+function renderTabs (m: TabsMessage): void {
   stats.tab_id = m.shown
   stats.tabs = m.tabs.length
   const strip = $('afhttp-tabs')
@@ -139,7 +145,7 @@ function renderTabs (m) {
  * made the page focus a field, down when focus left (SPEC section 10 "Phones").
  */
 let lastPressAt = 0
-function onFocus (m) {
+function onFocus (m: FocusState & { url: string }): void {
   const was = focus.editable === true
   focus = m
   ui.page.textContent = m.url
@@ -151,13 +157,13 @@ function onFocus (m) {
   renderFocus()
 }
 
-function refusal (m) {
+function refusal (m: Extract<HostMessage, { t: 'refused' }>): string {
   if (m.action === 'take' && m.reason === 'held_by_other') return 'Another viewer has control. You can take it once they release it or disconnect.'
   if (m.action === 'release') return 'You do not have control to release.'
   return m.message ?? `The host refused ${m.action}.`
 }
 
-function render () {
+function render (): void {
   const you = state?.you_control === true
   Object.assign(stats, { controller: state?.controller ?? null, you_control: you, state: state?.state ?? null })
   const mode = state?.mode ?? 'control'
@@ -185,7 +191,7 @@ function render () {
   renderFocus()
 }
 
-function renderFocus () {
+function renderFocus (): void {
   const [st, text] = !state?.you_control
     ? ['watching', 'Watching: take control to type']
     : focus.editable === true
@@ -199,7 +205,7 @@ function renderFocus () {
   ui.focus.textContent = text
 }
 
-const ENDED_TEXT = {
+const ENDED_TEXT: Record<string, string> = {
   human_done: 'Done. The page was handed back; you can close this tab.',
   human_declined: 'You handed the page back without finishing; the program that asked was told. You can close this tab.',
   api_close: 'The program took the page back. You can close this tab.',
@@ -214,7 +220,10 @@ const ENDED_TEXT = {
   closed: 'This handoff is closed. You can close this tab.'
 }
 
-function end (info) {
+/** How a handoff ended, as the socket, the status poll or an HTTP Done/decline says it. */
+type Ending = Partial<Pick<EndedMessage, 'finish_reason'>> & { state: string } | HandoffSummary
+
+function end (info: Ending): void {
   if (ended) return
   ended = true
   Object.assign(stats, { state: info.state, finish_reason: info.finish_reason ?? null, you_control: false })
@@ -226,7 +235,7 @@ function end (info) {
   ui.decline.disabled = true
   ui.declineBox.hidden = true
   for (const m of ['dialog', 'select', 'chooser', 'picker']) pageUi.handle({ t: m, [m]: null })
-  overlay(ENDED_TEXT[info.finish_reason] ?? ENDED_TEXT[info.state] ?? ENDED_TEXT.closed, true)
+  overlay(ENDED_TEXT[info.finish_reason ?? ''] ?? ENDED_TEXT[info.state] ?? ENDED_TEXT.closed, true)
   ui.note.textContent = ''
 }
 
@@ -236,7 +245,7 @@ ui.control.addEventListener('click', () => {
 ui.done.addEventListener('click', async () => {
   if (socket.send({ t: 'done' })) return
   // No socket yet (or it dropped): the same person can still finish over HTTP.
-  const res = await doneOverHttp(tab).catch(() => ({ ok: false, body: null }))
+  const res = await doneOverHttp(tab).catch((): HttpAnswer => ({ ok: false, body: null }))
   if (res.ok) end(res.body)
   else notify(res.body?.error?.message ?? 'Done did not reach the host; try again.', 'warn')
 })
@@ -248,10 +257,10 @@ ui.decline.addEventListener('click', () => {
 $('afhttp-decline-cancel').addEventListener('click', () => { ui.declineBox.hidden = true; view.relayout?.() })
 ui.declineBox.addEventListener('submit', async (e) => {
   e.preventDefault()
-  const reason = ui.declineReason.value.trim().slice(0, 200)
-  const msg = reason ? { t: 'decline', reason } : { t: 'decline' }
+  const reason = ui.declineReason.value.trim().slice(0, DECLINE_NOTE_MAX_CHARS)
+  const msg: PanelWireMessage = reason ? { t: 'decline', reason } : { t: 'decline' }
   if (socket.send(msg)) return
-  const res = await declineOverHttp(tab, reason).catch(() => ({ ok: false, body: null }))
+  const res = await declineOverHttp(tab, reason).catch((): HttpAnswer => ({ ok: false, body: null }))
   if (res.ok) end(res.body)
   else notify(res.body?.error?.message ?? 'That did not reach the host; try again.', 'warn')
 })

@@ -2,19 +2,49 @@
 // drag, moves at most one per 1/60 s (newest position wins), presses and releases never
 // dropped or reordered, the release of a drag that left the picture pulled to its edge.
 // Touch arrives as pointer events: one finger drags like a mouse, two fingers scroll.
+import type { Point } from '../core/coords.js'
+import type { MouseButton, PanelInput } from '../panel/messages.js'
+import type { View } from './view.js'
 
 const MOVE_MS = 1000 / 60
 const TOUCH_HOLD_MS = 60
 const DOUBLE_CLICK_MS = 500
-const BUTTONS = ['left', 'middle', 'right']
+const BUTTONS: MouseButton[] = ['left', 'middle', 'right']
 /** A second tap this soon and this close zooms the view in (or back out) instead of clicking. */
 const DOUBLE_TAP_MS = 350
 const DOUBLE_TAP_PX = 24
 const DOUBLE_TAP_ZOOM = 2.5
-export const modsOf = (e) => (e.altKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.metaKey ? 4 : 0) | (e.shiftKey ? 8 : 0)
+export const modsOf = (e: KeyboardEvent | MouseEvent): number => (e.altKey ? 1 : 0) | (e.ctrlKey ? 2 : 0) | (e.metaKey ? 4 : 0) | (e.shiftKey ? 8 : 0)
+
+type Sent<T extends PanelInput['t']> = Extract<PanelInput, { t: T }>
+
+export interface PointerDeps {
+  view: View
+  send: (msg: PanelInput) => void
+  mayInput: () => boolean
+  /** A press on the view; `allowed` is false while the person only watches. */
+  onPress: (e: PointerEvent, allowed: boolean) => void
+}
+
+interface Press { id: number, button: MouseButton, clicks: number, at: Point, sent: boolean, timer: number }
 
 export class PointerCapture {
-  constructor ({ view, send, mayInput, onPress }) {
+  readonly view: View
+  readonly send: PointerDeps['send']
+  readonly mayInput: () => boolean
+  readonly onPress: PointerDeps['onPress']
+  press: Press | null
+  readonly touches: Map<number, Point>
+  scroll: { mid: Point, dist: number, zoomed: boolean } | null
+  move: Sent<'mouse'> | null
+  moveAt: number
+  moveTimer: number
+  wheel: Sent<'wheel'> | null
+  last: { at: number, x: number, y: number, button: MouseButton | '', clicks: number }
+  lastTap: { at: number, x: number, y: number }
+  onZoom: () => void
+
+  constructor ({ view, send, mayInput, onPress }: PointerDeps) {
     this.view = view
     this.send = send
     this.mayInput = mayInput
@@ -39,10 +69,10 @@ export class PointerCapture {
     el.addEventListener('contextmenu', (e) => e.preventDefault())
     // A tap anywhere else (a picker's Set, a dialog's OK) ends any double tap: tapping one field,
     // answering its picker and tapping the next field nearby is two taps, not a zoom.
-    document.addEventListener('pointerdown', (e) => { if (e.target.closest?.('#afhttp-sheet') || !el.contains(e.target)) this.lastTap.at = 0 }, true)
+    document.addEventListener('pointerdown', (e) => { if (!(e.target instanceof Element) || e.target.closest('#afhttp-sheet') || !el.contains(e.target)) this.lastTap.at = 0 }, true)
   }
 
-  down (e) {
+  down (e: PointerEvent): void {
     if (e.pointerType === 'touch') {
       // Zoom and pan are the viewer's own: they work for a watcher too and never reach the page.
       this.touches.set(e.pointerId, { x: e.clientX, y: e.clientY })
@@ -78,7 +108,7 @@ export class PointerCapture {
     else this.sendDown(modsOf(e))
   }
 
-  sendDown (mods = 0) {
+  sendDown (mods = 0): void {
     const p = this.press
     if (!p || p.sent) return
     clearTimeout(p.timer)
@@ -87,7 +117,7 @@ export class PointerCapture {
     if (this.move) this.flushMove()
   }
 
-  moved (e) {
+  moved (e: PointerEvent): void {
     if (this.touches.has(e.pointerId)) {
       this.touches.set(e.pointerId, { x: e.clientX, y: e.clientY })
       if (this.scroll) { this.scrolled(); return }
@@ -103,7 +133,7 @@ export class PointerCapture {
     else if (!this.moveTimer) this.moveTimer = setTimeout(() => this.flushMove(), wait)
   }
 
-  flushMove () {
+  flushMove (): void {
     clearTimeout(this.moveTimer)
     this.moveTimer = 0
     if (!this.move) return
@@ -112,7 +142,7 @@ export class PointerCapture {
     this.moveAt = performance.now()
   }
 
-  up (e) {
+  up (e: PointerEvent): void {
     this.touches.delete(e.pointerId)
     if (this.scroll) { if (this.touches.size === 0) this.scroll = null; return }
     const p = this.press
@@ -124,7 +154,7 @@ export class PointerCapture {
     this.send({ t: 'mouse', type: 'up', x: v.x, y: v.y, button: p.button, clicks: p.clicks, mods: modsOf(e) })
   }
 
-  startScroll () {
+  startScroll (): void {
     const p = this.press
     if (p) {
       this.press = null
@@ -137,12 +167,12 @@ export class PointerCapture {
     this.scroll = { mid: this.midpoint(), dist: this.distance(), zoomed: false }
   }
 
-  distance () {
+  distance (): number {
     const pts = [...this.touches.values()]
     return Math.hypot(pts[0].x - pts[1].x, pts[0].y - pts[1].y)
   }
 
-  midpoint () {
+  midpoint (): Point {
     const pts = [...this.touches.values()]
     return { x: (pts[0].x + pts[1].x) / 2, y: (pts[0].y + pts[1].y) / 2 }
   }
@@ -151,8 +181,8 @@ export class PointerCapture {
    * Two fingers: spreading or pinching zooms the view around the fingers, moving them pans the
    * zoomed view; at 1× (nothing to pan) two-finger travel scrolls the page as before.
    */
-  scrolled () {
-    if (this.touches.size < 2) return
+  scrolled (): void {
+    if (this.touches.size < 2 || !this.scroll) return
     const mid = this.midpoint()
     const dist = this.distance()
     const r = this.view.el.getBoundingClientRect()
@@ -181,14 +211,14 @@ export class PointerCapture {
     if (this.mayInput()) this.queueWheel(mid.x, mid.y, dx, dy, 0)
   }
 
-  wheeled (e) {
+  wheeled (e: WheelEvent): void {
     e.preventDefault()
     if (!this.mayInput()) return
     const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 600 : 1
     this.queueWheel(e.clientX, e.clientY, e.deltaX * unit, e.deltaY * unit, modsOf(e))
   }
 
-  queueWheel (clientX, clientY, dx, dy, mods) {
+  queueWheel (clientX: number, clientY: number, dx: number, dy: number, mods: number): void {
     const v = this.view.toViewport(clientX, clientY, true)
     if (!v) return
     if (this.wheel) {

@@ -1,6 +1,9 @@
 // The panel's links to the host: one WebSocket (reconnected with backoff), the status
 // poll behind the connection banner (SPEC section 9: shown after 3 failed polls, cleared
 // by itself), and the UI lease renewal (SPEC section 7).
+import type { HandoffSummary } from '../core/handoff.js'
+import type { HostMessage, PanelStatus, PanelWireMessage } from '../panel/messages.js'
+import type { PanelStats } from './stats.js'
 
 const STATUS_EVERY_MS = 2_000
 const STATUS_TIMEOUT_MS = 2_500
@@ -12,17 +15,42 @@ const BACKOFF_MAX_MS = 5_000
 const FINAL_CODES = new Set([1000, 4401, 4410])
 
 // Relative to the panel document, so a path prefix in front of the host is kept.
-const api = (path, tab) => `api/${path}?tab=${encodeURIComponent(tab)}`
+const api = (path: string, tab: string): string => `api/${path}?tab=${encodeURIComponent(tab)}`
+
+/** The host's error envelope, as far as the panel reads it. */
+export interface ErrorBody { error?: { message?: string, details?: { check?: string } } }
+
+export interface SocketHooks {
+  tab: string
+  stats: PanelStats
+  onOpen: () => void
+  onFrame: (buffer: ArrayBuffer) => void
+  onMessage: (msg: HostMessage) => void
+  onDown: (delayMs: number) => void
+  onFinal: (code: number, reason: string) => void
+}
 
 export class Socket {
-  constructor ({ tab, onOpen, onFrame, onMessage, onDown, onFinal, stats }) {
-    Object.assign(this, { tab, onOpen, onFrame, onMessage, onDown, onFinal, stats })
+  readonly tab: string
+  readonly stats: PanelStats
+  readonly onOpen: SocketHooks['onOpen']
+  readonly onFrame: SocketHooks['onFrame']
+  readonly onMessage: SocketHooks['onMessage']
+  readonly onDown: SocketHooks['onDown']
+  readonly onFinal: SocketHooks['onFinal']
+  ws: WebSocket | null
+  attempt: number
+  stopped: boolean
+
+  constructor ({ tab, onOpen, onFrame, onMessage, onDown, onFinal, stats }: SocketHooks) {
+    this.tab = tab; this.onOpen = onOpen; this.onFrame = onFrame; this.onMessage = onMessage
+    this.onDown = onDown; this.onFinal = onFinal; this.stats = stats
     this.ws = null
     this.attempt = 0
     this.stopped = false
   }
 
-  connect () {
+  connect (): void {
     if (this.stopped) return
     const url = new URL(`ws?tab=${encodeURIComponent(this.tab)}`, location.href)
     url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:'
@@ -35,7 +63,7 @@ export class Socket {
       this.onOpen()
     }
     ws.onmessage = (ev) => {
-      if (typeof ev.data === 'string') this.onMessage(JSON.parse(ev.data))
+      if (typeof ev.data === 'string') this.onMessage(JSON.parse(ev.data) as HostMessage)
       else this.onFrame(ev.data)
     }
     ws.onclose = (ev) => {
@@ -48,31 +76,31 @@ export class Socket {
     }
   }
 
-  get open () { return this.ws?.readyState === WebSocket.OPEN }
+  get open (): boolean { return this.ws?.readyState === WebSocket.OPEN }
 
-  send (msg) {
-    if (!this.open) return false
+  send (msg: PanelWireMessage): boolean {
+    if (!this.open || !this.ws) return false
     this.ws.send(JSON.stringify(msg))
     return true
   }
 
-  stop () {
+  stop (): void {
     this.stopped = true
     this.ws?.close(1000)
   }
 }
 
 /** Polls GET /panel/api/status; `onStatus(body | null, failures, httpStatus)`. */
-export function pollStatus (tab, onStatus) {
+export function pollStatus (tab: string, onStatus: (body: PanelStatus | null, failures: number, httpStatus: number) => boolean): () => void {
   let failures = 0
   let timer = 0
-  const tick = async () => {
-    let body = null
+  const tick = async (): Promise<void> => {
+    let body: PanelStatus | null = null
     let status = 0
     try {
       const res = await fetch(api('status', tab), { cache: 'no-store', signal: AbortSignal.timeout(STATUS_TIMEOUT_MS) })
       status = res.status
-      body = res.ok ? await res.json() : null
+      body = res.ok ? await res.json() as PanelStatus : null
     } catch { /* counted below */ }
     // Any answer from the host clears the banner; only silence or a 5xx counts as lost.
     failures = status && status < 500 ? 0 : failures + 1
@@ -85,11 +113,11 @@ export function pollStatus (tab, onStatus) {
 export const BANNER_THRESHOLD = BANNER_AFTER_FAILURES
 
 /** Renews the UI lease while the panel is open; `onResult(ok, httpStatus, body)`. */
-export function renewLease (tab, onResult) {
+export function renewLease (tab: string, onResult: (ok: boolean, httpStatus: number, body: ErrorBody | null) => void): () => void {
   const timer = setInterval(async () => {
     try {
       const res = await fetch(api('lease', tab), { method: 'POST', cache: 'no-store' })
-      onResult(res.ok, res.status, await res.json().catch(() => null))
+      onResult(res.ok, res.status, await res.json().catch(() => null) as ErrorBody | null)
     } catch {
       onResult(false, 0, null)
     }
@@ -97,35 +125,38 @@ export function renewLease (tab, onResult) {
   return () => clearInterval(timer)
 }
 
-export async function declineOverHttp (tab, reason) {
+/** What Done and decline over HTTP answer: the handoff summary, or the error envelope. */
+export type HttpAnswer = { ok: true, body: HandoffSummary } | { ok: false, body: ErrorBody | null }
+
+export async function declineOverHttp (tab: string, reason: string): Promise<HttpAnswer> {
   const res = await fetch(api('decline', tab), {
     method: 'POST', cache: 'no-store', headers: { 'content-type': 'application/json' }, body: JSON.stringify(reason ? { reason } : {})
   })
-  return { ok: res.ok, body: await res.json().catch(() => null) }
+  return { ok: res.ok, body: await res.json().catch(() => null) } as HttpAnswer
 }
 
-export async function doneOverHttp (tab) {
+export async function doneOverHttp (tab: string): Promise<HttpAnswer> {
   const res = await fetch(api('done', tab), { method: 'POST', cache: 'no-store' })
-  return { ok: res.ok, body: await res.json().catch(() => null) }
+  return { ok: res.ok, body: await res.json().catch(() => null) } as HttpAnswer
 }
 
 /**
  * Sends the chosen files to the host over the lease (one request per file, then the choice),
  * so the page's file input gets them. `{ok, message}`; the host's message says why it refused.
  */
-export async function uploadFiles (tab, files) {
-  const ids = []
+export async function uploadFiles (tab: string, files: File[]): Promise<{ ok: boolean, message?: string }> {
+  const ids: string[] = []
   for (const file of files) {
     const res = await fetch(`${api('files', tab)}&name=${encodeURIComponent(file.name)}`, {
       method: 'POST', cache: 'no-store', headers: { 'content-type': 'application/octet-stream' }, body: file
     })
-    const body = await res.json().catch(() => null)
-    if (!res.ok) return { ok: false, message: body?.error?.message ?? `The host refused the file (${res.status}).` }
+    const body = await res.json().catch(() => null) as (ErrorBody & { file_id?: string }) | null
+    if (!res.ok || !body?.file_id) return { ok: false, message: body?.error?.message ?? `The host refused the file (${res.status}).` }
     ids.push(body.file_id)
   }
   const res = await fetch(api('chooser', tab), {
     method: 'POST', cache: 'no-store', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ files: ids })
   })
-  const body = await res.json().catch(() => null)
+  const body = await res.json().catch(() => null) as ErrorBody | null
   return res.ok ? { ok: true } : { ok: false, message: body?.error?.message ?? `The host refused the files (${res.status}).` }
 }

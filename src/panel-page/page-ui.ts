@@ -4,14 +4,35 @@
 // with textContent, never as HTML. Answers go to the host, which hands them to the page as
 // the browser's own; nothing here answers for the person.
 import { uploadFiles } from './connection.js'
+import type { Notify } from './keyboard.js'
+import type { ChooserInfo, PageUiMessage, PanelInput, PickerInfo } from '../panel/messages.js'
+import type { OpenDialog, OpenSelect } from '../core/page-ui.js'
 
-const $ = (id) => document.getElementById(id)
-const mb = (bytes) => (bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) ? 1 : 0)
-const KIND_WORDS = { alert: 'says', confirm: 'asks', prompt: 'asks', beforeunload: 'asks whether to leave the page' }
+// The panel's own elements (panel/index.html): always there, so looked up without a null check.
+const $ = <E extends HTMLElement = HTMLElement>(id: string): E => document.getElementById(id) as E
+const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(bytes % (1024 * 1024) ? 1 : 0)
+const KIND_WORDS: Record<string, string> = { alert: 'says', confirm: 'asks', prompt: 'asks', beforeunload: 'asks whether to leave the page' }
+
+export interface PageUiDeps {
+  tab: string
+  send: (msg: PanelInput) => void
+  mayInput: () => boolean
+  notify: Notify
+}
 
 export class PageUi {
-  constructor ({ tab, send, mayInput, notify }) {
-    Object.assign(this, { tab, send, mayInput, notify })
+  readonly tab: string
+  readonly send: PageUiDeps['send']
+  readonly mayInput: () => boolean
+  readonly notify: Notify
+  readonly sheet: HTMLElement
+  dialog: OpenDialog | null
+  select: OpenSelect | null
+  chooser: ChooserInfo | null
+  picker: PickerInfo | null
+
+  constructor ({ tab, send, mayInput, notify }: PageUiDeps) {
+    this.tab = tab; this.send = send; this.mayInput = mayInput; this.notify = notify
     this.sheet = $('afhttp-sheet')
     this.dialog = null
     this.select = null
@@ -32,25 +53,26 @@ export class PageUi {
   }
 
   /** A message from the host: `dialog`, `select`, `chooser` or `picker`. */
-  handle (m) {
-    if (m.t === 'dialog') { this.dialog = m.dialog; this.renderDialog() } else if (m.t === 'select') { this.select = m.select; this.renderPicker() } else if (m.t === 'chooser') { this.chooser = m.chooser; this.renderFile() } else if (m.t === 'picker') { this.picker = m.picker; this.renderNative() } else return false
+  handle (m: PageUiMessage | { t: string }): boolean {
+    if (!isPageUi(m)) return false
+    if (m.t === 'dialog') { this.dialog = m.dialog; this.renderDialog() } else if (m.t === 'select') { this.select = m.select; this.renderPicker() } else if (m.t === 'chooser') { this.chooser = m.chooser; this.renderFile() } else { this.picker = m.picker; this.renderNative() }
     this.sheet.hidden = !(this.dialog || this.select || this.chooser || this.picker)
     return true
   }
 
   /** Control changed: answering needs control, like any input. */
-  refresh () {
+  refresh (): void {
     const may = this.mayInput()
-    for (const id of ['afhttp-dialog-ok', 'afhttp-dialog-cancel', 'afhttp-file-choose', 'afhttp-file-cancel', 'afhttp-native-set']) $(id).disabled = !may
-    $('afhttp-dialog-input').disabled = !may
+    for (const id of ['afhttp-dialog-ok', 'afhttp-dialog-cancel', 'afhttp-file-choose', 'afhttp-file-cancel', 'afhttp-native-set']) $<HTMLButtonElement>(id).disabled = !may
+    $<HTMLInputElement>('afhttp-dialog-input').disabled = !may
     $('afhttp-sheet').dataset.control = String(may)
   }
 
-  get open () { return !this.sheet.hidden }
+  get open (): boolean { return !this.sheet.hidden }
 
   // ---------------------------------------------------------------- dialogs
 
-  wireDialog () {
+  wireDialog (): void {
     $('afhttp-dialog-ok').addEventListener('click', () => this.answerDialog(true))
     $('afhttp-dialog-cancel').addEventListener('click', () => this.answerDialog(false))
     $('afhttp-dialog').addEventListener('keydown', (e) => {
@@ -58,7 +80,7 @@ export class PageUi {
     })
   }
 
-  renderDialog () {
+  renderDialog (): void {
     const d = this.dialog
     const box = $('afhttp-dialog')
     box.hidden = !d
@@ -66,7 +88,7 @@ export class PageUi {
     box.dataset.type = d.type
     $('afhttp-dialog-origin').textContent = `${d.origin} ${KIND_WORDS[d.type] ?? 'says'}:`
     $('afhttp-dialog-message').textContent = d.type === 'beforeunload' && !d.message ? 'Leave this page? Changes you made may not be saved.' : d.message
-    const input = $('afhttp-dialog-input')
+    const input = $<HTMLInputElement>('afhttp-dialog-input')
     input.hidden = d.type !== 'prompt'
     input.value = d.default_prompt ?? ''
     $('afhttp-dialog-cancel').hidden = d.type === 'alert'
@@ -76,25 +98,25 @@ export class PageUi {
     requestAnimationFrame(() => (d.type === 'prompt' ? input : $('afhttp-dialog-ok')).focus({ preventScroll: true }))
   }
 
-  answerDialog (accept) {
+  answerDialog (accept: boolean): void {
     if (!this.dialog) return
     if (!this.mayInput()) { this.notify('Take control to answer the dialog.', 'warn'); return }
-    const msg = { t: 'dialog', accept }
-    if (this.dialog.type === 'prompt' && accept) msg.text = $('afhttp-dialog-input').value
+    const msg: Extract<PanelInput, { t: 'dialog' }> = { t: 'dialog', accept }
+    if (this.dialog.type === 'prompt' && accept) msg.text = $<HTMLInputElement>('afhttp-dialog-input').value
     this.send(msg)
   }
 
   // ---------------------------------------------------------------- select lists
 
-  wirePicker () {
+  wirePicker (): void {
     const list = $('afhttp-picker')
     list.addEventListener('click', (e) => {
-      const opt = e.target.closest('[role=option]')
+      const opt = e.target instanceof Element ? e.target.closest<HTMLButtonElement>('[role=option]') : null
       if (opt && !opt.disabled) this.answerSelect(Number(opt.dataset.index))
     })
     list.addEventListener('keydown', (e) => {
-      const items = [...list.querySelectorAll('[role=option]:not([disabled])')]
-      const at = items.indexOf(document.activeElement)
+      const items = [...list.querySelectorAll<HTMLElement>('[role=option]:not([disabled])')]
+      const at = items.indexOf(document.activeElement as HTMLElement)
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault()
         items[Math.max(0, Math.min(items.length - 1, at + (e.key === 'ArrowDown' ? 1 : -1)))]?.focus()
@@ -106,7 +128,7 @@ export class PageUi {
     $('afhttp-picker-cancel').addEventListener('click', () => this.answerSelect(null))
   }
 
-  renderPicker () {
+  renderPicker (): void {
     const s = this.select
     const box = $('afhttp-picker-box')
     const list = $('afhttp-picker')
@@ -114,8 +136,8 @@ export class PageUi {
     list.replaceChildren()
     if (!s) return
     $('afhttp-picker-title').textContent = s.label ? `Choose: ${s.label}` : 'Choose an option'
-    let group = null
-    let groupLabel
+    let group: HTMLElement | null = null
+    let groupLabel: string | null | undefined
     for (const o of s.options) {
       if (o.group !== groupLabel) {
         groupLabel = o.group
@@ -140,11 +162,11 @@ export class PageUi {
       if (o.disabled) { b.disabled = true; b.setAttribute('aria-disabled', 'true') }
       ;(group ?? list).append(b)
     }
-    const current = list.querySelector('[aria-selected=true]') ?? list.querySelector('[role=option]:not([disabled])')
+    const current = list.querySelector<HTMLElement>('[aria-selected=true]') ?? list.querySelector<HTMLElement>('[role=option]:not([disabled])')
     requestAnimationFrame(() => { current?.scrollIntoView({ block: 'center' }); current?.focus({ preventScroll: true }) })
   }
 
-  answerSelect (index) {
+  answerSelect (index: number | null): void {
     if (!this.select) return
     if (!this.mayInput()) { this.notify('Take control to choose.', 'warn'); return }
     this.send({ t: 'select', index })
@@ -154,19 +176,19 @@ export class PageUi {
 
   // ---------------------------------------------------------------- file choosers
 
-  wireFile () {
-    const input = $('afhttp-file-input')
+  wireFile (): void {
+    const input = $<HTMLInputElement>('afhttp-file-input')
     $('afhttp-file-choose').addEventListener('click', () => input.click())
     $('afhttp-file-cancel').addEventListener('click', () => this.send({ t: 'chooser', cancel: true }))
-    input.addEventListener('change', () => { void this.upload([...input.files]) })
+    input.addEventListener('change', () => { void this.upload([...input.files ?? []]) })
     input.addEventListener('cancel', () => this.notify('No file chosen. Choose one, or press Cancel to leave the page’s field empty.'))
   }
 
-  renderFile () {
+  renderFile (): void {
     const c = this.chooser
     $('afhttp-file').hidden = !c
     if (!c) return
-    const input = $('afhttp-file-input')
+    const input = $<HTMLInputElement>('afhttp-file-input')
     input.value = ''
     input.multiple = c.mode === 'selectMultiple'
     input.accept = c.accept ?? ''
@@ -177,7 +199,7 @@ export class PageUi {
     if (this.mayInput()) { try { input.click() } catch { /* the button is there */ } }
   }
 
-  async upload (files) {
+  async upload (files: File[]): Promise<void> {
     if (!files.length || !this.chooser) return
     const limits = this.chooser.limits
     const status = $('afhttp-file-status')
@@ -185,15 +207,15 @@ export class PageUi {
     if (files.length > limits.upload_files_max) { status.textContent = `Too many files: at most ${limits.upload_files_max}. Nothing was sent.`; return }
     if (tooBig) { status.textContent = `“${tooBig.name}” is ${mb(tooBig.size)} MB; the limit is ${mb(limits.upload_file_bytes_max)} MB per file. Nothing was sent.`; return }
     status.textContent = `Sending ${files.length === 1 ? files[0].name : `${files.length} files`}…`
-    const res = await uploadFiles(this.tab, files).catch((err) => ({ ok: false, message: err.message }))
+    const res = await uploadFiles(this.tab, files).catch((err: Error) => ({ ok: false, message: err.message }))
     status.textContent = res.ok ? 'Sent to the page.' : (res.message ?? 'The upload failed.')
   }
 
   // ---------------------------------------------------------------- date, time, colour
 
-  wireNative () {
+  wireNative (): void {
     $('afhttp-native-set').addEventListener('click', () => {
-      const input = $('afhttp-native-input')
+      const input = $<HTMLInputElement>('afhttp-native-input')
       if (!this.picker || !input.value) return
       this.send({ t: 'picker', kind: this.picker.kind, value: input.value })
       this.handle({ t: 'picker', picker: null })
@@ -201,16 +223,19 @@ export class PageUi {
     $('afhttp-native-cancel').addEventListener('click', () => this.handle({ t: 'picker', picker: null }))
   }
 
-  renderNative () {
+  renderNative (): void {
     const p = this.picker
     $('afhttp-native').hidden = !p
     if (!p) return
-    const input = $('afhttp-native-input')
+    const input = $<HTMLInputElement>('afhttp-native-input')
     input.type = p.kind
     input.value = p.value ?? ''
-    for (const a of ['min', 'max', 'step']) { if (p[a]) input.setAttribute(a, p[a]); else input.removeAttribute(a) }
+    for (const a of ['min', 'max', 'step'] as const) { if (p[a]) input.setAttribute(a, p[a]); else input.removeAttribute(a) }
     $('afhttp-native-what').textContent = p.label ? `Set ${p.label}` : `Pick a ${p.kind === 'color' ? 'colour' : p.kind.replace('-local', '')}`
     this.refresh()
     requestAnimationFrame(() => { input.focus({ preventScroll: true }); try { input.showPicker() } catch { /* a tap opens it */ } })
   }
 }
+
+const PAGE_UI = new Set(['dialog', 'select', 'chooser', 'picker'])
+function isPageUi (m: { t: string }): m is PageUiMessage { return PAGE_UI.has(m.t) }

@@ -1,25 +1,42 @@
 // The live picture: decodes binary frames newest-first and places them with CSS only.
 // The same coordinate module the host's tests use maps pointer positions back to page
 // CSS pixels (SPEC section 10 "Aim" and "Coordinates").
-/* global ResizeObserver */
 import {
-  clampAim, containerToViewport, containerToViewportClamped, drawnAim, imagePlacement, layoutAim
-} from './lib/core/coords.js'
-import { decodeFrame } from './lib/panel/frame-codec.js'
+  clampAim, containerToViewport, containerToViewportClamped, drawnAim, imagePlacement, layoutAim,
+  type FrameGeometry, type Layout, type Point, type Rect
+} from '../core/coords.js'
+import { decodeFrame, type FrameHeader } from '../panel/frame-codec.js'
+import type { PanelWireMessage } from '../panel/messages.js'
+import type { PanelStats } from './stats.js'
 
 const AIM_MARGIN = 16
 /** The most a person can zoom the view on a phone (SPEC section 10 "Phones": at least 4×). */
 export const MAX_ZOOM = 5
-const now = () => performance.timeOrigin + performance.now()
+const now = (): number => performance.timeOrigin + performance.now()
 
 export class View {
-  constructor (el, stats) {
+  readonly el: HTMLElement
+  readonly stats: PanelStats
+  readonly clip: HTMLElement
+  readonly canvas: HTMLCanvasElement
+  readonly ctx: ImageBitmapRenderingContext
+  whole: boolean
+  zoom: number
+  pan: Point
+  header: FrameHeader | null
+  geom: FrameGeometry | null
+  layout: Layout | null
+  pending: ArrayBuffer | null
+  decoding: boolean
+  onResize: () => void
+
+  constructor (el: HTMLElement, stats: PanelStats) {
     this.el = el
     this.stats = stats
-    this.clip = el.querySelector('.afhttp-clip')
-    this.canvas = el.querySelector('.afhttp-frame')
+    this.clip = el.querySelector<HTMLElement>('.afhttp-clip')!
+    this.canvas = el.querySelector<HTMLCanvasElement>('.afhttp-frame')!
     // The decoded bitmap is handed to the canvas, not copied into it.
-    this.ctx = this.canvas.getContext('bitmaprenderer')
+    this.ctx = this.canvas.getContext('bitmaprenderer')!
     this.whole = false
     // The person's zoom of the view (phones): a CSS transform of the picture only. It never
     // changes the page; a container point maps back through it before the aim mapping.
@@ -35,7 +52,7 @@ export class View {
   }
 
   /** A binary frame from the host; older undecoded frames are skipped (newest wins). */
-  push (buffer) {
+  push (buffer: ArrayBuffer): void {
     this.stats.frames++
     this.stats.bytes += buffer.byteLength
     this.stats.last_frame_at = now()
@@ -44,14 +61,14 @@ export class View {
     if (!this.decoding) void this.drain()
   }
 
-  async drain () {
+  async drain (): Promise<void> {
     this.decoding = true
     while (this.pending) {
       const buffer = this.pending
       this.pending = null
       try {
         const { header, jpeg } = decodeFrame(buffer)
-        const bitmap = await createImageBitmap(new Blob([jpeg], { type: 'image/jpeg' }))
+        const bitmap = await createImageBitmap(new Blob([jpeg as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }))
         this.draw(header, bitmap)
       } catch (err) {
         console.warn('afhttp: a frame could not be shown', err)
@@ -60,7 +77,7 @@ export class View {
     this.decoding = false
   }
 
-  draw (header, bitmap) {
+  draw (header: FrameHeader, bitmap: ImageBitmap): void {
     const { width, height } = bitmap
     // A hook for embedding pages and the benchmark; the bitmap is gone once transferred.
     if (typeof window.afhttpOnFrame === 'function') window.afhttpOnFrame({ header, bitmap, drawnAt: now() })
@@ -85,16 +102,16 @@ export class View {
   }
 
   /** The part of the viewport on show: the frame's aim, or all of it when "Whole page" is on. */
-  aimRect () {
-    if (!this.geom) return null
+  aimRect (): Rect | null {
+    if (!this.geom || !this.header) return null
     const full = { x: 0, y: 0, width: this.geom.deviceWidth, height: this.geom.deviceHeight }
     if (this.whole || !this.header.aim.rect) return full
     return clampAim(this.header.aim.rect, this.geom, AIM_MARGIN)
   }
 
-  relayout () {
+  relayout (): void {
     const aim = this.aimRect()
-    if (!aim) return
+    if (!aim || !this.geom) return
     this.layout = layoutAim(aim, { width: this.el.clientWidth, height: this.el.clientHeight })
     const drawn = drawnAim(this.layout)
     const place = imagePlacement(this.layout, this.geom)
@@ -104,7 +121,7 @@ export class View {
   }
 
   /** Zooms to `zoom` keeping the container point `at` (client px relative to the view) still. */
-  zoomAt (zoom, at) {
+  zoomAt (zoom: number, at: Point): void {
     const z = Math.min(MAX_ZOOM, Math.max(1, zoom))
     const pre = { x: (at.x - this.pan.x) / this.zoom, y: (at.y - this.pan.y) / this.zoom }
     this.zoom = z
@@ -113,18 +130,18 @@ export class View {
   }
 
   /** Moves the zoomed picture by (dx, dy) container px; false when it is already at that edge. */
-  panBy (dx, dy) {
+  panBy (dx: number, dy: number): boolean {
     const before = { ...this.pan }
     this.pan = { x: this.pan.x + dx, y: this.pan.y + dy }
     this.applyZoom()
     return before.x !== this.pan.x || before.y !== this.pan.y
   }
 
-  applyZoom () {
+  applyZoom (): void {
     // Keep the picture covering the view: no panning into empty space, none at all at 1×.
     const w = this.el.clientWidth
     const h = this.el.clientHeight
-    const clampTo = (v, size) => Math.min(0, Math.max(size - size * this.zoom, v))
+    const clampTo = (v: number, size: number): number => Math.min(0, Math.max(size - size * this.zoom, v))
     this.pan = this.zoom === 1 ? { x: 0, y: 0 } : { x: clampTo(this.pan.x, w), y: clampTo(this.pan.y, h) }
     this.stats.zoom = Math.round(this.zoom * 1000) / 1000
     // Scale about the view's own corner (the clip sits inside it, letterboxed), so that a view
@@ -137,7 +154,7 @@ export class View {
   }
 
   /** Page viewport CSS pixels under a client point; `clamped` pulls outside points to the edge (drags). */
-  toViewport (clientX, clientY, clamped) {
+  toViewport (clientX: number, clientY: number, clamped: boolean): Point | null {
     if (!this.layout) return null
     const r = this.el.getBoundingClientRect()
     const pt = { x: (clientX - r.left - this.pan.x) / this.zoom, y: (clientY - r.top - this.pan.y) / this.zoom }
@@ -145,10 +162,10 @@ export class View {
   }
 
   /** Viewport CSS pixels per container CSS pixel (for turning finger travel into scrolling). */
-  get scale () { return (this.layout?.scale || 1) / this.zoom }
+  get scale (): number { return (this.layout?.scale || 1) / this.zoom }
 
   /** What this viewer would like the host to stream (frame pixels it can actually show). */
-  wantedSize () {
+  wantedSize (): Extract<PanelWireMessage, { t: 'size' }> {
     // Zoomed in, the picture needs more pixels to stay sharp (capped by the host at the page's own).
     const width = Math.round(this.el.clientWidth * this.zoom)
     const height = Math.round(this.el.clientHeight * this.zoom)

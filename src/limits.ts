@@ -1,0 +1,105 @@
+// Every public limit of the host, defined once (issue 9). The config, the routes, the panel
+// server, the panel page and GET /capabilities all read this file, so what /capabilities
+// advertises is what is enforced (test/e2e/limits.test.ts proves it on a live host).
+//
+// Pure and import-free: the panel page loads it in the viewer's browser as an ES module, like
+// core/coords.js. Nothing Node-only may appear here. Character counts are UTF-16 code units
+// (JavaScript string length), as the host measures them.
+
+const KiB = 1024
+const MiB = 1024 * KiB
+
+// ---------------------------------------------------------------- HTTP API
+
+/** The longest `timeout_ms` a fetch may ask for, and the one it gets when it names none. */
+export const MAX_TIMEOUT_MS = 120_000
+export const DEFAULT_TIMEOUT_MS = 30_000
+/** The largest JSON request body (Fastify's bodyLimit). */
+export const BODY_BYTES_MAX = 1 * MiB
+/** The driver's words for the person, shown as text above the view (SPEC section 10). */
+export const INSTRUCTIONS_MAX_CHARS = 500
+/** Handoffs a tab may finish before it must be closed and a new tab used. */
+export const MAX_FINISHED_PER_TAB = 64
+/** The longest hold AFHTTP_HANDOFF_HOLD_MS may configure (the configured one is advertised). */
+export const MAX_HANDOFF_HOLD_MS = 600_000
+/** More unused windows than this costs memory without making any fetch faster. */
+export const MAX_TAB_POOL = 32
+/** Bounds shared by the HTTP schemas and the profile file parser, so the API can never write what the parser rejects. */
+export const PROFILE_METADATA_LIMITS = {
+  labels: 32,
+  labelKey: 63,
+  labelValue: 256,
+  cdpUrl: 2048
+} as const
+
+// ---------------------------------------------------------------- idempotency and events
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000
+export const IDEMPOTENCY_MAX_KEYS = 1_000
+/** Answers can carry HTML and screenshots: the keys' answers together stay under this. */
+export const IDEMPOTENCY_MAX_BYTES = 64 * MiB
+export const EVENT_JOURNAL_MAX = 1_000
+/** Open GET /v1/events streams at once. */
+export const SSE_CLIENTS_MAX = 32
+
+// ---------------------------------------------------------------- the panel
+
+/**
+ * Largest text message on the panel WebSocket (SPEC section 12), and the host's default for any
+ * WebSocket route that claims no limit of its own. It holds a whole paste of PASTE_CHARS_MAX
+ * printable characters: at most 3 UTF-8 bytes per UTF-16 unit is 48 KiB, plus the envelope.
+ */
+export const WS_MESSAGE_BYTES_MAX = 64 * KiB
+/**
+ * Largest paste relayed into the page; a bigger one is refused, never cut short. A long password,
+ * a recovery key or a PGP block is a few KiB; 16 Ki characters leaves room to spare.
+ */
+export const PASTE_CHARS_MAX = 16 * KiB
+/** Typed text arrives a few characters at a time; IME commits can be longer. */
+export const TEXT_CHARS_MAX = 1024
+/** The person's reason for "I can't do this" (SPEC section 7 "Decline"). */
+export const DECLINE_NOTE_MAX_CHARS = 200
+/** A page's dialog text as the panel shows it; longer text is cut. */
+export const DIALOG_MESSAGE_MAX_CHARS = 4_000
+/** A prompt answer is typed or pasted text: the same bound as a paste into the page. */
+export const DIALOG_ANSWER_MAX_CHARS = PASTE_CHARS_MAX
+/** Files a person may hand to one file chooser, and the size of each (SPEC section 16). */
+export const UPLOAD_FILES_MAX = 10
+export const UPLOAD_FILE_BYTES_MAX = 10 * MiB
+/** All files stored for one handoff, retries included; the directory goes when the handoff ends. */
+export const UPLOAD_FILES_PER_HANDOFF_MAX = 40
+
+export const UPLOAD_LIMITS = Object.freeze({
+  upload_files_max: UPLOAD_FILES_MAX,
+  upload_file_bytes_max: UPLOAD_FILE_BYTES_MAX,
+  upload_files_per_handoff_max: UPLOAD_FILES_PER_HANDOFF_MAX
+})
+
+// ---------------------------------------------------------------- the CDP passthrough
+
+/**
+ * The passthrough's own WebSocket limits, not the panel's: Playwright's connectOverCDP sends
+ * messages larger than that early in a session. Client→browser is bounded below Chromium's own
+ * DevTools receive buffer (100 MiB); browser→client follows Chromium's send buffer (256 MiB:
+ * full-page screenshots and large documents).
+ */
+export const CDP_PASSTHROUGH_MAX_MESSAGE_BYTES = 64 * MiB
+export const CDP_BROWSER_MAX_MESSAGE_BYTES = 256 * MiB
+
+/** The `limits` block of GET /capabilities that does not depend on the configuration. */
+export const PUBLIC_LIMITS = Object.freeze({
+  timeout_ms_max: MAX_TIMEOUT_MS,
+  timeout_ms_default: DEFAULT_TIMEOUT_MS,
+  body_bytes_max: BODY_BYTES_MAX,
+  ws_message_bytes_max: WS_MESSAGE_BYTES_MAX,
+  cdp_ws_message_bytes_max: CDP_PASSTHROUGH_MAX_MESSAGE_BYTES,
+  paste_chars_max: PASTE_CHARS_MAX,
+  text_chars_max: TEXT_CHARS_MAX,
+  dialog_answer_chars_max: DIALOG_ANSWER_MAX_CHARS,
+  finished_handoffs_per_tab: MAX_FINISHED_PER_TAB,
+  // Files a person may hand to a page's file chooser through the panel (SPEC section 16).
+  ...UPLOAD_LIMITS,
+  // The driver's words for the person and the person's reason for declining (issue 10).
+  instructions_chars_max: INSTRUCTIONS_MAX_CHARS,
+  decline_note_chars_max: DECLINE_NOTE_MAX_CHARS
+})

@@ -1,0 +1,36 @@
+// What the panel page tells the page around it (tests, benchmarks, embedding pages) through
+// window.afhttpPanelStats and window.afhttpOnFrame: a stable hook, typed once here.
+import type { FrameHeader } from '../panel/frame-codec.js'
+import type { AimKind } from '../panel/frame-codec.js'
+
+export interface PanelStats {
+  frames: number
+  bytes: number
+  last_frame_at: number | null
+  inputs_sent: number
+  frames_drawn: number
+  frames_skipped: number
+  first_frame_at: number | null
+  last_drawn_at: number | null
+  script_at: number
+  last_input_at: number | null
+  ws_connects: number
+  ws_open_at: number | null
+  aim: AimKind | null
+  controller: string | null
+  you_control: boolean
+  state: string | null
+  mode: string | null
+  zoom: number
+  tab_id: string
+  tabs?: number
+  device?: { width: number, height: number }
+  finish_reason?: string | null
+}
+
+declare global {
+  interface Window {
+    afhttpPanelStats: PanelStats
+    afhttpOnFrame?: (frame: { header: FrameHeader, bitmap: ImageBitmap, drawnAt: number }) => void
+  }
+}
