@@ -2,7 +2,8 @@
 /* global OffscreenCanvas */
 // Panel benchmark (a measurement, not a test): frame rate through the panel against a raw
 // CDP screencast of the same tab in the same run, one and two viewers; panel input → page
-// event latency; click → the panel showing its effect; first frame after the exchange.
+// event latency; click → the panel showing its effect; first frame after the exchange; a
+// phone viewer (bench/phone.mjs) at zoom 1 and zoom 3.
 //
 //   npm run bench              print the results
 //   npm run bench -- --write   also regenerate the results block of docs/performance.md
@@ -18,6 +19,7 @@ import { FRAME_QUALITY } from '../dist/plugins/panel.js'
 import { ANIMATED, INPUT } from './pages.mjs'
 import { round, sleep, summary } from './stats.mjs'
 import { coresUsed, cpuTicks } from './cpu.mjs'
+import { measurePhone, phoneRows } from './phone.mjs'
 
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 5_000)
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 60)
@@ -53,12 +55,12 @@ async function hostTab (host, url) {
 }
 
 /** A person opening a fresh panel link in a fresh browser profile (cold cache, own cookie). */
-async function openPanel (viewer, host, tab) {
+async function openPanel (viewer, host, tab, viewport = PANEL_VIEWPORT) {
   const minted = await host.api(`/v1/tabs/${tab.id}/handoff`)
   const url = host.url + new URL(minted.takeover_url_secret).pathname
   const context = await viewer.createBrowserContext()
   const page = await context.newPage()
-  await page.setViewport(PANEL_VIEWPORT)
+  await page.setViewport(viewport)
   // Once switched on, watches the pixel under the benchmark's pointer in every frame drawn.
   await page.evaluateOnNewDocument(() => {
     window.flips = []
@@ -196,6 +198,7 @@ async function main (mode) {
     results.slow = await panelRate(animated, [one.page, two.page], roots)
     await one.context.close()
     await two.context.close()
+    results.phone = await measurePhone({ host, tab: animated, openPanel, panelRate, roots, viewer })
 
     const input = await hostTab(host, `${site.url}/input`)
     const first = []
@@ -241,6 +244,7 @@ function report (r) {
     `| cores used, one viewer: host Node / host Chromium / viewer Chromium | ${cores(r.one.cores)} | |`,
     `| cores used, two viewers | ${cores(r.two.cores)} | |`,
     `| stream size asked of Chromium | ${r.stream_size ? `${r.stream_size.maxWidth}×${r.stream_size.maxHeight}` : 'n/a'} | |`,
+    ...phoneRows(r.phone),
     `| panel press → page \`mousedown\`, p50 / p95 | ${lat(r.click_to_page)} | ≤ 10 / ≤ 30 ms |`,
     `| panel text → page \`input\`, p50 / p95 | ${lat(r.text_to_page)} | ≤ 10 / ≤ 30 ms |`,
     `| panel press → panel showing its effect, p50 / p95 | ${lat(r.click_to_panel)} | ≤ 60 ms p50 |`,
