@@ -3,10 +3,11 @@
 // person's answer into what the browser itself would do — Page.handleJavaScriptDialog for
 // a dialog, arrow keys and Enter in the open select list (so the page sees the browser's
 // own trusted input/change), DOM.setFileInputFiles for chosen files. Never answers for anyone.
-import type { CDPSession } from 'puppeteer-core'
+import type { CDPSession, Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
+import type { InputRelay } from './input-relay.js'
 import { dialogAnswer, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
-import type { OpenChooser, PageWatch } from '../page-ui/page-watch.js'
+import { PageWatch, type OpenChooser } from '../page-ui/page-watch.js'
 import type { UiAnswer } from './messages.js'
 import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
 import type { PickerKind } from './messages.js'
@@ -195,6 +196,29 @@ export class PageUiRelay {
     }
     this.forgetSelect()
   }
+}
+
+/**
+ * The relay for one page the panel shows (the handed-off tab or one of its popups): keys go
+ * through that page's own input relay, so they keep their order with the person's other input.
+ */
+export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRelay, broadcast: UiRelayDeps['broadcast'], log: FastifyBaseLogger, now: () => number): PageUiRelay {
+  return new PageUiRelay({
+    watch: PageWatch.of(page, now),
+    session,
+    key: (key) => {
+      relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 })
+      relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 })
+    },
+    char: (ch) => {
+      const code = /^[0-9]$/.test(ch) ? `Digit${ch}` : `Key${ch.toUpperCase()}`
+      const base = { key: ch, code, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), nativeVirtualKeyCode: ch.toUpperCase().charCodeAt(0) }
+      session.send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: ch, unmodifiedText: ch }).catch(() => undefined)
+      session.send('Input.dispatchKeyEvent', { type: 'keyUp', ...base }).catch(() => undefined)
+    },
+    broadcast,
+    log
+  })
 }
 
 function publicChooser (c: OpenChooser): Record<string, unknown> {
