@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global scrollTo, visualViewport */
+/* global scrollTo */
 // A measurement behind a decision (docs/decisions.md, "The stream follows what is shown"):
 // does CDP Emulation.setDeviceMetricsOverride's `viewport` (a clip of the page drawn at a
 // scale, documented as "not observed by the page") change anything a page can observe, and
