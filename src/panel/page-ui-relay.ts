@@ -27,8 +27,24 @@ export interface UiRelayDeps {
   log: FastifyBaseLogger
 }
 
-/** Date and time inputs whose value the person picks in their own browser (not colour: see docs/decisions.md). */
-const PICKER_TYPES = ['date', 'time', 'datetime-local', 'month', 'week']
+/** Inputs whose value the person picks in their own browser's input of that type. */
+const PICKER_TYPES = ['date', 'time', 'datetime-local', 'month', 'week', 'color']
+
+/**
+ * A colour has no trusted way in: Chromium's colour popup takes no typed value. The value is set
+ * on the focused colour input and `input` + `change` are dispatched by script — the one answer
+ * the page sees with isTrusted false (docs/decisions.md). Nothing fires when the colour is the same.
+ */
+const SET_COLOUR = (value: string): string => `(() => {
+  let el = document.activeElement
+  for (let i = 0; i < 8 && el && el.shadowRoot && el.shadowRoot.activeElement; i++) el = el.shadowRoot.activeElement
+  if (!el || el.tagName !== 'INPUT' || el.type !== 'color' || el.disabled || el.readOnly) return false
+  if (el.value === ${JSON.stringify(value)}) return true
+  el.value = ${JSON.stringify(value)}
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }))
+  el.dispatchEvent(new Event('change', { bubbles: true }))
+  return true
+})()`
 
 /** What a press or an opening key opened: a select's list, a date/time field, or nothing. */
 const PRESS_PROBE = (where: string): string => `(() => {
@@ -139,6 +155,7 @@ export class PageUiRelay {
         this.forgetSelect()
         // The browser's own popup, if the press opened it, would take the keys: close it first.
         if (await this.#focusedOpen('INPUT')) this.#d.key('Escape')
+        if (msg.kind === 'color') { await this.#setColour(msg.value.toLowerCase()); return }
         for (const step of typedPickerKeys(msg.kind, msg.value, p.layout)) {
           if (step.key) this.#d.key(step.key)
           else if (step.char) this.#d.char(step.char)
@@ -153,6 +170,11 @@ export class PageUiRelay {
     watch.personPresent = false
     watch.off('dialog', this.#onDialog)
     watch.off('chooser', this.#onChooser)
+  }
+
+  async #setColour (value: string): Promise<void> {
+    const res = await this.#d.session.send('Runtime.evaluate', { expression: SET_COLOUR(value), returnByValue: true, silent: true })
+    if (res.result?.value !== true) throw new Error('That colour field is not focused any more; tap it again.')
   }
 
   async #listStillOpen (): Promise<boolean> {
