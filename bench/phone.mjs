@@ -60,7 +60,17 @@ function streamSize (host, tab) {
   return `${s.maxWidth}×${s.maxHeight}${clip}`
 }
 
-export function phoneRows (r) {
-  const row = (z) => `| phone viewer (390×844, DPR 3) at zoom ${z.zoom} | ${z.received_fps} received / ${z.drawn_fps} drawn (${z.kb_per_frame} KB/frame); frames ${z.frame}; stream ${z.stream}; cores ${z.cores.host_node} / ${z.cores.host_chromium} / ${z.cores.viewer_chromium} | ≥ 55 fps |`
-  return [row(r.z1), row(r.z3)]
+export function phoneReport (r) {
+  const p = r.phone
+  const row = (z) => `| ${z.zoom} | ${z.received_fps} received / ${z.drawn_fps} drawn (${z.page_fps}) | ${z.kb_per_frame} KB | ${z.frame} | ${z.stream} | ${z.cores.host_node} / ${z.cores.host_chromium} / ${z.cores.viewer_chromium} |`
+  return [
+    `### ${r.mode}, phone viewer (390×844, DPR 3, touch)`,
+    '',
+    `Run ${r.when} on ${r.cpus} × ${r.cpu_model}; load average ${r.load.before.join(' ')} before, ${r.load.after.join(' ')} after.`,
+    '',
+    '| zoom | frames per second (page\'s own rate) | bytes per frame | frame pixels received | stream size asked of Chromium | cores: host Node / host Chromium / viewer Chromium |',
+    '|---|---|---|---|---|---|',
+    row(p.z1),
+    row(p.z3)
+  ].join('\n')
 }
