@@ -46,7 +46,12 @@ export async function measurePhone ({ host, tab, openPanel, panelRate, roots, vi
     const rate = await panelRate(tab, [phone.page], roots)
     const frame = await phone.page.evaluate(() => window.frameSizes)
     const zoomed = await phone.page.evaluate(() => window.afhttpPanelStats.zoom)
-    return { zoom: round(zoomed, 2), ...rate.viewers[0], cores: rate.cores, page_fps: rate.page_fps, frame: `${frame.width}×${frame.height}`, stream: streamSize(host, tab) }
+    // Phone pixels per frame pixel across the picture: above 1 the phone upscales (less sharp).
+    const upscale = await phone.page.evaluate((w) => {
+      const canvas = document.querySelector('#afhttp-view canvas').getBoundingClientRect()
+      return canvas.width * window.devicePixelRatio / w
+    }, frame.width)
+    return { zoom: round(zoomed, 2), ...rate.viewers[0], cores: rate.cores, page_fps: rate.page_fps, frame: `${frame.width}×${frame.height}`, upscale: round(upscale, 2), stream: streamSize(host, tab) }
   }
   const out = { z1: await at(1), z3: await at(3) }
   await phone.context.close()
@@ -62,14 +67,14 @@ function streamSize (host, tab) {
 
 export function phoneReport (r) {
   const p = r.phone
-  const row = (z) => `| ${z.zoom} | ${z.received_fps} received / ${z.drawn_fps} drawn (${z.page_fps}) | ${z.kb_per_frame} KB | ${z.frame} | ${z.stream} | ${z.cores.host_node} / ${z.cores.host_chromium} / ${z.cores.viewer_chromium} |`
+  const row = (z) => `| ${z.zoom} | ${z.received_fps} received / ${z.drawn_fps} drawn (${z.page_fps}) | ${z.kb_per_frame} KB | ${z.frame} | ${z.upscale} | ${z.stream} | ${z.cores.host_node} / ${z.cores.host_chromium} / ${z.cores.viewer_chromium} |`
   return [
     `### ${r.mode}, phone viewer (390×844, DPR 3, touch)`,
     '',
     `Run ${r.when} on ${r.cpus} × ${r.cpu_model}; load average ${r.load.before.join(' ')} before, ${r.load.after.join(' ')} after.`,
     '',
-    '| zoom | frames per second (page\'s own rate) | bytes per frame | frame pixels received | stream size asked of Chromium | cores: host Node / host Chromium / viewer Chromium |',
-    '|---|---|---|---|---|---|',
+    '| zoom | frames per second (page\'s own rate) | bytes per frame | frame pixels received | phone pixels per frame pixel | stream size asked of Chromium | cores: host Node / host Chromium / viewer Chromium |',
+    '|---|---|---|---|---|---|---|',
     row(p.z1),
     row(p.z3)
   ].join('\n')
