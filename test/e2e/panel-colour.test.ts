@@ -2,7 +2,8 @@
 // value and the screencast does not show it, so the panel offers the viewer's own
 // <input type=color> and the host sets the chosen value, dispatching input and change by
 // script (untrusted: there is no trusted way to set a colour — docs/decisions.md). Worked by a
-// second headless Chromium through the panel's hooks, on a desktop and on a phone viewport.
+// second headless Chromium through the panel's hooks, on a desktop and on a phone viewport, with
+// the host's browser in both modes (headful opens a real colour window of its own).
 import t from 'tap'
 import type { Page } from 'puppeteer-core'
 import { startHost } from '../helpers/host.js'
@@ -13,6 +14,8 @@ const THEME = `<!doctype html><title>Theme</title><body style="margin:0;font:16p
 <label style="position:absolute;left:30px;top:30px">Brand colour <input id="brand" type="color" value="#336699" style="width:120px;height:40px"></label>
 <script>
 window.events = []
+window.downs = []
+addEventListener('mousedown', (e) => downs.push([e.clientX, e.clientY, e.target.id]), true)
 const brand = document.getElementById('brand')
 for (const type of ['input', 'change']) brand.addEventListener(type, (e) => events.push(type + ':' + e.target.value + ':' + e.isTrusted))
 </script>`
@@ -28,8 +31,9 @@ async function pickInPanel (panel: Page, value: string, phone: boolean): Promise
   if (phone) await panel.tap('#afhttp-native-set'); else await panel.click('#afhttp-native-set')
 }
 
-t.test('a colour is picked in the viewer and reaches the page', async (t) => {
-  const host = await startHost(t)
+for (const mode of ['headful', 'headless']) t.test(`a colour is picked in the viewer and reaches the page (${mode})`, async (t) => {
+  const host = await startHost(t, { env: { AFHTTP_BROWSER_MODE: mode } })
+  t.equal(host.app.browsers.mode, mode)
   const site = await startFixtureServer(t, { '/theme': { body: THEME } })
   const browser = await launchViewerBrowser(t)
 
@@ -47,7 +51,10 @@ t.test('a colour is picked in the viewer and reaches the page', async (t) => {
       const r = await tab.page.$eval('#brand', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 } })
       const at = await clientPointOf(panel, r.x, r.y)
       if (name === 'phone') await panel.touchscreen.tap(at.x, at.y); else await panel.mouse.click(at.x, at.y)
-      await panel.waitForSelector('#afhttp-native:not([hidden])', { timeout: 10_000 })
+      await panel.waitForSelector('#afhttp-native:not([hidden])', { timeout: 10_000 }).catch(async (err) => {
+        console.error('no colour box; input at, panel point, presses the page saw, panel stats:', r, at, JSON.stringify(await tab.page.evaluate(() => (window as any).downs)), JSON.stringify(await panel.evaluate(() => (window as any).afhttpPanelStats)))
+        throw err
+      })
       t.equal(await panel.$eval('#afhttp-native-input', (el) => (el as HTMLInputElement).type), 'color', "the viewer's own colour input")
       t.equal(await panel.$eval('#afhttp-native-input', (el) => (el as HTMLInputElement).value), '#336699', 'holding the page value')
 
@@ -56,6 +63,7 @@ t.test('a colour is picked in the viewer and reaches the page', async (t) => {
       await tab.page.waitForFunction(() => (window as any).events.length >= 2, { timeout: 10_000, polling: 50 })
       t.equal(await tab.page.$eval('#brand', (el) => (el as HTMLInputElement).value), '#e04010', 'the page input holds the colour')
       t.same(await tab.page.evaluate(() => (window as any).events), ['input:#e04010:false', 'change:#e04010:false'], 'the page saw input then change, untrusted (the one exception)')
+      t.equal(await tab.page.$eval('#brand', (el) => { try { return el.matches(':open') } catch { return 'no :open' } }), false, "the page's own colour popup is not left open")
       await host.api(`/v1/tabs/${tab.id}`, { method: 'DELETE' })
     })
   }
