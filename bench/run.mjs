@@ -2,10 +2,12 @@
 /* global OffscreenCanvas */
 // Panel benchmark (a measurement, not a test): frame rate through the panel against a raw
 // CDP screencast of the same tab in the same run, one and two viewers; panel input → page
-// event latency; click → the panel showing its effect; first frame after the exchange.
+// event latency; click → the panel showing its effect; first frame after the exchange; a
+// phone viewer (bench/phone.mjs) at zoom 1 and zoom 3.
 //
 //   npm run bench              print the results
-//   npm run bench -- --write   also regenerate the results block of docs/performance.md
+//   npm run bench -- --write   also regenerate the results blocks of docs/performance.md
+//   BENCH_ONLY=phone           only the phone viewer (its own block in docs/performance.md)
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import os from 'node:os'
@@ -18,10 +20,12 @@ import { FRAME_QUALITY } from '../dist/plugins/panel.js'
 import { ANIMATED, INPUT } from './pages.mjs'
 import { round, sleep, summary } from './stats.mjs'
 import { coresUsed, cpuTicks } from './cpu.mjs'
+import { measurePhone, phoneReport } from './phone.mjs'
 
 const WINDOW_MS = Number(process.env.BENCH_WINDOW_MS ?? 5_000)
 const CLICKS = Number(process.env.BENCH_CLICKS ?? 60)
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 10)
+const PHONE_ONLY = process.env.BENCH_ONLY === 'phone'
 const TOKEN = 'bench-token-0123456789abcdef'
 // The panel's header and footer take 82 px: this makes its view the page's 1280×720.
 const PANEL_VIEWPORT = { width: 1280, height: 802, deviceScaleFactor: 1 }
@@ -53,12 +57,12 @@ async function hostTab (host, url) {
 }
 
 /** A person opening a fresh panel link in a fresh browser profile (cold cache, own cookie). */
-async function openPanel (viewer, host, tab) {
+async function openPanel (viewer, host, tab, viewport = PANEL_VIEWPORT) {
   const minted = await host.api(`/v1/tabs/${tab.id}/handoff`)
   const url = host.url + new URL(minted.takeover_url_secret).pathname
   const context = await viewer.createBrowserContext()
   const page = await context.newPage()
-  await page.setViewport(PANEL_VIEWPORT)
+  await page.setViewport(viewport)
   // Once switched on, watches the pixel under the benchmark's pointer in every frame drawn.
   await page.evaluateOnNewDocument(() => {
     window.flips = []
@@ -185,6 +189,11 @@ async function main (mode) {
       viewer_chromium: { pid: viewer.process().pid, deep: true }
     }
     const animated = await hostTab(host, `${site.url}/animated`)
+    if (PHONE_ONLY) {
+      results.phone = await measurePhone({ host, tab: animated, openPanel, panelRate, roots, viewer })
+      results.load = { before: load0.map((l) => round(l, 2)), after: os.loadavg().map((l) => round(l, 2)) }
+      return results
+    }
     results.raw = await rawScreencast(animated, { width: 1280, height: 720 })
     const one = await openPanel(viewer, host, animated)
     results.one = await panelRate(animated, [one.page], roots)
@@ -196,6 +205,7 @@ async function main (mode) {
     results.slow = await panelRate(animated, [one.page, two.page], roots)
     await one.context.close()
     await two.context.close()
+    results.phone = await measurePhone({ host, tab: animated, openPanel, panelRate, roots, viewer })
 
     const input = await hostTab(host, `${site.url}/input`)
     const first = []
@@ -255,14 +265,17 @@ function report (r) {
 
 // SPEC section 13: the default is headful; headless is measured beside it in the same run.
 const modes = (process.env.BENCH_MODES ?? 'headful,headless').split(',').map((m) => m.trim()).filter(Boolean)
-const tables = []
-for (const mode of modes) tables.push(report(await main(mode)))
-const table = tables.join('\n\n')
-console.log(table)
+const runs = []
+for (const mode of modes) runs.push(await main(mode))
+const blocks = { 'bench-phone': runs.map(phoneReport).join('\n\n') }
+if (!PHONE_ONLY) blocks.bench = runs.map(report).join('\n\n')
+console.log(Object.values(blocks).reverse().join('\n\n'))
 if (process.argv.includes('--write')) {
   const file = new URL('../docs/performance.md', import.meta.url)
-  const doc = await readFile(file, 'utf8')
-  const block = `<!-- bench:start -->\n${table}\n<!-- bench:end -->`
-  await writeFile(file, doc.replace(/<!-- bench:start -->[\s\S]*<!-- bench:end -->/, block))
+  let doc = await readFile(file, 'utf8')
+  for (const [name, table] of Object.entries(blocks)) {
+    doc = doc.replace(new RegExp(`<!-- ${name}:start -->[\\s\\S]*<!-- ${name}:end -->`), `<!-- ${name}:start -->\n${table}\n<!-- ${name}:end -->`)
+  }
+  await writeFile(file, doc)
   console.log('\nwrote docs/performance.md')
 }

@@ -3,10 +3,11 @@
 // person's answer into what the browser itself would do — Page.handleJavaScriptDialog for
 // a dialog, arrow keys and Enter in the open select list (so the page sees the browser's
 // own trusted input/change), DOM.setFileInputFiles for chosen files. Never answers for anyone.
-import type { CDPSession } from 'puppeteer-core'
+import type { CDPSession, Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
+import type { InputRelay } from './input-relay.js'
 import { dialogAnswer, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
-import type { OpenChooser, PageWatch } from '../page-ui/page-watch.js'
+import { PageWatch, type OpenChooser } from '../page-ui/page-watch.js'
 import type { ChooserInfo, PageUiMessage, PickerInfo, UiAnswer } from './messages.js'
 import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
 
@@ -25,8 +26,24 @@ export interface UiRelayDeps {
   log: FastifyBaseLogger
 }
 
-/** Date and time inputs whose value the person picks in their own browser (not colour: see docs/decisions.md). */
-const PICKER_TYPES = ['date', 'time', 'datetime-local', 'month', 'week']
+/** Inputs whose value the person picks in their own browser's input of that type. */
+const PICKER_TYPES = ['date', 'time', 'datetime-local', 'month', 'week', 'color']
+
+/**
+ * A colour has no trusted way in: Chromium's colour popup takes no typed value. The value is set
+ * on the focused colour input and `input` + `change` are dispatched by script — the one answer
+ * the page sees with isTrusted false (docs/decisions.md). Nothing fires when the colour is the same.
+ */
+const SET_COLOUR = (value: string): string => `(() => {
+  let el = document.activeElement
+  for (let i = 0; i < 8 && el && el.shadowRoot && el.shadowRoot.activeElement; i++) el = el.shadowRoot.activeElement
+  if (!el || el.tagName !== 'INPUT' || el.type !== 'color' || el.disabled || el.readOnly) return false
+  if (el.value === ${JSON.stringify(value)}) return true
+  el.value = ${JSON.stringify(value)}
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }))
+  el.dispatchEvent(new Event('change', { bubbles: true }))
+  return true
+})()`
 
 /** What a press or an opening key opened: a select's list, a date/time field, or nothing. */
 const PRESS_PROBE = (where: string): string => `(() => {
@@ -137,6 +154,7 @@ export class PageUiRelay {
         this.forgetSelect()
         // The browser's own popup, if the press opened it, would take the keys: close it first.
         if (await this.#focusedOpen('INPUT')) this.#d.key('Escape')
+        if (msg.kind === 'color') { await this.#setColour(msg.value.toLowerCase()); return }
         for (const step of typedPickerKeys(msg.kind, msg.value, p.layout)) {
           if (step.key) this.#d.key(step.key)
           else if (step.char) this.#d.char(step.char)
@@ -151,6 +169,11 @@ export class PageUiRelay {
     watch.personPresent = false
     watch.off('dialog', this.#onDialog)
     watch.off('chooser', this.#onChooser)
+  }
+
+  async #setColour (value: string): Promise<void> {
+    const res = await this.#d.session.send('Runtime.evaluate', { expression: SET_COLOUR(value), returnByValue: true, silent: true })
+    if (res.result?.value !== true) throw new Error('That colour field is not focused any more; tap it again.')
   }
 
   async #listStillOpen (): Promise<boolean> {
@@ -194,6 +217,29 @@ export class PageUiRelay {
     }
     this.forgetSelect()
   }
+}
+
+/**
+ * The relay for one page the panel shows (the handed-off tab or one of its popups): keys go
+ * through that page's own input relay, so they keep their order with the person's other input.
+ */
+export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRelay, broadcast: UiRelayDeps['broadcast'], log: FastifyBaseLogger, now: () => number): PageUiRelay {
+  return new PageUiRelay({
+    watch: PageWatch.of(page, now),
+    session,
+    key: (key) => {
+      relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 })
+      relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 })
+    },
+    char: (ch) => {
+      const code = /^[0-9]$/.test(ch) ? `Digit${ch}` : `Key${ch.toUpperCase()}`
+      const base = { key: ch, code, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), nativeVirtualKeyCode: ch.toUpperCase().charCodeAt(0) }
+      session.send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: ch, unmodifiedText: ch }).catch(() => undefined)
+      session.send('Input.dispatchKeyEvent', { type: 'keyUp', ...base }).catch(() => undefined)
+    },
+    broadcast,
+    log
+  })
 }
 
 function publicChooser (c: OpenChooser): ChooserInfo {

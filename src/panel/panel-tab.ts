@@ -16,10 +16,9 @@ import { NO_FOCUS, probeFocus, sameFocus, type FocusState } from './focus.js'
 import { FrameSink } from './frame-sink.js'
 import { InputRelay } from './input-relay.js'
 import type { Lease } from './lease.js'
-import { isInput, isUiAnswer, parsePanelMessage, type HostMessage, type InputMessage, type PanelMessage, type StateMessage, type TabsMessage } from './messages.js'
+import { isInput, isUiAnswer, parsePanelMessage, type HostMessage, type InputMessage, type PageUiMessage, type PanelMessage, type StateMessage, type TabsMessage } from './messages.js'
 import type { TabStreamer } from './streamer.js'
-import { PageUiRelay } from './page-ui-relay.js'
-import { PageWatch } from '../page-ui/page-watch.js'
+import { pageUiRelayFor, type PageUiRelay } from './page-ui-relay.js'
 import { openPopup, releasePopup, tabsMessage, type Popup } from './popups.js'
 
 export interface Viewer {
@@ -86,22 +85,7 @@ export class PanelTab {
       completionMoment: () => this.#completion.moment(),
       inputSent: () => this.#focusAfterInput()
     }, deps.log)
-    this.#ui = new PageUiRelay({
-      watch: PageWatch.of(deps.tab.page, deps.now),
-      session,
-      key: (key) => {
-        this.#relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 })
-        this.#relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 })
-      },
-      char: (ch) => {
-        const code = /^[0-9]$/.test(ch) ? `Digit${ch}` : `Key${ch.toUpperCase()}`
-        const base = { key: ch, code, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), nativeVirtualKeyCode: ch.toUpperCase().charCodeAt(0) }
-        session.send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: ch, unmodifiedText: ch }).catch(() => undefined)
-        session.send('Input.dispatchKeyEvent', { type: 'keyUp', ...base }).catch(() => undefined)
-      },
-      broadcast: (msg) => { for (const v of this.viewers.values()) this.#send(v, msg) },
-      log: deps.log
-    })
+    this.#ui = pageUiRelayFor(deps.tab.page, session, this.#relay, (msg) => this.#broadcastUi(deps.tab.id, msg), deps.log, deps.now)
     this.#completion = new CompletionMonitor({ tab: deps.tab, handoffs: deps.handoffs, now: deps.now, log: deps.log })
     this.#aim = new AimTracker(deps.tab.page, () => deps.handoffs.current(deps.tab.id), (aim, resolved) => {
       deps.streamer.setAim(aim)
@@ -113,6 +97,9 @@ export class PanelTab {
   }
 
   get closed (): boolean { return this.#closed }
+
+  /** The page every viewer sees now (the handed-off tab or one of its popups). */
+  get shownPage (): TabRecord['page'] { return (this.#popups.get(this.#shown)?.tab ?? this.#deps.tab).page }
 
   /** The viewer driving the tab, if it connected under `lease` (its person's other requests speak for it). */
   holderUnder (lease: Lease): string | undefined {
@@ -132,7 +119,7 @@ export class PanelTab {
     if (first && lease.mode !== 'view' && h?.control.controller === 'agent') this.#control(viewer, { type: 'take', viewerId: viewer.id }, 'take')
     this.#send(viewer, this.#stateFor(viewer))
     this.#send(viewer, { t: 'focus', ...this.#focus, url: this.#deps.tab.page.url() })
-    for (const msg of this.#ui.state()) this.#send(viewer, msg)
+    for (const msg of this.#uiOf(this.#shown).state()) this.#send(viewer, msg)
     this.#send(viewer, this.#tabsMessage())
     if (this.viewers.size === 1) this.#watch()
     return viewer
@@ -167,23 +154,21 @@ export class PanelTab {
       }
       if (isUiAnswer(msg)) {
         // An answered dialog or a choice can be what gets the page through: check, as after a click.
-        this.#ui.answer(msg).then(() => { if (msg.t !== 'chooser') this.#completion.moment() }, (err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
+        this.#uiOf(this.#shown).answer(msg).then(() => { if (msg.t !== 'chooser') this.#completion.moment() }, (err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
         return
       }
       const popup = this.#popups.get(this.#shown)
       if (popup) {
-        // The person works the popup the page opened; the page-UI relay watches the opener only.
+        // The person works the popup the page opened, its dialogs and lists drawn as the opener's are.
+        if (this.#refuseWhileDialog(viewer, popup.ui)) return
         popup.relay.relay(msg)
+        this.#noticeUi(msg, popup.ui)
         this.#deps.tab.lastActiveAt = this.#deps.now()
         return
       }
-      if (this.#ui.dialogOpen) {
-        // Input would wait in the blocked page and land after the answer, somewhere unseen.
-        if (viewer.stale++ % 50 === 0) this.#send(viewer, { t: 'refused', action: 'input', message: 'Answer the dialog first: the page waits for it.' })
-        return
-      }
+      if (this.#refuseWhileDialog(viewer, this.#ui)) return
       this.#relay.relay(msg)
-      this.#noticeUi(msg)
+      this.#noticeUi(msg, this.#ui)
       // A person at work keeps the tab fresh for the reaper once the hold is over.
       this.#deps.tab.lastActiveAt = this.#deps.now()
       return
@@ -250,14 +235,31 @@ export class PanelTab {
   }
 
   /** A press or an opening key may have opened a select list the screencast cannot show. */
-  #noticeUi (msg: InputMessage): void {
+  #noticeUi (msg: InputMessage, ui: PageUiRelay): void {
     if (msg.t === 'mouse' && msg.type === 'down') {
-      if (msg.button === 'left') this.#ui.afterPress(msg.x, msg.y)
-      else this.#ui.forgetSelect()
+      if (msg.button === 'left') ui.afterPress(msg.x, msg.y)
+      else ui.forgetSelect()
     } else if (msg.t === 'key' && msg.type === 'down') {
-      if (msg.key === ' ' || (msg.key === 'ArrowDown' && (msg.mods & 1) !== 0)) this.#ui.afterOpeningKey()
-      else if (msg.key === 'Escape' || msg.key === 'Enter' || msg.key === 'Tab') this.#ui.forgetSelect()
+      if (msg.key === ' ' || (msg.key === 'ArrowDown' && (msg.mods & 1) !== 0)) ui.afterOpeningKey()
+      else if (msg.key === 'Escape' || msg.key === 'Enter' || msg.key === 'Tab') ui.forgetSelect()
     }
+  }
+
+  /** Input would wait in a page blocked by a dialog and land after the answer, somewhere unseen. */
+  #refuseWhileDialog (viewer: Viewer, ui: PageUiRelay): boolean {
+    if (!ui.dialogOpen) return false
+    if (viewer.stale++ % 50 === 0) this.#send(viewer, { t: 'refused', action: 'input', message: 'Answer the dialog first: the page waits for it.' })
+    return true
+  }
+
+  #uiOf (tabId: string): PageUiRelay {
+    return this.#popups.get(tabId)?.ui ?? this.#ui
+  }
+
+  /** Dialogs and lists of the tab on show reach every viewer; another tab's wait until it is shown. */
+  #broadcastUi (tabId: string, msg: PageUiMessage): void {
+    if (tabId !== this.#shown) return
+    for (const v of this.viewers.values()) this.#send(v, msg)
   }
 
   #control (viewer: Viewer, event: Parameters<HandoffService['control']>[1], action?: string): void {
@@ -308,7 +310,7 @@ export class PanelTab {
       for (const tab of now) {
         if (this.#popups.has(tab.id) || !this.#deps.streamerFor) continue
         const hooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focusAfterInput() }
-        const popup = await openPopup(tab, this.#deps.streamerFor(tab), hooks, this.#deps.log)
+        const popup = await openPopup(tab, this.#deps.streamerFor(tab), { hooks, broadcast: (msg) => this.#broadcastUi(tab.id, msg), log: this.#deps.log, now: this.#deps.now })
         if (!popup) continue
         if (this.#closed) { releasePopup(popup); continue }
         this.#popups.set(tab.id, popup)
@@ -338,6 +340,9 @@ export class PanelTab {
     }
     this.#focus = NO_FOCUS
     this.#url = ''
+    // The panel draws the dialog and lists of the tab it now shows (none, if that tab has none).
+    const ui = this.#uiOf(tabId).state()
+    for (const v of this.viewers.values()) for (const msg of ui) this.#send(v, msg)
     this.#announceTabs()
     void this.#refreshFocus()
   }

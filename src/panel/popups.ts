@@ -4,14 +4,23 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { CDPSession } from 'puppeteer-core'
 import type { TabRecord } from '../plugins/tabs.js'
 import { InputRelay, type RelayHooks } from './input-relay.js'
+import { pageUiRelayFor, type PageUiRelay, type UiRelayDeps } from './page-ui-relay.js'
 import type { TabStreamer } from './streamer.js'
 import type { TabsMessage } from './messages.js'
 
-/** A popup of the handed-off tab, as the panel drives it. */
-export interface Popup { tab: TabRecord, session: CDPSession, relay: InputRelay, streamer: TabStreamer }
+/** A popup of the handed-off tab, as the panel drives it; `ui` draws its own dialogs and select lists (SPEC section 16). */
+export interface Popup { tab: TabRecord, session: CDPSession, relay: InputRelay, streamer: TabStreamer, ui: PageUiRelay }
+
+export interface PopupDeps {
+  hooks: RelayHooks
+  /** Tells every viewer about the popup's dialogs and lists (the panel tab sends only the shown tab's). */
+  broadcast: UiRelayDeps['broadcast']
+  log: FastifyBaseLogger
+  now: () => number
+}
 
 /** Opens the panel's side of a popup; undefined when it closed meanwhile. */
-export async function openPopup (tab: TabRecord, streamer: TabStreamer, hooks: RelayHooks, log: FastifyBaseLogger): Promise<Popup | undefined> {
+export async function openPopup (tab: TabRecord, streamer: TabStreamer, deps: PopupDeps): Promise<Popup | undefined> {
   const session = await tab.page.createCDPSession().catch(() => undefined)
   if (!session || tab.page.isClosed()) {
     await session?.detach().catch(() => undefined)
@@ -19,11 +28,13 @@ export async function openPopup (tab: TabRecord, streamer: TabStreamer, hooks: R
   }
   // As for the handed-off tab: the page believes its window has focus.
   session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
-  return { tab, session, relay: new InputRelay(session, hooks, log), streamer }
+  const relay = new InputRelay(session, deps.hooks, deps.log)
+  return { tab, session, relay, streamer, ui: pageUiRelayFor(tab.page, session, relay, deps.broadcast, deps.log, deps.now) }
 }
 
 /** Lets go of a popup: queued input dropped, held keys and buttons released, session detached. The window stays open. */
 export function releasePopup (p: Popup): void {
+  p.ui.dispose()
   p.relay.dropQueued()
   p.relay.releaseHeld()
   p.session.detach().catch(() => undefined)

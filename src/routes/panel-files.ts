@@ -19,7 +19,8 @@ export async function panelFileRoutes (app: FastifyInstance, leased: (req: Fasti
   const driving = (req: FastifyRequest<TabQuery>): { tab: TabRecord, lease: Lease, watch: PageWatch } => {
     const { tab, lease } = leased(req)
     if (!app.panel.find(tab.id)?.holderUnder(lease)) throw new AfhttpError('panel_control_held', 'Only the person in control can hand files to the page; take control first.')
-    const watch = PageWatch.of(tab.page, () => app.clock.now())
+    // The chooser of the window on show: the handed-off tab or a popup it opened.
+    const watch = PageWatch.of(app.panel.find(tab.id)?.shownPage ?? tab.page, () => app.clock.now())
     if (!watch.chooser) throw new AfhttpError('invalid_request', 'The page has no file chooser open any more.', { field: 'files' })
     return { tab, lease, watch }
   }

@@ -1,0 +1,70 @@
+// Colour inputs (SPEC section 16 "Pickers", issue 11): Chromium's colour popup takes no typed
+// value and the screencast does not show it, so the panel offers the viewer's own
+// <input type=color> and the host sets the chosen value, dispatching input and change by
+// script (untrusted: there is no trusted way to set a colour — docs/decisions.md). Worked by a
+// second headless Chromium through the panel's hooks, on a desktop and on a phone viewport, with
+// the host's browser in both modes (headful opens a real colour window of its own).
+import t from 'tap'
+import type { Page } from 'puppeteer-core'
+import { startHost } from '../helpers/host.js'
+import { startFixtureServer } from '../helpers/fixture-server.js'
+import { clientPointOf, DESKTOP, launchViewerBrowser, onHost, openViewer, PHONE, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
+
+const THEME = `<!doctype html><title>Theme</title><body style="margin:0;font:16px sans-serif">
+<label style="position:absolute;left:30px;top:30px">Brand colour <input id="brand" type="color" value="#336699" style="width:120px;height:40px"></label>
+<script>
+window.events = []
+window.downs = []
+addEventListener('mousedown', (e) => downs.push([e.clientX, e.clientY, e.target.id]), true)
+const brand = document.getElementById('brand')
+for (const type of ['input', 'change']) brand.addEventListener(type, (e) => events.push(type + ':' + e.target.value + ':' + e.isTrusted))
+</script>`
+
+/** Sets the panel's own colour input as the viewer's colour picker would, then presses Set. */
+async function pickInPanel (panel: Page, value: string, phone: boolean): Promise<void> {
+  await panel.$eval('#afhttp-native-input', (el, v) => {
+    const input = el as HTMLInputElement
+    input.value = v
+    input.dispatchEvent(new Event('input', { bubbles: true }))
+    input.dispatchEvent(new Event('change', { bubbles: true }))
+  }, value)
+  if (phone) await panel.tap('#afhttp-native-set'); else await panel.click('#afhttp-native-set')
+}
+
+for (const mode of ['headful', 'headless']) t.test(`a colour is picked in the viewer and reaches the page (${mode})`, async (t) => {
+  const host = await startHost(t, { env: { AFHTTP_BROWSER_MODE: mode } })
+  t.equal(host.app.browsers.mode, mode)
+  const site = await startFixtureServer(t, { '/theme': { body: THEME } })
+  const browser = await launchViewerBrowser(t)
+
+  for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
+    t.test(name, async (t) => {
+      const tab = await host.app.tabs.open(host.config.defaultProfile)
+      tab.retained = true
+      await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tab.id, url: `${site.url}/theme`, timeout_ms: 5000 }) })
+      const minted = await (await host.api(`/v1/tabs/${tab.id}/handoff`, { method: 'POST', body: '{}' })).json() as Record<string, string>
+      const { page: panel } = await openViewer(browser, host, viewport)
+      await panel.goto(onHost(host, minted.takeover_url_secret))
+      await waitForControl(panel)
+      await waitForFrames(panel)
+
+      const r = await tab.page.$eval('#brand', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 } })
+      const at = await clientPointOf(panel, r.x, r.y)
+      if (name === 'phone') await panel.touchscreen.tap(at.x, at.y); else await panel.mouse.click(at.x, at.y)
+      await panel.waitForSelector('#afhttp-native:not([hidden])', { timeout: 10_000 }).catch(async (err) => {
+        console.error('no colour box; input at, panel point, presses the page saw, panel stats:', r, at, JSON.stringify(await tab.page.evaluate(() => (window as any).downs)), JSON.stringify(await panel.evaluate(() => (window as any).afhttpPanelStats)))
+        throw err
+      })
+      t.equal(await panel.$eval('#afhttp-native-input', (el) => (el as HTMLInputElement).type), 'color', "the viewer's own colour input")
+      t.equal(await panel.$eval('#afhttp-native-input', (el) => (el as HTMLInputElement).value), '#336699', 'holding the page value')
+
+      await pickInPanel(panel, '#E04010', name === 'phone')
+      await panel.waitForSelector('#afhttp-native', { hidden: true })
+      await tab.page.waitForFunction(() => (window as any).events.length >= 2, { timeout: 10_000, polling: 50 })
+      t.equal(await tab.page.$eval('#brand', (el) => (el as HTMLInputElement).value), '#e04010', 'the page input holds the colour')
+      t.same(await tab.page.evaluate(() => (window as any).events), ['input:#e04010:false', 'change:#e04010:false'], 'the page saw input then change, untrusted (the one exception)')
+      t.equal(await tab.page.$eval('#brand', (el) => { try { return el.matches(':open') } catch { return 'no :open' } }), false, "the page's own colour popup is not left open")
+      await host.api(`/v1/tabs/${tab.id}`, { method: 'DELETE' })
+    })
+  }
+})
