@@ -30,8 +30,9 @@ export type UiAnswer =
   | { t: 'chooser'; g: number; cancel: true }
   | { t: 'picker'; g: number; kind: PickerKind; value: string }
 
-export type PickerKind = 'date' | 'time' | 'datetime-local' | 'month' | 'week' | 'color'
-export const PICKER_KINDS: readonly PickerKind[] = ['date', 'time', 'datetime-local', 'month', 'week', 'color']
+/** Inputs whose value the person picks in their own browser's input of that type. */
+export const PICKER_KINDS = ['date', 'time', 'datetime-local', 'month', 'week', 'color'] as const
+export type PickerKind = typeof PICKER_KINDS[number]
 /** The value syntax of each native input type (HTML's own); anything else is refused. */
 const PICKER_VALUE: Record<PickerKind, RegExp> = {
   date: /^\d{4,6}-\d{2}-\d{2}$/,

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { InputRelay } from './input-relay.js'
 import { dialogAnswer, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
 import { PageWatch, type OpenChooser } from '../page-ui/page-watch.js'
-import type { ChooserInfo, PageUiMessage, PickerInfo, UiAnswer } from './messages.js'
+import { PICKER_KINDS, type ChooserInfo, type PageUiMessage, type PickerInfo, type UiAnswer } from './messages.js'
 import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
 
 // A busy machine may take a while to show the list after the press: look for up to ~1.5 s.
@@ -26,8 +26,6 @@ export interface UiRelayDeps {
   log: FastifyBaseLogger
 }
 
-/** Inputs whose value the person picks in their own browser's input of that type. */
-const PICKER_TYPES = ['date', 'time', 'datetime-local', 'month', 'week', 'color']
 
 /**
  * A colour has no trusted way in: Chromium's colour popup takes no typed value. The value is set
@@ -59,7 +57,7 @@ const PRESS_PROBE = (where: string): string => `(() => {
   // A press on a field's label works the field, as in the browser.
   const labelled = el.closest('label')
   const input = el.closest('input') || (labelled && labelled.control && labelled.control.tagName === 'INPUT' ? labelled.control : null)
-  if (input && ${JSON.stringify(PICKER_TYPES)}.includes(input.type) && !input.disabled && !input.readOnly) {
+  if (input && ${JSON.stringify(PICKER_KINDS)}.includes(input.type) && !input.disabled && !input.readOnly) {
     const lang = navigator.language
     const order = new Intl.DateTimeFormat(lang, { year: 'numeric', month: '2-digit', day: '2-digit' })
       .formatToParts(new Date(2000, 10, 22)).map((p) => p.type).filter((t) => t === 'year' || t === 'month' || t === 'day')
