@@ -2,7 +2,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { AfhttpError } from '../errors.js'
 import { runLiveChecks, failedCheck, type LiveCheck } from '../browser/live-checks.js'
-import { resolveAim, type Aim } from '../browser/aim.js'
+import { resolveAim } from '../browser/aim.js'
 import { hashSecret, newFence, newSecret } from '../core/secrets.js'
 import { SecretLedger } from '../core/secret-ledger.js'
 import { applyControl, type ControlEvent, type ControlResult } from '../core/control.js'
@@ -11,6 +11,7 @@ import {
   type FinishReason, type Handoff, type HandoffMode, type HandoffSummary, type HandoffWarning, type JarCookie
 } from '../core/handoff.js'
 import type { TabRecord } from './tabs.js'
+import type { HandoffMint } from '../schemas/handoff.js'
 import { readJar, within } from '../browser/jar-names.js'
 
 /** Final summaries kept for tabs that closed (bounded: oldest forgotten first). */
@@ -42,13 +43,8 @@ export interface MintOptions {
 /** How long an ending waits for the cookie jar before it reports the outcome without it. */
 const OUTCOME_JAR_MS = 500
 
-export interface MintResult {
-  takeover_url_secret: string
-  handoff_fence: string
-  expires_at: string
-  surface: { tab_id: string, url: string, aim: Aim }
-  warnings: Array<{ code: string, message: string }>
-}
+/** The `POST /v1/tabs/:tab_id/handoff` answer; the shape lives in src/schemas/handoff.ts. */
+export type MintResult = HandoffMint
 
 export interface HandoffService {
   mint (tabId: string, opts?: MintOptions): Promise<MintResult>

@@ -8,6 +8,7 @@ import { planReap } from '../core/reaper.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { WindowPool } from '../browser/window-pool.js'
 import { closePage } from '../browser/close-page.js'
+import type { ReapReport, TabView } from '../schemas/index.js'
 
 export interface TabRecord {
   readonly id: string
@@ -25,26 +26,11 @@ export interface TabRecord {
   lastResponse?: { status: number, url: string, headers: Record<string, string> }
 }
 
-export interface TabView {
-  tab_id: string
-  profile: string
-  url: string
-  title: string | null
-  controller: string
-  retained: boolean
-  idle_ms: number
-  handoff: unknown
-  [extra: string]: unknown
-}
+export type { TabView } from '../schemas/tabs.js'
 
 export type TabCloseReason = 'api' | 'fetch_cleanup' | 'reaper' | 'page_closed' | 'browser_lost' | 'recycled'
 
-export interface ReapReport {
-  at: string
-  closed: Array<{ tab_id: string, idle_ms: number }>
-  failed: Array<{ tab_id: string, error: string }>
-  protected: Array<{ tab_id: string, idle_ms: number, by: string }>
-}
+export type { ReapReport } from '../schemas/host.js'
 
 export interface TabRegistry {
   open (profile: string): Promise<TabRecord>

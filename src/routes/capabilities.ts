@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { answers, Capabilities } from '../schemas/index.js'
 import { API_VERSION, VERSION } from '../version.js'
 import { UPLOAD_LIMITS } from '../core/page-ui.js'
 import { IDEMPOTENCY_MAX_BYTES, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TTL_MS } from '../core/idempotency.js'
@@ -35,7 +37,7 @@ async function defaultBackend (app: FastifyInstance): Promise<string> {
 
 /** Public and static: what this host is configured to do, never live state or secrets. */
 export default async function capabilitiesRoutes (app: FastifyInstance): Promise<void> {
-  app.get('/capabilities', async () => ({
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/capabilities', { schema: { summary: 'What this host is configured to do (public)', response: answers({ 200: Capabilities }) } }, async () => ({
     service: 'afhttp',
     version: VERSION,
     api_version: API_VERSION,
