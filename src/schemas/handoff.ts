@@ -59,6 +59,9 @@ export const MintOptions = Type.Object({
 export type MintOptions = Static<typeof MintOptions>
 export const MintBody = Type.Unsafe<MintOptions | null>({ ...MintOptions, type: ['object', 'null'] })
 
+/** The one-time panel secret of `GET /takeover/:secret`; its shape is checked by the route, which answers a person in HTML. */
+export const TakeoverParams = Type.Object({ secret: Type.String() })
+
 export const FinishBody = Type.Object({ handoff_fence: Type.String({ minLength: 1, maxLength: 128 }) }, CLOSED)
 
 export const AimRect = Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() })
@@ -76,7 +79,11 @@ export type Aim = Static<typeof Aim>
 
 /** A second mint while open returns the same fence and expiry with a fresh URL. */
 export const HandoffMint = Type.Object({
-  takeover_url_secret: Type.String(),
+  /**
+   * Single-use secret panel URL; hand it to a person, do not log it. Absent only on an
+   * Idempotency-Key repeat whose handoff is no longer open (warning `takeover_url_unavailable`).
+   */
+  takeover_url_secret: Type.Optional(Type.String()),
   handoff_fence: Type.String(),
   expires_at: Type.String(),
   surface: Type.Object({ tab_id: Type.String(), url: Type.String(), aim: Aim }, OPEN),
