@@ -64,7 +64,7 @@ export const TakeoverParams = Type.Object({ secret: Type.String() })
 
 export const FinishBody = Type.Object({ handoff_fence: Type.String({ minLength: 1, maxLength: 128 }) }, CLOSED)
 
-export const AimRect = Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() })
+export const AimRect = Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() }, OPEN)
 export type AimRect = Static<typeof AimRect>
 /** What the panel shows: the driver's region, a recognised challenge widget, or the whole viewport. */
 export const Aim = Type.Object({
