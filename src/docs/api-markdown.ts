@@ -40,7 +40,7 @@ function typeOf (s: Schema): string {
 }
 
 function constraints (s: Schema): string {
-  const out: string[] = []
+  const out: string[] = typeof s.description === 'string' ? [s.description] : []
   if (s.minLength !== undefined || s.maxLength !== undefined) out.push(`${s.minLength ?? 0}–${s.maxLength ?? '∞'} characters`)
   if (s.minimum !== undefined || s.maximum !== undefined) out.push(`${s.minimum ?? '−∞'}–${s.maximum ?? '∞'}`)
   if (s.maxItems !== undefined) out.push(`at most ${String(s.maxItems)} items`)
@@ -85,7 +85,7 @@ function table (s: Schema): string[] {
   const extra = constraints(top.schema)
   return [
     ...(Array.isArray(s.type) && s.type.includes('null') ? ['Optional: no body (or `null`) is the same as `{}`.', ''] : []),
-    ...(body.length ? ['| field | type | required | bounds |', '|---|---|---|---|', ...body, ''] : ['`{}`', '']),
+    ...(body.length ? ['| field | type | required | notes |', '|---|---|---|---|', ...body, ''] : ['`{}`', '']),
     ...(extra ? [`(${extra})`, ''] : [])
   ]
 }
@@ -106,7 +106,7 @@ function operationSection (method: string, path: string, op: Operation): string[
   for (const where of ['path', 'query']) {
     const params = (op.parameters ?? []).filter((p) => p.in === where)
     if (!params.length) continue
-    out.push(`**${where === 'path' ? 'Path parameters' : 'Query string'}**`, '', '| name | type | required | bounds |', '|---|---|---|---|')
+    out.push(`**${where === 'path' ? 'Path parameters' : 'Query string'}**`, '', '| name | type | required | notes |', '|---|---|---|---|')
     for (const p of params) out.push(`| \`${p.name}\` | ${esc(typeOf(p.schema))} | ${p.required ? 'yes' : ''} | ${esc(constraints(p.schema))} |`)
     out.push('')
   }

@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox'
 import { PROFILE_NAME_RE } from '../config.js'
 import { INSTRUCTIONS_MAX_CHARS } from '../core/handoff.js'
 import { MAX_TIMEOUT_MS } from '../fetch/request.js'
-import { CaptureList, CLOSED, Nullable, OPEN, TabId, Warnings } from './common.js'
+import { CaptureList, CLOSED, described, Nullable, OPEN, TabId, Warnings } from './common.js'
 
 export const PAGE_KINDS = ['content', 'challenge', 'denied', 'http_error', 'empty'] as const
 /** Absent when the host cannot tell. */
@@ -17,18 +17,15 @@ export const Instructions = Type.String({ maxLength: INSTRUCTIONS_MAX_CHARS })
 export const ProfileName = Type.String({ pattern: PROFILE_NAME_RE.source })
 
 export const FetchBody = Type.Object({
-  /** Required unless `tab_id` is given: then the tab's current document is captured without navigating. */
-  url: Type.Optional(Type.String({ minLength: 1, maxLength: 8192 })),
+  url: Type.Optional(Type.String({ minLength: 1, maxLength: 8192, description: 'http: or https: URL; required unless `tab_id` is given, then the tab\'s current document is captured without navigating' })),
   profile: Type.Optional(ProfileName),
-  tab_id: Type.Optional(TabId),
-  takeover: Type.Optional(Type.Boolean()),
-  /** `load` (default), `domcontentloaded`, `networkidle`, `selector:<css>`, `selector-stable:<css>`. */
-  wait: Type.Optional(Type.String({ minLength: 1, maxLength: 1100 })),
-  timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMEOUT_MS })),
-  /** Default `["html","text"]`. */
-  capture: Type.Optional(CaptureList),
-  region: Type.Optional(Selector),
-  instructions: Type.Optional(Instructions)
+  tab_id: Type.Optional(described(TabId, 'reuse a retained tab; a plain fetch never closes it')),
+  takeover: Type.Optional(Type.Boolean({ description: 'keep the tab and mint a panel URL unless the page is verifiably content' })),
+  wait: Type.Optional(Type.String({ minLength: 1, maxLength: 1100, description: '`load` (default), `domcontentloaded`, `networkidle`, `selector:<css>`, `selector-stable:<css>`' })),
+  timeout_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_TIMEOUT_MS, description: 'default 30000' })),
+  capture: Type.Optional(described(CaptureList, 'default `["html","text"]`')),
+  region: Type.Optional(described(Selector, 'CSS selector of the part of the page the person should be shown')),
+  instructions: Type.Optional(described(Instructions, 'plain text for the person if the tab is handed off; shown as text, never as HTML'))
 }, CLOSED)
 export type FetchBody = Static<typeof FetchBody>
 
@@ -60,8 +57,7 @@ export type Artifacts = Static<typeof Artifacts>
 export const HumanTakeoverAction = Type.Object({
   kind: Type.Literal('human_takeover'),
   reason: Type.String(),
-  /** Single-use secret panel URL; hand it to a person, do not log it. */
-  takeover_url_secret: Type.Optional(Type.String()),
+  takeover_url_secret: Type.Optional(Type.String({ description: 'single-use secret panel URL: hand it to a person, never log it; absent when minting failed (warning `takeover_url_unavailable`)' })),
   handoff_fence: Type.Optional(Type.String()),
   expires_at: Type.Optional(Type.String())
 }, OPEN)
@@ -69,13 +65,11 @@ export type HumanTakeoverAction = Static<typeof HumanTakeoverAction>
 
 /** HTTP 200 whenever a page was loaded, whatever its status. */
 export const FetchResult = Type.Object({
-  /** True exactly when all five pieces of mechanical evidence hold (SPEC section 6). */
-  ok: Type.Boolean(),
+  ok: Type.Boolean({ description: 'true exactly when all five pieces of mechanical evidence hold (SPEC section 6)' }),
   url: Type.String(),
   final_url: Type.String(),
-  /** The main document's HTTP status; null when no response was seen (a tab's document captured in place). */
-  status: Nullable(Type.Number()),
-  page_kind: Type.Optional(PageKind),
+  status: Nullable(Type.Number(), { description: 'the main document\'s HTTP status; null when the host saw no response (a document captured in place)' }),
+  page_kind: Type.Optional(described(PageKind, 'absent when the host cannot tell')),
   challenge: Type.Optional(Challenge),
   readiness: Readiness,
   artifacts: Artifacts,
@@ -85,7 +79,7 @@ export const FetchResult = Type.Object({
   actions: Type.Array(HumanTakeoverAction),
   trace: Type.Object({
     timings: Type.Record(Type.String(), Type.Number()),
-    retained_tab_id: Type.Optional(Type.String())
+    retained_tab_id: Type.Optional(Type.String({ description: 'the tab kept open for a person or a re-fetch' }))
   }, OPEN)
 }, OPEN)
 export type FetchResult = Static<typeof FetchResult>

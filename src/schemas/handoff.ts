@@ -1,7 +1,7 @@
 // The driver's side of a handoff (SPEC section 7): mint options, the mint answer, the summary.
 import { Type, type Static } from 'typebox'
 import { HANDOFF_MODES } from '../core/handoff.js'
-import { CLOSED, OPEN, Warnings } from './common.js'
+import { CLOSED, described, OPEN, Warnings } from './common.js'
 import { Instructions, Selector } from './fetch.js'
 
 export const HandoffState = Type.Enum(['open', 'human', 'human_disconnected', 'finished', 'expired', 'revoked'])
@@ -30,31 +30,23 @@ export const HandoffSummary = Type.Object({
   expires_at: Type.String(),
   controller: Controller,
   generation: Type.Number(),
-  /** The host detected completion itself (challenge gone, or the selector-stable target ready). */
-  auto_done: Type.Boolean(),
-  /** False once the host has used its completion checks: only Done (or finish) ends the handoff now. */
-  will_check_again: Type.Boolean(),
+  auto_done: Type.Boolean({ description: 'the host detected completion itself (challenge gone, or the selector-stable target ready)' }),
+  will_check_again: Type.Boolean({ description: 'false once the host has used its completion checks: only Done (or finish) ends the handoff now' }),
   checks_left: Type.Number(),
-  /** Present when something the driver asked for could not be honoured in the panel. */
-  warnings: Type.Optional(Warnings),
+  warnings: Type.Optional(described(Warnings, 'present when something the driver asked for could not be honoured in the panel')),
   instructions: Type.Optional(Type.String()),
-  /** The person's reason when finish_reason is `human_declined`. */
-  human_note: Type.Optional(Type.String()),
+  human_note: Type.Optional(Type.String({ description: 'the person\'s reason when finish_reason is `human_declined`' })),
   outcome: Type.Optional(HandoffOutcome),
-  /** A closed tab's last handoff is still answered, revoked, with this flag. */
-  tab_closed: Type.Optional(Type.Boolean())
+  tab_closed: Type.Optional(Type.Boolean({ description: 'a closed tab\'s last handoff is still answered, revoked, with this flag' }))
 }, OPEN)
 export type HandoffSummary = Static<typeof HandoffSummary>
 
 /** Optional mint options (SPEC section 7 "Mint options"); a missing or null body is the plain mint. */
 export const MintOptions = Type.Object({
-  /** CSS selector of the part of the page to show the person. */
-  region: Type.Optional(Selector),
-  /** A `selector-stable` target whose readiness counts as completion. */
-  ready_selector: Type.Optional(Selector),
+  region: Type.Optional(described(Selector, 'CSS selector of the part of the page to show the person')),
+  ready_selector: Type.Optional(described(Selector, 'a `selector-stable` target whose readiness counts as completion')),
   instructions: Type.Optional(Instructions),
-  /** Default `control`. */
-  mode: Type.Optional(HandoffMode)
+  mode: Type.Optional(described(HandoffMode, 'default `control`'))
 }, CLOSED)
 export type MintOptions = Static<typeof MintOptions>
 export const MintBody = Type.Unsafe<MintOptions | null>({ ...MintOptions, type: ['object', 'null'] })
@@ -70,20 +62,14 @@ export type AimRect = Static<typeof AimRect>
 export const Aim = Type.Object({
   kind: Type.Enum(['selector', 'detected', 'viewport']),
   selector: Type.Optional(Type.String()),
-  /** Viewport CSS pixels at the time of measuring; the panel re-measures per frame. */
-  rect: Type.Optional(AimRect),
-  /** The driver's region selector matched nothing visible (warning takeover_selector_missed). */
-  missed: Type.Optional(Type.Boolean())
+  rect: Type.Optional(described(AimRect, 'viewport CSS pixels at the time of measuring; the panel re-measures per frame')),
+  missed: Type.Optional(Type.Boolean({ description: 'the driver\'s region selector matched nothing visible (warning takeover_selector_missed)' }))
 }, OPEN)
 export type Aim = Static<typeof Aim>
 
 /** A second mint while open returns the same fence and expiry with a fresh URL. */
 export const HandoffMint = Type.Object({
-  /**
-   * Single-use secret panel URL; hand it to a person, do not log it. Absent only on an
-   * Idempotency-Key repeat whose handoff is no longer open (warning `takeover_url_unavailable`).
-   */
-  takeover_url_secret: Type.Optional(Type.String()),
+  takeover_url_secret: Type.Optional(Type.String({ description: 'single-use secret panel URL: hand it to a person, never log it; absent only on an Idempotency-Key repeat whose handoff is no longer open (warning `takeover_url_unavailable`)' })),
   handoff_fence: Type.String(),
   expires_at: Type.String(),
   surface: Type.Object({ tab_id: Type.String(), url: Type.String(), aim: Aim }, OPEN),

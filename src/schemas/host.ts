@@ -1,7 +1,7 @@
 // What the host says about itself: /capabilities (configuration) and /health (live observation).
 import { Type, type Static } from 'typebox'
 import { BROWSER_MODES } from '../core/browser-mode.js'
-import { Nullable, OPEN, Warnings } from './common.js'
+import { described, Nullable, OPEN, Warnings } from './common.js'
 import { HandoffMode } from './handoff.js'
 
 /** One bounded live check run by `/health` and before every handoff (SPEC section 9). */
@@ -31,14 +31,12 @@ const BrowserMode = Type.Enum(['headful', 'headless'])
  */
 export const Health = Type.Object({
   status: Type.Object({
-    /** The process is up; true even when takeover is unavailable. */
-    running: Type.Boolean(),
+    running: Type.Boolean({ description: 'the process is up; true even when takeover is unavailable' }),
     host_build: Type.String(),
     backend_connected: Type.Boolean(),
     takeover_configured: Type.Boolean(),
     takeover_health: Type.Enum(['ok', 'degraded', 'unavailable']),
-    /** From live checks only: the browser answers and a screencast frame arrives. */
-    takeover_ready: Type.Boolean()
+    takeover_ready: Type.Boolean({ description: 'from live checks only: the browser answers and a screencast frame arrives' })
   }, OPEN),
   build: Type.Object({
     version: Type.String(),
@@ -50,8 +48,7 @@ export const Health = Type.Object({
   takeover: Type.Object({ checks: Type.Array(LiveCheck) }, OPEN),
   profile: Type.Object({ name: Type.String(), backend: Nullable(Type.String()) }, OPEN),
   backend_error: Type.Optional(Type.String()),
-  /** E.g. `browser_headless_fallback` when `auto` found no display. */
-  warnings: Type.Optional(Warnings),
+  warnings: Type.Optional(described(Warnings, 'e.g. `browser_headless_fallback` when `auto` found no display')),
   /** The idle reaper's last pass, null before the first. */
   reaper: Nullable(ReapReport),
   elapsed_ms: Type.Number()

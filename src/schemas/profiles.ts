@@ -3,7 +3,7 @@ import { Type, type Static } from 'typebox'
 import { PROFILE_NAME_RE } from '../config.js'
 import { BACKENDS, LABEL_KEY_RE, LIMITS, SCHEMA_VERSION } from '../core/profile-metadata.js'
 import { PROMPTED_PERMISSIONS } from '../core/permissions.js'
-import { CLOSED, Nullable, OPEN, Warnings } from './common.js'
+import { CLOSED, described, Nullable, OPEN, Warnings } from './common.js'
 
 export const Backend = Type.Enum(BACKENDS)
 export type Backend = Static<typeof Backend>
@@ -32,8 +32,7 @@ export const ProfileParams = Type.Object({ name: Name })
 export const ProfileCreateBody = Type.Object({
   name: Name,
   backend: Type.Optional(Backend),
-  /** Required exactly when `backend` is `cdp`. */
-  cdp_url: Type.Optional(CdpUrl),
+  cdp_url: Type.Optional(described(CdpUrl, 'required exactly when `backend` is `cdp`')),
   labels: Type.Optional(LabelsIn)
 }, CLOSED)
 export type ProfileCreateBody = Static<typeof ProfileCreateBody>
@@ -49,8 +48,7 @@ const metadataFields = {
   schema_version: Type.Literal(SCHEMA_VERSION),
   name: Type.String(),
   backend: Backend,
-  /** Present exactly when backend is `cdp`. */
-  cdp_url: Type.Optional(Type.String()),
+  cdp_url: Type.Optional(Type.String({ description: 'present exactly when backend is `cdp`' })),
   labels: Type.Record(Type.String(), Type.String()),
   /** Per-origin permission grants (SPEC section 16); everything else is denied. */
   permissions: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Enum(PROMPTED_PERMISSIONS)))),
@@ -74,8 +72,7 @@ export const ProfileList = Type.Object({ profiles: Type.Array(ProfileListing) },
 /** `POST /v1/profiles` (201) and `PATCH /v1/profiles/:name`. */
 export const ProfileWriteResult = Type.Object({
   profile: ProfileMetadata,
-  /** E.g. `metadata_durability_unconfirmed` when the directory sync failed after the rename. */
-  warnings: Warnings
+  warnings: described(Warnings, 'e.g. `metadata_durability_unconfirmed` when the directory sync failed after the rename')
 }, OPEN)
 
 /** Whether a profile's browser is up; null when the host has no browser backend to ask. */
@@ -83,10 +80,8 @@ export const ProfileRunningState = Type.Object({
   running: Type.Boolean(),
   connected: Type.Boolean(),
   backend: Type.Optional(Backend),
-  /** The browser process a `chromium` profile runs, while it runs. */
-  pid: Type.Optional(Type.Number()),
-  /** Why the last browser went away or failed to start. */
-  error: Type.Optional(Type.String())
+  pid: Type.Optional(Type.Number({ description: 'the browser process a `chromium` profile runs, while it runs' })),
+  error: Type.Optional(Type.String({ description: 'why the last browser went away or failed to start' }))
 }, OPEN)
 export type ProfileRunningState = Static<typeof ProfileRunningState>
 export const ProfileDescription = Type.Object({

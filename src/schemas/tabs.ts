@@ -10,18 +10,15 @@ export type DialogType = Static<typeof DialogType>
 export const OpenDialog = Type.Object({
   type: DialogType,
   message: Type.String(),
-  /** Origin of the frame that opened it (a person must know who is asking). */
-  origin: Type.String(),
-  /** prompt() only: the text the page proposed. */
-  default_prompt: Type.Optional(Type.String()),
+  origin: Type.String({ description: 'origin of the frame that opened it (a person must know who is asking)' }),
+  default_prompt: Type.Optional(Type.String({ description: 'prompt() only: the text the page proposed' })),
   opened_at: Type.String()
 }, OPEN)
 export type OpenDialog = Static<typeof OpenDialog>
 
 export const FileChooser = Type.Object({
   mode: Type.Enum(['selectSingle', 'selectMultiple']),
-  /** The input's accept attribute, passed to the viewer's own picker. */
-  accept: Type.String(),
+  accept: Type.String({ description: 'the input\'s accept attribute, passed to the viewer\'s own picker' }),
   opened_at: Type.String()
 }, OPEN)
 export type FileChooserInfo = Static<typeof FileChooser>
@@ -36,8 +33,7 @@ export const TabView = Type.Object({
   retained: Type.Boolean(),
   idle_ms: Type.Number(),
   handoff: Nullable(HandoffSummary),
-  /** A popup of a handed-off tab names the tab that opened it (SPEC section 7 "Popups"). */
-  opener_tab_id: Type.Optional(Type.String()),
+  opener_tab_id: Type.Optional(Type.String({ description: 'a popup of a handed-off tab names the tab that opened it (SPEC section 7 "Popups")' })),
   dialog: Type.Optional(Nullable(OpenDialog)),
   file_chooser: Type.Optional(FileChooser)
 }, OPEN)
