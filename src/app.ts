@@ -31,6 +31,7 @@ import { BODY_BYTES_MAX, WS_MESSAGE_BYTES_MAX } from './limits.js'
 import idempotency from './plugins/idempotency.js'
 import events from './events/plugin.js'
 import eventsRoutes from './routes/events.js'
+import openapi from './plugins/openapi.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -72,6 +73,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
     if (address && typeof address === 'object') app.config = withBoundPort(config, address.port)
   })
   await app.register(errorEnvelope)
+  await app.register(openapi)
   await app.register(cookie)
   // Open panels hear that the host is shutting down before the WebSocket plugin closes their
   // sockets (SPEC section 7 "Ending reaches every viewer"); the handoffs plugin registers later.

@@ -35,7 +35,8 @@ export interface Config {
 
 import { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL } from './limits.js'
 export { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL }
-export const PROFILE_NAME_RE = /^[a-z0-9][a-z0-9._-]{0,62}$/
+import { PROFILE_NAME_RE } from './core/profile-vocabulary.js'
+export { PROFILE_NAME_RE }
 
 const schema = {
   type: 'object',

@@ -1,17 +1,10 @@
 import type { Page } from 'puppeteer-core'
 import { PageWatch } from '../page-ui/page-watch.js'
 
-export interface AimRect { x: number, y: number, width: number, height: number }
+import type { Aim, AimRect } from '../schemas/handoff.js'
 
-/** What the panel shows: the driver's region, a recognised challenge widget, or the whole viewport. */
-export interface Aim {
-  kind: 'selector' | 'detected' | 'viewport'
-  selector?: string
-  /** Viewport CSS pixels at the time of measuring; the panel re-measures per frame. */
-  rect?: AimRect
-  /** The driver's region selector matched nothing visible (warning takeover_selector_missed). */
-  missed?: boolean
-}
+/** What the panel shows (the driver's region, a recognised challenge widget, or the whole viewport); the shapes live in src/schemas/handoff.ts. */
+export type { Aim, AimRect }
 
 const MIN_SIZE = 4
 

@@ -1,12 +1,10 @@
 import type { Browser, CDPSession, Page } from 'puppeteer-core'
 import { PageWatch, pageSession } from '../page-ui/page-watch.js'
 
-export interface LiveCheck {
-  name: string
-  ok: boolean
-  ms: number
-  error?: string
-}
+import type { LiveCheck } from '../schemas/host.js'
+
+// The public shape lives once, in src/schemas/host.ts.
+export type { LiveCheck }
 
 export const LIVE_CHECK_BUDGET_MS = 1_500
 

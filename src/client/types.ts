@@ -1,318 +1,123 @@
 /**
  * Request and response shapes of the afhttp HTTP API (SPEC sections 5–7), as the client sees them.
  *
- * Every response type is the host's JSON body exactly; the host may add fields over time
- * (the SPEC allows additions, never renames), so consumers should ignore what they do not know.
+ * Every shape is `Static<>` of the schema the host validates, serializes and documents with
+ * (src/schemas/), so the client can never disagree with the host. Type-only imports: the
+ * client pulls no server code at runtime. The host may add fields over time (the SPEC allows
+ * additions, never renames), so consumers should ignore what they do not know.
  */
+import type { Static } from 'typebox'
+import type {
+  Capabilities as CapabilitiesSchema, CdpBody, CdpResult as CdpResultSchema, FetchBody, FetchResult as FetchResultSchema,
+  HandoffMint as HandoffMintSchema, HandoffSummary as HandoffSummarySchema, Health as HealthSchema,
+  HumanTakeoverAction as HumanTakeoverActionSchema, InvalidProfileListing as InvalidProfileListingSchema,
+  LiveCheck as LiveCheckSchema, MintOptions, ProfileCreateBody, ProfileDescription as ProfileDescriptionSchema,
+  ProfileList as ProfileListSchema, ProfileMetadata as ProfileMetadataSchema, ProfilePatchBody,
+  ProfileRunningState as ProfileRunningStateSchema, ProfileWriteResult as ProfileWriteResultSchema,
+  Readiness as ReadinessSchema, Screenshot as ScreenshotSchema, SnapshotBody, SnapshotResult as SnapshotResultSchema,
+  TabCloseResult as TabCloseResultSchema, TabDescription as TabDescriptionSchema, TabList as TabListSchema,
+  TabView as TabViewSchema, Warning as WarningSchema, Artifacts as ArtifactsSchema, HandoffOutcome as HandoffOutcomeSchema
+} from '../schemas/index.js'
+
+export type { Capture, Controller, HandoffState, PageKind, Backend as ProfileBackend, ProfileListing } from '../schemas/index.js'
 
 /** A non-fatal condition reported beside a result, e.g. `takeover_content_unverified`. */
-export interface Warning {
-  code: string
-  message: string
-  [extra: string]: unknown
-}
+export type Warning = Static<typeof WarningSchema>
 
 // ---------------------------------------------------------------- capabilities, health
 
 /** `GET /capabilities`: configured support, not live availability. Public (no token needed). */
-export interface Capabilities {
-  service: string
-  version: string
-  api_version: string
-  takeover: { configured: boolean, backend: string, provider: string }
-  wait_strategies: string[]
-  captures: Capture[]
-  limits: Record<string, number>
-  [extra: string]: unknown
-}
-
+export type Capabilities = Static<typeof CapabilitiesSchema>
 /** One bounded live check run by `/health` and before every handoff (SPEC section 9). */
-export interface LiveCheck {
-  name: string
-  ok: boolean
-  ms: number
-  error?: string
-}
-
+export type LiveCheck = Static<typeof LiveCheckSchema>
 /**
  * `GET /health`: a bounded live observation of the host's default profile.
  * The host answers HTTP 200 when takeover is ready and 503 with this same body when it is not;
  * the client returns the body in both cases.
  */
-export interface Health {
-  status: {
-    /** The process is up; true even when takeover is unavailable. */
-    running: boolean
-    host_build: string
-    backend_connected: boolean
-    takeover_configured: boolean
-    takeover_health: 'ok' | 'degraded' | 'unavailable' | string
-    /** From live checks only: the browser answers and a screencast frame arrives. */
-    takeover_ready: boolean
-  }
-  build: { version: string, commit: string, node: string, chromium: string | null }
-  takeover: { checks: LiveCheck[] }
-  profile: { name: string, backend: string | null }
-  backend_error?: string
-  [extra: string]: unknown
-}
+export type Health = Static<typeof HealthSchema>
 
 // ---------------------------------------------------------------- profiles
 
-export type ProfileBackend = 'chromium' | 'cdp'
-
 /** The durable metadata of a profile (`<profiles dir>/<name>/afhttp-profile.json`). */
-export interface ProfileMetadata {
-  schema_version: number
-  name: string
-  backend: ProfileBackend
-  /** Present exactly when `backend` is `cdp`. */
-  cdp_url?: string
-  labels: Record<string, string>
-  created_at: string
-  updated_at: string
-}
-
+export type ProfileMetadata = Static<typeof ProfileMetadataSchema>
 /** A profile directory whose metadata cannot be used: listed, never hidden. */
-export interface InvalidProfileListing {
-  name: string
-  error: { code: string, message: string }
-}
-
-export type ProfileListing = ProfileMetadata | InvalidProfileListing
-
+export type InvalidProfileListing = Static<typeof InvalidProfileListingSchema>
 /** `GET /v1/profiles` */
-export interface ProfileList { profiles: ProfileListing[] }
-
+export type ProfileList = Static<typeof ProfileListSchema>
 /** `POST /v1/profiles` body. Names match `^[a-z0-9][a-z0-9._-]{0,62}$`. */
-export interface ProfileCreateRequest {
-  name: string
-  backend?: ProfileBackend
-  cdp_url?: string
-  labels?: Record<string, string>
-}
-
+export type ProfileCreateRequest = Static<typeof ProfileCreateBody>
 /** `POST /v1/profiles` and `PATCH /v1/profiles/:name` answer. */
-export interface ProfileWriteResult {
-  profile: ProfileMetadata
-  /** E.g. `metadata_durability_unconfirmed` when the directory sync failed after the rename. */
-  warnings: Warning[]
-}
-
+export type ProfileWriteResult = Static<typeof ProfileWriteResultSchema>
 /** `PATCH /v1/profiles/:name` body; `labels` is a JSON merge patch (null removes a label). */
-export interface ProfilePatch {
-  labels?: Record<string, string | null>
-  cdp_url?: string
-}
-
+export type ProfilePatch = Static<typeof ProfilePatchBody>
 /** Whether a profile's browser is up, or null when the host cannot say. */
-export interface ProfileRunningState { running: boolean, connected: boolean, error?: string }
-
+export type ProfileRunningState = Static<typeof ProfileRunningStateSchema>
 /** `GET /v1/profiles/:name` */
-export interface ProfileDescription {
-  profile: ProfileMetadata & { running: ProfileRunningState | null }
-}
+export type ProfileDescription = Static<typeof ProfileDescriptionSchema>
 
 // ---------------------------------------------------------------- fetch
-
-export type Capture = 'html' | 'text' | 'screenshot'
 
 /**
  * `load`, `domcontentloaded`, `networkidle`, `selector:<css>` (present and visible) or
  * `selector-stable:<css>` (present, visible, non-empty text, unchanged for a settle window).
+ * The host's schema admits any string here and parses it; this narrows what a driver writes.
  */
 export type WaitStrategy = 'load' | 'domcontentloaded' | 'networkidle' | `selector:${string}` | `selector-stable:${string}`
 
 /** `POST /v1/fetch` body (SPEC section 6). */
-export interface FetchRequest {
-  /** Required unless `tab_id` is given; with only `tab_id` the tab's current document is captured without navigating. */
-  url?: string
-  profile?: string
-  /** Reuse a retained tab. A plain fetch never closes the caller's tab. */
-  tab_id?: string
-  /** Keep the tab and mint a panel URL unless the page is verifiably content. */
-  takeover?: boolean
-  /** Default `load`. */
-  wait?: WaitStrategy
-  /** Default 30000, bounded by the host (see `capabilities().limits.timeout_ms_max`). */
-  timeout_ms?: number
-  /** Default `["html","text"]`. */
-  capture?: Capture[]
-  /** CSS selector of the part of the page the human should be shown. */
-  region?: string
-  /** Plain text (≤ 500 characters) shown to the person if the fetch hands the tab off. */
-  instructions?: string
-}
-
-/** `content`, `challenge`, `denied`, `http_error` or `empty`; absent when the host cannot tell. */
-export type PageKind = 'content' | 'challenge' | 'denied' | 'http_error' | 'empty'
-
-export interface Readiness {
-  strategy: string
-  measured: boolean
-  satisfied: boolean
-  elapsed_ms: number
-  target_ready?: boolean
-  samples?: number
-  [extra: string]: unknown
-}
-
-export interface Screenshot { mime: 'image/jpeg' | 'image/png' | string, base64: string }
-
-export interface Artifacts {
-  html?: string
-  text?: string
-  screenshot?: Screenshot
-}
-
+export type FetchRequest = Omit<Static<typeof FetchBody>, 'wait'> & { wait?: WaitStrategy }
+export type Readiness = Static<typeof ReadinessSchema>
+export type Screenshot = Static<typeof ScreenshotSchema>
+export type Artifacts = Static<typeof ArtifactsSchema>
 /**
  * A person is needed to get past this page. `takeover_url_secret` is absent when minting the
  * panel URL failed (a `takeover_url_unavailable` warning then carries the handoff error):
  * never assume every action has a usable URL.
  */
-export interface HumanTakeoverAction {
-  kind: 'human_takeover'
-  reason: string
-  /** Single-use secret panel URL; hand it to a person, do not log it. */
-  takeover_url_secret?: string
-  handoff_fence?: string
-  expires_at?: string
-  [extra: string]: unknown
-}
-
-/** Actions are open-ended; today the host emits only `human_takeover`. */
-export type FetchAction = HumanTakeoverAction | { kind: string, [extra: string]: unknown }
-
+export type HumanTakeoverAction = Static<typeof HumanTakeoverActionSchema>
+/** Today the host emits only `human_takeover`. */
+export type FetchAction = HumanTakeoverAction
 /** `POST /v1/fetch` answer: HTTP 200 whenever a page was loaded, whatever its status. */
-export interface FetchResult {
-  /** True exactly when all five pieces of mechanical evidence hold (SPEC section 6). */
-  ok: boolean
-  url: string
-  final_url?: string
-  status?: number
-  page_kind?: PageKind
-  challenge?: { provider?: string, evidence: string[] }
-  readiness?: Readiness
-  artifacts?: Artifacts
-  warnings?: Warning[]
-  tab_id?: string
-  tab_retained?: boolean
-  actions?: FetchAction[]
-  trace?: { timings?: Record<string, number>, retained_tab_id?: string, [extra: string]: unknown }
-  [extra: string]: unknown
-}
+export type FetchResult = Static<typeof FetchResultSchema>
 
 /** `POST /v1/tabs/:tab_id/snapshot` body: observation only, allowed while a human drives. */
-export interface SnapshotRequest {
-  capture?: Capture[]
-}
-
-/** `POST /v1/tabs/:tab_id/snapshot` answer; the SPEC fixes only that it carries the captures. */
-export interface SnapshotResult {
-  tab_id?: string
-  url?: string
-  artifacts?: Artifacts
-  warnings?: Warning[]
-  [extra: string]: unknown
-}
+export type SnapshotRequest = NonNullable<Static<typeof SnapshotBody>>
+/** `POST /v1/tabs/:tab_id/snapshot` answer. */
+export type SnapshotResult = Static<typeof SnapshotResultSchema>
 
 // ---------------------------------------------------------------- tabs and handoffs
 
-export type Controller = 'agent' | 'human' | 'human_disconnected'
-export type HandoffState = 'open' | 'human' | 'human_disconnected' | 'finished' | 'expired' | 'revoked'
-
 /** `GET /v1/tabs/:tab_id/handoff`. After a lost response read this before deciding; never replay blindly. */
-export interface HandoffSummary {
-  state: HandoffState
-  finish_reason?: string
-  handoff_fence: string
-  expires_at: string
-  controller: Controller | string
-  generation: number
-  /** The host detected completion itself (challenge gone, or the selector-stable target ready). */
-  auto_done: boolean
-  /** False once the host has used its completion checks: only Done (or finish) ends the handoff now. */
-  will_check_again: boolean
-  checks_left: number
-  instructions?: string
-  /** The person's reason when finish_reason is `human_declined`. */
-  human_note?: string
-  outcome?: HandoffOutcome
-  [extra: string]: unknown
-}
-
-/** One row of `GET /v1/tabs`. */
-export interface TabView {
-  tab_id: string
-  profile: string
-  url: string
-  title: string | null
-  controller: Controller | string
-  retained: boolean
-  idle_ms: number
-  handoff: HandoffSummary | null
-  [extra: string]: unknown
-}
-
-/** `GET /v1/tabs` */
-export interface TabList { tabs: TabView[] }
-/** `GET /v1/tabs/:tab_id` */
-export interface TabDescription { tab: TabView }
-/** `DELETE /v1/tabs/:tab_id` */
-export interface TabCloseResult { closed: boolean, tab_id: string }
-
-/** `POST /v1/tabs/:tab_id/handoff` body (optional; host extensions beyond the SPEC's empty mint). */
-export interface HandoffRequest {
-  /** CSS selector of the part of the page to show the person. */
-  region?: string
-  /** A `selector-stable` target whose readiness counts as completion. */
-  ready_selector?: string
-  /** Plain text (≤ 500 characters) shown to the person above the view. */
-  instructions?: string
-  /** `view`: a watch-only link (no control, Done, decline or input). Default `control`. */
-  mode?: 'control' | 'view'
-}
-
+export type HandoffSummary = Static<typeof HandoffSummarySchema>
 /** What changed during a finished handoff; cookie names only, never values. */
-export interface HandoffOutcome { final_url: string, navigated: boolean, cookies_set: string[] }
-
+export type HandoffOutcome = Static<typeof HandoffOutcomeSchema>
+/** One row of `GET /v1/tabs`. */
+export type TabView = Static<typeof TabViewSchema>
+/** `GET /v1/tabs` */
+export type TabList = Static<typeof TabListSchema>
+/** `GET /v1/tabs/:tab_id` */
+export type TabDescription = Static<typeof TabDescriptionSchema>
+/** `DELETE /v1/tabs/:tab_id` */
+export type TabCloseResult = Static<typeof TabCloseResultSchema>
+/** `POST /v1/tabs/:tab_id/handoff` body (optional; host extensions beyond the SPEC's empty mint). */
+export type HandoffRequest = Static<typeof MintOptions>
 /** `POST /v1/tabs/:tab_id/handoff` answer. A second mint while open returns the same fence and expiry with a fresh URL. */
-export interface HandoffMint {
-  takeover_url_secret: string
-  handoff_fence: string
-  expires_at: string
-  surface: { tab_id: string, url: string, aim: string | Record<string, unknown> }
-  [extra: string]: unknown
-}
-
+export type HandoffMint = Static<typeof HandoffMintSchema>
 /**
- * What `AfhttpClient.handoff()` returns: the mint plus client-side warnings, e.g.
- * `liveness_unattested` when the host has no `/health` to check before minting.
+ * What `AfhttpClient.handoff()` returns: the mint, its warnings joined by client-side ones,
+ * e.g. `liveness_unattested` when the host has no `/health` to check before minting.
  */
-export interface HandoffResult extends HandoffMint {
-  warnings: Warning[]
-}
-
-/** `POST /v1/tabs/:tab_id/handoff/finish` answer; the SPEC leaves its shape open (usually the final summary). */
-export interface HandoffFinishResult {
-  state?: HandoffState
-  finish_reason?: string
-  handoff_fence?: string
-  [extra: string]: unknown
-}
+export type HandoffResult = HandoffMint
+/** `POST /v1/tabs/:tab_id/handoff/finish` answer: the summary after the finish. */
+export type HandoffFinishResult = HandoffSummary
 
 // ---------------------------------------------------------------- cdp
 
 /** `POST /v1/cdp` body: one raw CDP command, browser-level or on a tab. No anchor protection. */
-export interface CdpRequest {
-  method: string
-  params?: Record<string, unknown>
-  profile?: string
-  tab_id?: string
-}
-
-/** `POST /v1/cdp` answer. */
-export interface CdpResult<T = unknown> { result: T }
+export type CdpRequest = Static<typeof CdpBody>
+/** `POST /v1/cdp` answer; `T` is what the caller knows the command returns. */
+export type CdpResult<T = unknown> = Omit<Static<typeof CdpResultSchema>, 'result'> & { result: T }
 
 /** One event of `GET /v1/events` (SPEC section 15), as the host's journal defines it. */
 export type { HostEvent, EventType } from '../core/event-journal.js'

@@ -11,6 +11,7 @@
 
 import { DENIAL_STATUSES, factsOf, type Detection, type PageFacts } from './page-facts.js'
 import { DETECTORS } from './challenge-providers.js'
+import type { Challenge, PageKind } from '../schemas/fetch.js'
 
 export { DENIAL_STATUSES, countWords } from './page-facts.js'
 
@@ -23,11 +24,12 @@ export interface PageObservation {
   headers?: Record<string, string>
 }
 
-export type PageKind = 'content' | 'challenge' | 'denied' | 'http_error' | 'empty'
+// The public shapes (page_kind, challenge) live once, in src/schemas/fetch.ts.
+export type { PageKind }
 
 export interface Recognition {
   page_kind?: PageKind
-  challenge?: { provider: string; evidence: string[] }
+  challenge?: Challenge
   widget_selector?: string
 }
 

@@ -2,7 +2,10 @@
 // WebSocket layer keeps the ControlState value, feeds it events and performs
 // the effects it gets back; nothing here touches a socket or a browser.
 
-export type Controller = 'agent' | 'human' | 'human_disconnected'
+import type { Controller } from '../schemas/handoff.js'
+
+// The public shape lives once, in src/schemas/handoff.ts.
+export type { Controller }
 
 export interface ControlState {
   readonly controller: Controller

@@ -2,8 +2,11 @@
 // the records, the clock and the browser; this file decides what a record means.
 import { initialControl, type ControlState } from './control.js'
 
-export type HandoffState = 'open' | 'human' | 'human_disconnected' | 'finished' | 'expired' | 'revoked'
-export type FinishReason = 'driver' | 'human_done' | 'human_declined' | 'auto_detected' | 'tab_closed' | 'browser_lost' | 'shutdown' | 'api_close'
+import type { FinishReason, HandoffOutcome, HandoffState, HandoffSummary } from '../schemas/handoff.js'
+import type { Warning } from '../schemas/common.js'
+
+// The public shapes live once, in src/schemas/handoff.ts.
+export type { FinishReason, HandoffOutcome, HandoffState, HandoffSummary }
 /** `view` links watch only: the host refuses them control, Done, decline and input (SPEC section 7). */
 export type HandoffMode = 'control' | 'view'
 export const HANDOFF_MODES: readonly HandoffMode[] = ['control', 'view']
@@ -11,13 +14,6 @@ export const HANDOFF_MODES: readonly HandoffMode[] = ['control', 'view']
 import { DECLINE_NOTE_MAX_CHARS, INSTRUCTIONS_MAX_CHARS, MAX_FINISHED_PER_TAB } from '../limits.js'
 export { DECLINE_NOTE_MAX_CHARS, INSTRUCTIONS_MAX_CHARS, MAX_FINISHED_PER_TAB }
 export const COMPLETION_CHECKS_PER_HANDOFF = 12
-
-/** What changed during the handoff (SPEC section 7 "Outcome"): cookie names, never values. */
-export interface HandoffOutcome {
-  final_url: string
-  navigated: boolean
-  cookies_set: string[]
-}
 
 export interface Handoff {
   readonly fence: string
@@ -53,25 +49,7 @@ export interface Handoff {
   autoDone: boolean
 }
 
-export interface HandoffWarning { code: string, message: string }
-
-export interface HandoffSummary {
-  tab_id: string
-  state: HandoffState
-  finish_reason?: FinishReason
-  handoff_fence: string
-  expires_at: string
-  controller: ControlState['controller']
-  generation: number
-  auto_done: boolean
-  will_check_again: boolean
-  checks_left: number
-  /** Present when something the driver asked for could not be honoured in the panel. */
-  warnings?: HandoffWarning[]
-  instructions?: string
-  human_note?: string
-  outcome?: HandoffOutcome
-}
+export type HandoffWarning = Warning
 
 export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean, widgetSelector?: string, instructions?: string }): Handoff {
   return {

@@ -2,19 +2,11 @@
 // JavaScript dialog, an open file chooser, and the answers a person may give them.
 // Pure: no browser, no socket.
 
-export type DialogType = 'alert' | 'confirm' | 'prompt' | 'beforeunload'
+import type { DialogType, FileChooserInfo, OpenDialog } from '../schemas/tabs.js'
 
-/** A dialog the page is blocked on, as drivers (/v1/tabs, snapshots, warnings) and the panel see it. */
-export interface OpenDialog {
-  type: DialogType
-  /** The page's text, cut to DIALOG_MESSAGE_MAX_CHARS; shown as text, never as HTML. */
-  message: string
-  /** Origin of the frame that opened it (a person must know who is asking). */
-  origin: string
-  /** prompt() only: the text the page proposed. */
-  default_prompt?: string
-  opened_at: string
-}
+// A dialog the page is blocked on and an open file chooser, as drivers (/v1/tabs, snapshots,
+// warnings) and the panel see them: the shapes live once, in src/schemas/tabs.ts.
+export type { DialogType, FileChooserInfo, OpenDialog }
 
 import { DIALOG_ANSWER_MAX_CHARS, DIALOG_MESSAGE_MAX_CHARS } from '../limits.js'
 export { DIALOG_ANSWER_MAX_CHARS, DIALOG_MESSAGE_MAX_CHARS }
@@ -65,13 +57,6 @@ export function dialogAnswer (d: OpenDialog, accept: boolean, text?: string): { 
 /** Why a capture cannot be taken while a dialog is open (the page's main thread waits for it). */
 export function blockedByDialogReason (d: OpenDialog): string {
   return `the page is blocked by an open ${d.type} dialog`
-}
-
-export interface FileChooserInfo {
-  mode: 'selectSingle' | 'selectMultiple'
-  /** The input's accept attribute, passed to the viewer's own picker. */
-  accept: string
-  opened_at: string
 }
 
 export function fileChooserWarning (): { code: 'file_chooser_open', message: string } {

@@ -1,31 +1,19 @@
 import { dirname } from 'node:path'
-import { PROFILE_NAME_RE } from '../config.js'
+import { BACKENDS, LABEL_KEY_RE, PROFILE_NAME_RE, SCHEMA_VERSION, type Backend } from './profile-vocabulary.js'
 import { AfhttpError } from '../errors.js'
-import { permissionsProblem, type PermissionGrants } from './permissions.js'
+import { permissionsProblem } from './permissions.js'
+import type { ProfileCreateBody, ProfileMetadata } from '../schemas/profiles.js'
 
 /** SPEC section 4: the metadata file inside every profile directory. */
 export const METADATA_FILE = 'afhttp-profile.json'
-export const SCHEMA_VERSION = 1
-export const BACKENDS = ['chromium', 'cdp'] as const
-export type Backend = typeof BACKENDS[number]
+export { BACKENDS, LABEL_KEY_RE, SCHEMA_VERSION, type Backend }
 
-export interface ProfileMetadata {
-  schema_version: typeof SCHEMA_VERSION
-  name: string
-  backend: Backend
-  /** Present exactly when backend is 'cdp'. */
-  cdp_url?: string
-  labels: Record<string, string>
-  /** Optional per-origin permission grants (SPEC section 16); everything else is denied. */
-  permissions?: PermissionGrants
-  created_at: string
-  updated_at: string
-}
+// The public shapes live once, in src/schemas/profiles.ts.
+export type { ProfileMetadata }
 
 /** Bounds shared by the HTTP schemas and the file parser, so the API can never write what the parser rejects. */
 import { PROFILE_METADATA_LIMITS as LIMITS } from '../limits.js'
 export { LIMITS }
-export const LABEL_KEY_RE = /^[A-Za-z0-9][A-Za-z0-9._/-]{0,62}$/
 export const CDP_URL_RE = /^(wss?|https?):\/\//i
 
 const KEYS = new Set(['schema_version', 'name', 'backend', 'cdp_url', 'labels', 'permissions', 'created_at', 'updated_at'])
@@ -155,12 +143,8 @@ export function serializeMetadata (meta: ProfileMetadata): string {
   return `${JSON.stringify(ordered, null, 2)}\n`
 }
 
-export interface NewProfileInput {
-  name: string
-  backend?: Backend
-  cdp_url?: string
-  labels?: Record<string, string>
-}
+/** The `POST /v1/profiles` body. */
+export type NewProfileInput = ProfileCreateBody
 
 /** Metadata for a new profile; the caller has validated the input. */
 export function newMetadata (input: NewProfileInput, now: Date = new Date()): ProfileMetadata {

@@ -3,7 +3,7 @@
 import { readdir, readFile, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { PROFILE_NAME_RE } from '../config.js'
-import { AfhttpError, invalidRequest, isAfhttpError, type ErrorCode } from '../errors.js'
+import { AfhttpError, invalidRequest, isAfhttpError } from '../errors.js'
 import { cleanStaleTemps, DurableWriteError, durableWrite, type DurableFs } from '../core/durable-write.js'
 import { acquireProfileLock, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from '../core/profile-lock.js'
 import { errnoOf, lockWriteFailed, prepareFailed, writeFailed } from './profile-errors.js'
@@ -12,6 +12,7 @@ import {
   BACKENDS, METADATA_FILE, cdpUrlProblem, labelsProblem, metadataInvalid, newMetadata, parseMetadata, serializeMetadata,
   type Backend, type NewProfileInput, type ProfileMetadata
 } from '../core/profile-metadata.js'
+import type { InvalidProfileListing, ProfileListing, ProfilePatch, Warning } from '../schemas/index.js'
 
 /** The few logger methods the store uses (pino's, in the host). */
 export interface StoreLogger {
@@ -19,12 +20,8 @@ export interface StoreLogger {
   warn (obj: object, msg: string): void
 }
 
-export interface Warning { code: string, message: string }
-/** A directory with a metadata file that cannot be used: listed, never hidden. */
-export interface InvalidProfileListing { name: string, error: { code: ErrorCode, message: string } }
-export type ProfileListing = ProfileMetadata | InvalidProfileListing
-/** labels is a JSON merge patch: a string sets a label, null removes it. */
-export interface ProfilePatch { labels?: Record<string, string | null>, cdp_url?: string }
+// The public shapes live once, in src/schemas/.
+export type { InvalidProfileListing, ProfileListing, ProfilePatch, Warning }
 export interface MetadataWrite { metadata: ProfileMetadata, warnings: Warning[] }
 
 export interface ProfileService {

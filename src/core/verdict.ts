@@ -3,6 +3,7 @@
 // for a person. The same verdict is the fetch result's `ok`, in either mode.
 
 import { DENIAL_STATUSES, type Recognition } from './challenge.js'
+import type { Warning } from '../schemas/common.js'
 
 export interface ReclaimEvidence {
   status: number | null
@@ -22,7 +23,7 @@ export interface Verdict {
   ok: boolean
   reclaim: boolean
   reason?: VerdictReason
-  warnings: Array<{ code: string; message: string }>
+  warnings: Warning[]
 }
 
 export function decideReclaim (e: ReclaimEvidence): Verdict {

@@ -1,18 +1,14 @@
 import type { Page } from 'puppeteer-core'
 import { beforeDeadline } from './deadline.js'
+import type { Artifacts, Capture as CaptureName, Warning } from '../schemas/index.js'
 
-export type CaptureName = 'html' | 'text' | 'screenshot'
-
-export interface Artifacts {
-  html?: string
-  text?: string
-  screenshot?: { mime: 'image/jpeg', base64: string }
-}
+// The public shapes live once, in src/schemas/.
+export type { Artifacts, CaptureName }
 
 export interface CaptureOutcome {
   artifacts: Artifacts
   failed: CaptureName[]
-  warnings: Array<{ code: string, message: string }>
+  warnings: Warning[]
 }
 
 /** What the page shows now: used for recognition whether or not html/text were requested. */

@@ -9,29 +9,13 @@ import { capture, observePage, type Artifacts } from './capture.js'
 import { blockedInspection, unlessDialog } from './blocked.js'
 import type { FetchRequest } from './request.js'
 import { observationDeadline } from './deadline.js'
-// The action's shape is part of the public contract: one definition, the client's.
-import type { HumanTakeoverAction } from '../client/types.js'
+import type { FetchResult, HumanTakeoverAction, Warning } from '../schemas/index.js'
 import { fileChooserWarning, type OpenDialog } from '../core/page-ui.js'
 import { PageWatch } from '../page-ui/page-watch.js'
 import { permissionsReady } from '../page-ui/permissions.js'
 
-export interface Warning { code: string, message: string }
-
-export interface FetchResult {
-  ok: boolean
-  url: string
-  final_url: string
-  status: number | null
-  page_kind?: Recognition['page_kind']
-  challenge?: Recognition['challenge']
-  readiness: Readiness
-  artifacts: Artifacts
-  warnings: Warning[]
-  tab_id: string
-  tab_retained: boolean
-  actions: HumanTakeoverAction[]
-  trace: { timings: Record<string, number>, retained_tab_id?: string }
-}
+// The public shapes live once, in src/schemas/.
+export type { FetchResult, Warning }
 
 export interface Inspection {
   response?: MainResponse

@@ -2,14 +2,9 @@ import type { Page } from 'puppeteer-core'
 import { beforeDeadline } from './deadline.js'
 import { formatWaitStrategy, StabilityTracker, type StabilitySample, type WaitStrategy } from '../core/wait-strategy.js'
 
-export interface Readiness {
-  strategy: string
-  measured: boolean
-  satisfied: boolean
-  elapsed_ms: number
-  target_ready: boolean
-  samples: number
-}
+import type { Readiness } from '../schemas/fetch.js'
+// The public shape lives once, in src/schemas/fetch.ts.
+export type { Readiness }
 
 const SAMPLE_EVERY_MS = 100
 /** selector-stable: unchanged text for at least this long (and 3 samples). */

@@ -1,26 +1,14 @@
-import { PROFILE_NAME_RE } from '../config.js'
 import { AfhttpError, invalidRequest } from '../errors.js'
 import { parseWaitStrategy, type WaitStrategy } from '../core/wait-strategy.js'
 import type { CaptureName } from './capture.js'
-import { INSTRUCTIONS_MAX_CHARS } from '../core/handoff.js'
+import type { FetchBody } from '../schemas/fetch.js'
 
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS } from '../limits.js'
 export { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS }
 const ALLOWED_SCHEMES = new Set(['http:', 'https:'])
 
-/** The body of POST /v1/fetch as the JSON schema admits it. */
-export interface FetchBody {
-  url?: string
-  profile?: string
-  tab_id?: string
-  takeover?: boolean
-  wait?: string
-  timeout_ms?: number
-  capture?: CaptureName[]
-  region?: string
-  /** Plain text for the person if the fetch hands the tab off (SPEC section 10). */
-  instructions?: string
-}
+/** The body of POST /v1/fetch as its schema (src/schemas/fetch.ts) admits it. */
+export type { FetchBody } from '../schemas/fetch.js'
 
 export interface FetchRequest {
   url?: string
@@ -34,22 +22,6 @@ export interface FetchRequest {
   region?: string
   instructions?: string
 }
-
-export const fetchBodySchema = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    url: { type: 'string', minLength: 1, maxLength: 8192 },
-    profile: { type: 'string', pattern: PROFILE_NAME_RE.source },
-    tab_id: { type: 'string', minLength: 1, maxLength: 64 },
-    takeover: { type: 'boolean' },
-    wait: { type: 'string', minLength: 1, maxLength: 1100 },
-    timeout_ms: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS },
-    capture: { type: 'array', maxItems: 3, uniqueItems: true, items: { type: 'string', enum: ['html', 'text', 'screenshot'] } },
-    region: { type: 'string', minLength: 1, maxLength: 1024 },
-    instructions: { type: 'string', maxLength: INSTRUCTIONS_MAX_CHARS }
-  }
-} as const
 
 /** Semantic checks the schema cannot express; returns the normalized request. */
 export function parseFetchBody (body: FetchBody): FetchRequest {

@@ -1,7 +1,7 @@
 // The handoff service's public face: what the routes, the panel and the fetch pipeline may ask
 // of it. The plugin (src/plugins/handoffs.ts) wires the pieces in this folder behind it.
 import type { LiveCheck } from '../browser/live-checks.js'
-import type { Aim } from '../browser/aim.js'
+import type { HandoffMint } from '../schemas/handoff.js'
 import type { ControlEvent, ControlResult } from '../core/control.js'
 import type { FinishReason, Handoff, HandoffMode, HandoffSummary, HandoffWarning } from '../core/handoff.js'
 import type { TabRecord } from '../plugins/tabs.js'
@@ -29,13 +29,8 @@ export interface MintOptions {
   mode?: HandoffMode
 }
 
-export interface MintResult {
-  takeover_url_secret: string
-  handoff_fence: string
-  expires_at: string
-  surface: { tab_id: string, url: string, aim: Aim }
-  warnings: Array<{ code: string, message: string }>
-}
+/** The `POST /v1/tabs/:tab_id/handoff` answer; the shape lives in src/schemas/handoff.ts. */
+export type MintResult = HandoffMint
 
 export interface HandoffService {
   mint (tabId: string, opts?: MintOptions): Promise<MintResult>

@@ -7,14 +7,10 @@ import { ensureAnchor, isAnchorUrl } from '../browser/window-anchor.js'
 import { CookieJournal, type RecordOutcome } from '../browser/cookie-journal.js'
 import { endOrphans, ownerEnv } from '../browser/orphans.js'
 import { startXvfb, type XvfbServer } from '../browser/xvfb.js'
+import type { ProfileRunningState } from '../schemas/profiles.js'
 
-export interface BrowserStatus {
-  running: boolean
-  connected: boolean
-  backend?: 'chromium' | 'cdp'
-  pid?: number
-  error?: string
-}
+/** What `GET /v1/profiles/:name` reports as `running`; the shape lives in src/schemas/profiles.ts. */
+export type BrowserStatus = ProfileRunningState
 
 interface Entry {
   browser?: Browser

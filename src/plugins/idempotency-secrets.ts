@@ -1,11 +1,12 @@
 import type { FastifyInstance } from 'fastify'
+import type { Warning } from '../schemas/common.js'
 
 // Panel secrets are stored only hashed (SPEC section 7), so a remembered answer keeps none:
 // a later repeat gets a fresh panel URL for the same handoff (same fence, same expiry), which
 // also revokes the URL of the answer that was lost.
 
 interface Action { kind?: string, handoff_fence?: string, takeover_url_secret?: string }
-interface Answer { tab_id?: string, handoff_fence?: string, takeover_url_secret?: string, surface?: { tab_id?: string }, actions?: Action[], warnings?: Array<{ code: string, message: string }> }
+interface Answer { tab_id?: string, handoff_fence?: string, takeover_url_secret?: string, surface?: { tab_id?: string }, actions?: Action[], warnings?: Warning[] }
 
 /** Where an answer carries panel URLs: the mint answer itself, or a fetch answer's actions. */
 function holders (body: Answer): Array<{ holder: Action, tabId: string }> {

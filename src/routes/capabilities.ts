@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { answers, Capabilities } from '../schemas/index.js'
 import { API_VERSION, VERSION } from '../version.js'
 import { EVENT_JOURNAL_MAX, IDEMPOTENCY_MAX_BYTES, IDEMPOTENCY_MAX_KEYS, IDEMPOTENCY_TTL_MS, PUBLIC_LIMITS, SSE_CLIENTS_MAX } from '../limits.js'
 import { EVENT_TYPES } from '../core/event-journal.js'
@@ -21,7 +23,7 @@ async function defaultBackend (app: FastifyInstance): Promise<string> {
 
 /** Public and static: what this host is configured to do, never live state or secrets. */
 export default async function capabilitiesRoutes (app: FastifyInstance): Promise<void> {
-  app.get('/capabilities', async () => ({
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/capabilities', { schema: { summary: 'What this host is configured to do (public)', response: answers({ 200: Capabilities }) } }, async () => ({
     service: 'afhttp',
     version: VERSION,
     api_version: API_VERSION,

@@ -1,34 +1,21 @@
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { CDPSession } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
 import { browserSession } from '../browser/window-anchor.js'
-import { PROFILE_NAME_RE } from '../config.js'
 import { nestedCommand, pageEffectOf } from '../core/cdp-hold.js'
 import { holdOnTarget, targetIdOf } from './cdp-holds.js'
 import cdpPassthroughRoutes, { REFUSED_METHODS } from './cdp-passthrough.js'
+import { answers, CdpBody, CdpResult } from '../schemas/index.js'
 
 export { CDP_PASSTHROUGH_MAX_MESSAGE_BYTES } from './cdp-passthrough.js'
-
-interface CdpBody { profile?: string, method: string, params?: Record<string, unknown>, tab_id?: string }
-
-const cdpBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['method'],
-  properties: {
-    profile: { type: 'string', pattern: PROFILE_NAME_RE.source },
-    method: { type: 'string', pattern: '^[A-Za-z]+\\.[A-Za-z]+$', maxLength: 128 },
-    params: { type: 'object' },
-    tab_id: { type: 'string', minLength: 1, maxLength: 64 }
-  }
-} as const
 
 /**
  * Raw CDP, explicit and low level (SPEC section 5): no anchor protection here. Holds apply
  * (section 12): page effects on a held tab are refused, observations still work.
  */
 export default async function cdpRoutes (app: FastifyInstance): Promise<void> {
-  app.post<{ Body: CdpBody }>('/v1/cdp', { schema: { body: cdpBody } }, async (req) => {
+  app.withTypeProvider<TypeBoxTypeProvider>().post('/v1/cdp', { schema: { summary: 'One raw CDP command (no anchor protection)', body: CdpBody, response: answers({ 200: CdpResult }) } }, async (req) => {
     const { method, params = {}, tab_id: tabId } = req.body
     if (REFUSED_METHODS.has(method)) throw new AfhttpError('invalid_request', `method: ${method} is not allowed; the host owns the browser's lifetime`, { field: 'method' })
     const effect = pageEffectOf(method, params)

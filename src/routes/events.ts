@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AfhttpError, invalidRequest } from '../errors.js'
 import { formatSse, parseLastEventId } from '../core/event-journal.js'
+import { EventsQuery } from '../schemas/index.js'
 
 import { SSE_CLIENTS_MAX } from '../limits.js'
 export { SSE_CLIENTS_MAX }
@@ -9,25 +11,12 @@ export const SSE_HEARTBEAT_MS = 15_000
 export const SSE_BUFFER_MAX_BYTES = 1024 * 1024
 const RETRY_MS = 2_000
 
-interface EventsQuery { last_event_id?: string, heartbeat_ms?: string }
-
-const eventsQuery = {
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    // For clients that cannot set headers (a browser's EventSource on first connect).
-    last_event_id: { type: 'string', maxLength: 32 },
-    // A query string is text (no type coercion here): digits, checked for range below.
-    heartbeat_ms: { type: 'string', pattern: '^\\d{4,5}$' }
-  }
-} as const
-
 /** GET /v1/events: the server-sent event stream of SPEC section 15. */
 export default async function eventsRoutes (app: FastifyInstance): Promise<void> {
   const streams = new Set<() => void>()
   app.addHook('preClose', async () => { for (const end of [...streams]) end() })
 
-  app.get<{ Querystring: EventsQuery }>('/v1/events', { schema: { querystring: eventsQuery } }, async (req, reply) => {
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/v1/events', { schema: { summary: 'Server-sent events (text/event-stream); Last-Event-ID resumes', querystring: EventsQuery } }, async (req, reply) => {
     const lastId = parseLastEventId(req.headers['last-event-id'] ?? req.query.last_event_id)
     if (lastId === 'invalid') throw invalidRequest('Last-Event-ID', 'must be an event id this stream sent (digits)')
     const heartbeatMs = req.query.heartbeat_ms === undefined ? SSE_HEARTBEAT_MS : Number(req.query.heartbeat_ms)

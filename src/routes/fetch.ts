@@ -1,12 +1,16 @@
 import type { FastifyInstance } from 'fastify'
-import { fetchBodySchema, parseFetchBody, type FetchBody } from '../fetch/request.js'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { parseFetchBody } from '../fetch/request.js'
 import { runFetch } from '../fetch/pipeline.js'
 import { idempotent } from '../plugins/idempotency.js'
 import { isAfhttpError } from '../errors.js'
+import { answers, FetchBody, FetchResult } from '../schemas/index.js'
 
 /** POST /v1/fetch: HTTP 200 whenever a page loaded, whatever its status (SPEC section 6). */
 export default async function fetchRoutes (app: FastifyInstance): Promise<void> {
-  app.post<{ Body: FetchBody }>('/v1/fetch', { schema: { body: fetchBodySchema } }, idempotent(app, async (req) => {
+  app.withTypeProvider<TypeBoxTypeProvider>().post('/v1/fetch', {
+    schema: { summary: 'Fetch a page, or hand it to a person (SPEC section 6)', body: FetchBody, response: answers({ 200: FetchResult }) }
+  }, async (req, reply) => idempotent(app, req, reply, async () => {
     const started = performance.now()
     const seconds = (): number => (performance.now() - started) / 1000
     try {

@@ -1,53 +1,27 @@
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { idempotent } from '../plugins/idempotency.js'
-import { HANDOFF_MODES, INSTRUCTIONS_MAX_CHARS, type HandoffMode } from '../core/handoff.js'
-
-interface TabParams { tab_id: string }
-
-const tabParams = {
-  type: 'object',
-  properties: { tab_id: { type: 'string', minLength: 1, maxLength: 64 } },
-  required: ['tab_id']
-} as const
-
-const mintBody = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  properties: {
-    region: { type: 'string', minLength: 1, maxLength: 1024 },
-    ready_selector: { type: 'string', minLength: 1, maxLength: 1024 },
-    instructions: { type: 'string', maxLength: INSTRUCTIONS_MAX_CHARS },
-    mode: { type: 'string', enum: HANDOFF_MODES }
-  }
-} as const
-
-interface MintBody { region?: string, ready_selector?: string, instructions?: string, mode?: HandoffMode }
-
-const finishBody = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['handoff_fence'],
-  properties: { handoff_fence: { type: 'string', minLength: 1, maxLength: 128 } }
-} as const
+import { answers, FinishBody, HandoffMint, HandoffSummary, MintBody, TabParams } from '../schemas/index.js'
 
 /** The driver's side of a handoff (SPEC section 7): mint, summary, finish. */
 export default async function handoffRoutes (app: FastifyInstance): Promise<void> {
-  app.post<{ Params: TabParams, Body: MintBody | null }>(
-    '/v1/tabs/:tab_id/handoff',
-    { schema: { params: tabParams, body: mintBody } },
-    idempotent(app, async (req) => {
-      const tab = app.tabs.get(req.params.tab_id)
-      const minted = await app.handoffs.mint(tab.id, {
-        region: req.body?.region,
-        readySelector: req.body?.ready_selector,
-        instructions: req.body?.instructions,
-        mode: req.body?.mode
-      })
-      return minted
+  const r = app.withTypeProvider<TypeBoxTypeProvider>()
+  r.post('/v1/tabs/:tab_id/handoff', {
+    schema: { summary: 'Mint a panel URL for a person (SPEC section 7)', params: TabParams, body: MintBody, response: answers({ 200: HandoffMint }) }
+  }, async (req, reply) => idempotent(app, req, reply, async () => {
+    const tab = app.tabs.get(req.params.tab_id)
+    const minted = await app.handoffs.mint(tab.id, {
+      region: req.body?.region,
+      readySelector: req.body?.ready_selector,
+      instructions: req.body?.instructions,
+      mode: req.body?.mode
     })
-  )
+    return minted
+  }))
 
-  app.get<{ Params: TabParams }>('/v1/tabs/:tab_id/handoff', { schema: { params: tabParams } }, async (req) => {
+  r.get('/v1/tabs/:tab_id/handoff', {
+    schema: { summary: 'The handoff summary; read it after a lost response instead of replaying', params: TabParams, response: answers({ 200: HandoffSummary }) }
+  }, async (req) => {
     // A closed tab's last handoff is still answered (revoked, tab_closed: true); otherwise tab_not_found.
     const closed = app.tabs.find(req.params.tab_id) ? undefined : app.handoffs.closedSummary(req.params.tab_id)
     if (closed) return closed
@@ -55,15 +29,13 @@ export default async function handoffRoutes (app: FastifyInstance): Promise<void
     return app.handoffs.summary(req.params.tab_id)
   })
 
-  app.post<{ Params: TabParams, Body: { handoff_fence: string } }>(
-    '/v1/tabs/:tab_id/handoff/finish',
-    { schema: { params: tabParams, body: finishBody } },
-    async (req) => {
-      app.tabs.get(req.params.tab_id)
-      app.handoffs.finish(req.params.tab_id, req.body.handoff_fence, 'driver')
-      // The answer carries the outcome, cookie names included.
-      await app.handoffs.settled(req.params.tab_id)
-      return app.handoffs.summary(req.params.tab_id)
-    }
-  )
+  r.post('/v1/tabs/:tab_id/handoff/finish', {
+    schema: { summary: 'End the hold from the driver side with the current fence', params: TabParams, body: FinishBody, response: answers({ 200: HandoffSummary }) }
+  }, async (req) => {
+    app.tabs.get(req.params.tab_id)
+    app.handoffs.finish(req.params.tab_id, req.body.handoff_fence, 'driver')
+    // The answer carries the outcome, cookie names included.
+    await app.handoffs.settled(req.params.tab_id)
+    return app.handoffs.summary(req.params.tab_id)
+  })
 }

@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { Page } from 'puppeteer-core'
 import { COMMIT, VERSION } from '../version.js'
 import { failedCheck, runLiveChecks, type LiveCheck } from '../browser/live-checks.js'
 import { findAnchorPage } from '../browser/window-anchor.js'
+import { ErrorEnvelope, Health } from '../schemas/index.js'
 
 // Checks get 1.5 s so the whole answer, timers late on a loaded machine included, stays within 2 s.
 const HEALTH_BUDGET_MS = 1_500
@@ -24,7 +26,9 @@ async function anchorPage (app: FastifyInstance, profile: string): Promise<Page 
  * it never starts or restarts a browser, switches profile or touches cookies.
  */
 export default async function healthRoutes (app: FastifyInstance): Promise<void> {
-  app.get('/health', async (_req, reply) => {
+  // 503 carries the same body as 200; every other failure is the error envelope.
+  const response = { 200: Health, 503: Health, '4xx': ErrorEnvelope, '5xx': ErrorEnvelope }
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/health', { schema: { summary: 'Bounded live observation of the default profile (SPEC sections 5 and 9)', response } }, async (_req, reply) => {
     const name = app.config.defaultProfile
     const started = performance.now()
     const status = app.browsers.status(name)
@@ -47,7 +51,7 @@ export default async function healthRoutes (app: FastifyInstance): Promise<void>
     }
     // Why it is not ready: the backend's own error first, then the first failed check.
     const backendError = ready ? undefined : status.error ?? metadataError ?? (backendConnected ? `${failed?.name}: ${failed?.error}` : 'browser not running')
-    const body = {
+    const body: Health = {
       status: {
         running: true,
         host_build: `${VERSION}+${COMMIT}`,

@@ -1,54 +1,15 @@
 import type { FastifyInstance } from 'fastify'
-import { PROFILE_NAME_RE } from '../config.js'
-import { BACKENDS, LABEL_KEY_RE, LIMITS, type Backend } from '../core/profile-metadata.js'
-import type { ProfilePatch } from '../plugins/profiles.js'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import {
+  answers, ProfileCreateBody, ProfileDescription, ProfileList, ProfileParams, ProfilePatchBody, ProfileWriteResult,
+  type ProfileRunningState
+} from '../schemas/index.js'
 
 /** What the browsers plugin (written elsewhere) answers; read structurally so this file does not depend on it. */
-interface BrowserStatus { running: boolean, connected: boolean, error?: string }
-interface BrowserStatusSource { status (name: string): BrowserStatus | Promise<BrowserStatus> }
-
-const name = { type: 'string', minLength: 1, maxLength: 63, pattern: PROFILE_NAME_RE.source } as const
-const cdpUrl = { type: 'string', minLength: 1, maxLength: LIMITS.cdpUrl, pattern: '^(wss?|https?)://' } as const
-const labelKeys = { type: 'string', maxLength: LIMITS.labelKey, pattern: LABEL_KEY_RE.source } as const
-const params = { type: 'object', required: ['name'], properties: { name } } as const
-
-const createBody = {
-  type: 'object',
-  required: ['name'],
-  additionalProperties: false,
-  properties: {
-    name,
-    backend: { type: 'string', enum: [...BACKENDS] },
-    cdp_url: cdpUrl,
-    labels: {
-      type: 'object',
-      maxProperties: LIMITS.labels,
-      propertyNames: labelKeys,
-      additionalProperties: { type: 'string', maxLength: LIMITS.labelValue }
-    }
-  }
-} as const
-
-const patchBody = {
-  type: 'object',
-  minProperties: 1,
-  additionalProperties: false,
-  properties: {
-    cdp_url: cdpUrl,
-    labels: {
-      type: 'object',
-      maxProperties: LIMITS.labels,
-      propertyNames: labelKeys,
-      // null removes a label (JSON merge patch).
-      additionalProperties: { type: ['string', 'null'], maxLength: LIMITS.labelValue }
-    }
-  }
-} as const
-
-interface CreateBody { name: string, backend?: Backend, cdp_url?: string, labels?: Record<string, string> }
+interface BrowserStatusSource { status (name: string): ProfileRunningState | Promise<ProfileRunningState> }
 
 /** Running state for describe; a failing or absent browser backend must not hide the metadata. */
-async function runningState (app: FastifyInstance, profile: string): Promise<BrowserStatus | null> {
+async function runningState (app: FastifyInstance, profile: string): Promise<ProfileRunningState | null> {
   if (!app.hasDecorator('browsers')) return null
   const browsers = (app as unknown as { browsers: BrowserStatusSource }).browsers
   try {
@@ -59,19 +20,22 @@ async function runningState (app: FastifyInstance, profile: string): Promise<Bro
 }
 
 export default async function profileRoutes (app: FastifyInstance): Promise<void> {
-  app.get('/v1/profiles', async () => ({ profiles: await app.profiles.list() }))
+  const r = app.withTypeProvider<TypeBoxTypeProvider>()
+  r.get('/v1/profiles', { schema: { summary: 'List profiles; unusable ones are listed with their error', response: answers({ 200: ProfileList }) } }, async () => ({ profiles: await app.profiles.list() }))
 
-  app.post<{ Body: CreateBody }>('/v1/profiles', { schema: { body: createBody } }, async (req, reply) => {
+  r.post('/v1/profiles', { schema: { summary: 'Create a profile', body: ProfileCreateBody, response: answers({ 201: ProfileWriteResult }) } }, async (req, reply) => {
     const { metadata, warnings } = await app.profiles.create(req.body)
     return reply.status(201).send({ profile: metadata, warnings })
   })
 
-  app.get<{ Params: { name: string } }>('/v1/profiles/:name', { schema: { params } }, async (req) => {
+  r.get('/v1/profiles/:name', { schema: { summary: 'Describe a profile: metadata and running state', params: ProfileParams, response: answers({ 200: ProfileDescription }) } }, async (req) => {
     const metadata = await app.profiles.get(req.params.name)
     return { profile: { ...metadata, running: await runningState(app, metadata.name) } }
   })
 
-  app.patch<{ Params: { name: string }, Body: ProfilePatch }>('/v1/profiles/:name', { schema: { params, body: patchBody } }, async (req) => {
+  r.patch('/v1/profiles/:name', {
+    schema: { summary: 'Update labels (a merge patch) or cdp_url: a durable metadata write', params: ProfileParams, body: ProfilePatchBody, response: answers({ 200: ProfileWriteResult }) }
+  }, async (req) => {
     const { metadata, warnings } = await app.profiles.update(req.params.name, req.body)
     return { profile: metadata, warnings }
   })

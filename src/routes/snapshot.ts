@@ -1,24 +1,18 @@
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { recognizePage, type Recognition } from '../core/challenge.js'
-import { capture, failedCaptures, observePage, type CaptureName } from '../fetch/capture.js'
+import { capture, failedCaptures, observePage } from '../fetch/capture.js'
 import { blockedByDialogReason, dialogWarning } from '../core/page-ui.js'
 import { PageWatch } from '../page-ui/page-watch.js'
+import { answers, SnapshotBody, SnapshotResult, TabParams } from '../schemas/index.js'
 
 const SNAPSHOT_BUDGET_MS = 10_000
 
-const snapshotBody = {
-  type: ['object', 'null'],
-  additionalProperties: false,
-  properties: {
-    capture: { type: 'array', maxItems: 3, uniqueItems: true, items: { type: 'string', enum: ['html', 'text', 'screenshot'] } }
-  }
-} as const
-
 /** Observation only: allowed while a person drives the tab (SPEC section 5). */
 export default async function snapshotRoutes (app: FastifyInstance): Promise<void> {
-  app.post<{ Params: { tab_id: string }, Body: { capture?: CaptureName[] } | null }>(
+  app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/v1/tabs/:tab_id/snapshot',
-    { schema: { body: snapshotBody } },
+    { schema: { summary: 'Observe a tab without acting on it; allowed while a person drives', params: TabParams, body: SnapshotBody, response: answers({ 200: SnapshotResult }) } },
     async (req) => {
       const tab = app.tabs.get(req.params.tab_id)
       const wanted = req.body?.capture ?? ['html', 'text']

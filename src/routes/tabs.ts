@@ -1,23 +1,22 @@
 import type { FastifyInstance } from 'fastify'
-
-const tabParams = {
-  type: 'object',
-  properties: { tab_id: { type: 'string', minLength: 1, maxLength: 64 } },
-  required: ['tab_id']
-} as const
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { answers, TabCloseResult, TabDescription, TabList, TabParams } from '../schemas/index.js'
 
 /** Tab inventory and the explicit close (SPEC sections 5 and 8). */
 export default async function tabRoutes (app: FastifyInstance): Promise<void> {
-  app.get('/v1/tabs', async () => {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>()
+  r.get('/v1/tabs', { schema: { summary: 'Tab inventory', response: answers({ 200: TabList }) } }, async () => {
     const tabs = await Promise.all(app.tabs.list().map((t) => app.tabs.describe(t)))
     return { tabs }
   })
 
-  app.get<{ Params: { tab_id: string } }>('/v1/tabs/:tab_id', { schema: { params: tabParams } }, async (req) => {
+  r.get('/v1/tabs/:tab_id', { schema: { summary: 'One tab', params: TabParams, response: answers({ 200: TabDescription }) } }, async (req) => {
     return { tab: await app.tabs.describe(app.tabs.get(req.params.tab_id)) }
   })
 
-  app.delete<{ Params: { tab_id: string } }>('/v1/tabs/:tab_id', { schema: { params: tabParams } }, async (req) => {
+  r.delete('/v1/tabs/:tab_id', {
+    schema: { summary: 'Close a tab through the window-anchor guard; revokes its handoff', params: TabParams, response: answers({ 200: TabCloseResult }) }
+  }, async (req) => {
     const tab = app.tabs.get(req.params.tab_id)
     await app.tabs.close(tab.id, 'api')
     return { closed: true, tab_id: tab.id }

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import rateLimit from '@fastify/rate-limit'
 import { AfhttpError } from '../errors.js'
 import { failedCheck } from '../browser/live-checks.js'
@@ -6,6 +7,7 @@ import { leaseCookieName } from '../panel/lease.js'
 import { gonePage, PAGE_CSP, tooManyPage, unavailablePage } from '../panel/pages.js'
 import { sendHtml } from '../panel/http.js'
 import { publicPathPrefix } from '../config.js'
+import { TakeoverParams } from '../schemas/index.js'
 
 /** Opening panel links per client address per minute: a person needs one. */
 export const TAKEOVER_RATE_LIMIT = 30
@@ -29,7 +31,9 @@ export default async function takeoverRoutes (app: FastifyInstance): Promise<voi
     return sendHtml(reply, 500, gonePage('unknown'), PAGE_CSP)
   })
 
-  app.get<{ Params: { secret: string } }>('/takeover/:secret', async (req, reply) => {
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/takeover/:secret', {
+    schema: { summary: 'Exchange a panel secret for a UI lease: a 303 to /panel/ for a person\'s browser (HTML refusals: 410 used/revoked/expired, 503 unavailable)', params: TakeoverParams }
+  }, async (req, reply) => {
     const { secret } = req.params
     const problem = SECRET_SHAPE.test(secret) ? app.handoffs.secretProblem(secret) : 'unknown'
     const handoff = problem ? undefined : app.handoffs.peekSecret(secret)

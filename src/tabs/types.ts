@@ -1,6 +1,7 @@
 // The tab inventory's shapes: what a tab is, how it closes, what the reaper reports, and the
 // registry the rest of the host uses (SPEC section 8).
 import type { Page } from 'puppeteer-core'
+import type { ReapReport, TabView } from '../schemas/index.js'
 
 export interface TabRecord {
   readonly id: string
@@ -18,26 +19,11 @@ export interface TabRecord {
   lastResponse?: { status: number, url: string, headers: Record<string, string> }
 }
 
-export interface TabView {
-  tab_id: string
-  profile: string
-  url: string
-  title: string | null
-  controller: string
-  retained: boolean
-  idle_ms: number
-  handoff: unknown
-  [extra: string]: unknown
-}
+export type { TabView } from '../schemas/tabs.js'
 
 export type TabCloseReason = 'api' | 'fetch_cleanup' | 'reaper' | 'page_closed' | 'browser_lost' | 'recycled'
 
-export interface ReapReport {
-  at: string
-  closed: Array<{ tab_id: string, idle_ms: number }>
-  failed: Array<{ tab_id: string, error: string }>
-  protected: Array<{ tab_id: string, idle_ms: number, by: string }>
-}
+export type { ReapReport } from '../schemas/host.js'
 
 export interface TabRegistry {
   open (profile: string): Promise<TabRecord>

@@ -10,7 +10,7 @@ import { startFixtureServer } from '../helpers/fixture-server.js'
 const GATE = '<!doctype html><title>Just a moment...</title><p>Hang tight! We are checking your browser</p>'
 
 function summaryOf (over: Partial<HandoffSummary>): HandoffSummary {
-  return { state: 'open', handoff_fence: 'hf_1', expires_at: '2026-01-01T00:10:00.000Z', controller: 'agent', generation: 1, auto_done: false, will_check_again: true, checks_left: 12, ...over }
+  return { tab_id: 'tab_1', state: 'open', handoff_fence: 'hf_1', expires_at: '2026-01-01T00:10:00.000Z', controller: 'agent', generation: 1, auto_done: false, will_check_again: true, checks_left: 12, ...over }
 }
 
 /** A clock that only moves when the wait loop sleeps. */

@@ -31,8 +31,8 @@ revokes the earlier unused URL.
       `tab       ${tab}`,
       `fence     ${res.handoff_fence}`,
       `expires   ${res.expires_at}`,
-      'open this panel URL (single use):',
-      res.takeover_url_secret
+      // A repeated request whose handoff has ended gets no URL; the warnings above say why.
+      ...(res.takeover_url_secret ? ['open this panel URL (single use):', res.takeover_url_secret] : ['no panel URL: the handoff is no longer open'])
     ])
     return EXIT.ok
   }
