@@ -14,7 +14,7 @@ import { AimTracker } from './aim-tracker.js'
 import { CompletionMonitor } from './completion.js'
 import { NO_FOCUS, probeFocus, sameFocus, type FocusState } from './focus.js'
 import { FrameSink } from './frame-sink.js'
-import { InputRelay } from './input-relay.js'
+import { InputRelay, type RelayHooks } from './input-relay.js'
 import type { Lease } from './lease.js'
 import { isInput, isUiAnswer, parsePanelMessage, type InputMessage, type PanelMessage } from './messages.js'
 import type { TabStreamer } from './streamer.js'
@@ -41,6 +41,8 @@ export interface PanelTabDeps {
   popups?: () => TabRecord[]
   now: () => number
   log: FastifyBaseLogger
+  /** Relayed input acknowledged by Chromium (the input → page latency of /metrics). */
+  inputDelivered?: RelayHooks['inputDelivered']
 }
 
 const FOCUS_POLL_MS = 700
@@ -84,7 +86,8 @@ export class PanelTab {
     this.#shown = deps.tab.id
     this.#relay = new InputRelay(session, {
       completionMoment: () => this.#completion.moment(),
-      inputSent: () => this.#focusAfterInput()
+      inputSent: () => this.#focusAfterInput(),
+      inputDelivered: deps.inputDelivered
     }, deps.log)
     this.#ui = new PageUiRelay({
       watch: PageWatch.of(deps.tab.page, deps.now),
@@ -307,7 +310,7 @@ export class PanelTab {
       }
       for (const tab of now) {
         if (this.#popups.has(tab.id) || !this.#deps.streamerFor) continue
-        const hooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focusAfterInput() }
+        const hooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focusAfterInput(), inputDelivered: this.#deps.inputDelivered }
         const popup = await openPopup(tab, this.#deps.streamerFor(tab), hooks, this.#deps.log)
         if (!popup) continue
         if (this.#closed) { releasePopup(popup); continue }
