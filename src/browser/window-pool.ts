@@ -22,6 +22,8 @@ export interface WindowPoolOptions {
    * times as long, so the pool refills in the quiet moments between fetches.
    */
   quiet?: () => boolean
+  /** Fetches of this browser running now (the pool's demand); 0 when not told. */
+  running?: () => number
   /** On a display, new windows wait for their geometry before they are handed out (see openWindow). */
   headful?: boolean
   /** The clock the pool's demand memory runs on (the app's, so tests can move it). */
@@ -71,8 +73,9 @@ export class WindowPool {
   private stopped = false
   private failures = 0
   private readonly demand: PoolDemand
-  private readonly working = new WeakSet<Page>()
   private readonly toClose: Page[] = []
+  // Fetches opening a window of their own because the pool was empty.
+  private waiting = 0
   private settle: NodeJS.Timeout | undefined
   private closeBy: NodeJS.Timeout | undefined
   private shrink: NodeJS.Timeout | undefined
@@ -93,24 +96,21 @@ export class WindowPool {
 
   /** Takes a window no fetch used before; opens one only when the pool is empty. */
   async take (): Promise<TakenWindow> {
-    this.demand.taken(this.now())
+    // The fetch asking has not started its work yet, nor have those still opening their own window.
+    this.demand.taken(this.now(), (this.opts.running?.() ?? 0) + this.waiting + 1)
     this.postpone()
     let page: Page | undefined
     while ((page = this.ready.shift()) && !this.pristine(page)) {
       // Someone else used it (a CDP passthrough client sees pool windows too): it is not fresh.
       if (!page.isClosed()) page.close().catch(() => undefined)
     }
-    let taken: TakenWindow
+    if (page) return { page, hit: true }
+    this.waiting++
     try {
-      taken = page ? { page, hit: true } : { page: await this.openWindow(false), hit: false }
-    } catch (err) {
-      this.demand.done(this.now())
-      throw err
+      return { page: await this.openWindow(false), hit: false }
+    } finally {
+      this.waiting--
     }
-    // Until retire(), or until it closes some other way (a retained tab closed later).
-    this.working.add(taken.page)
-    taken.page.once('close', () => this.finished(taken.page))
-    return taken
   }
 
   /**
@@ -118,7 +118,6 @@ export class WindowPool {
    * once when the browser is quiet, else once it is, within MAX_CLOSE_DELAY_MS.
    */
   retire (page: Page): void {
-    this.finished(page)
     if (page.isClosed()) return
     this.toClose.push(page)
     if (this.toClose.length >= MAX_PENDING_CLOSES || this.stopped) {
@@ -128,12 +127,6 @@ export class WindowPool {
       this.closeBy.unref()
     }
     this.refill()
-  }
-
-  private finished (page: Page): void {
-    if (!this.working.has(page)) return
-    this.working.delete(page)
-    this.demand.done(this.now())
   }
 
   private closePending (): void {
@@ -219,8 +212,7 @@ export class WindowPool {
   }
 
   private quiet (): boolean {
-    // A retained tab (a person at work) is in use for demand, but does not keep the pool from refilling.
-    return this.opts.quiet ? this.opts.quiet() : this.demand.inUse === 0
+    return this.opts.quiet ? this.opts.quiet() : (this.opts.running?.() ?? 0) === 0
   }
 
   private catchUp (): void {

@@ -93,13 +93,14 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
     mark('open_tab_ms', t0)
   }
   // Watch before navigating: a dialog opened on load must be seen, not waited for.
-  const tp = performance.now()
-  PageWatch.of(tab.page, () => app.clock.now())
-  // No page may meet a permission prompt before the denials (and the profile's grants) are set.
-  await permissionsReady(tab.page.browser())
-  mark('prepare_ms', tp)
+  // Busy from the moment the window is taken: the pool counts running fetches as its demand.
   const done = app.tabs.beginWork(tab)
   try {
+    const tp = performance.now()
+    PageWatch.of(tab.page, () => app.clock.now())
+    // No page may meet a permission prompt before the denials (and the profile's grants) are set.
+    await permissionsReady(tab.page.browser())
+    mark('prepare_ms', tp)
     return await fetchInTab(app, req, tab, ownTab, { started, deadline, timings, mark })
   } finally {
     done()

@@ -168,6 +168,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       size,
       headful: app.browsers.mode === 'headful',
       quiet: () => !shuttingDown && !busy(profile),
+      running: () => { let n = 0; for (const t of byId.values()) if (t.profile === profile && t.busy > 0) n++; return n },
       now: () => clock.now(),
       onError: (err) => app.log.warn({ err, profile }, 'the window pool could not open a window; it retries after the next fetch'),
       onCloseError: (err) => app.log.warn({ err, profile }, 'a fetch window did not close after its answer')
