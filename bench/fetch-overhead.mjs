@@ -15,7 +15,7 @@ import { loadConfig } from '../dist/config.js'
 import { createLogger } from '../dist/logger.js'
 import { startBrowser } from '../dist/browser/backend.js'
 import { startXvfb } from '../dist/browser/xvfb.js'
-import { poolStats } from '../dist/browser/window-pool.js'
+import * as windowPool from '../dist/browser/window-pool.js'
 
 const N = Number(process.env.BENCH_N ?? 40)
 const WARM = 3
@@ -24,6 +24,8 @@ const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8)
 const PER_DRIVER = Number(process.env.BENCH_PER_DRIVER ?? 4)
 // A driver usually does something between fetches (parses, thinks): the same pause for raw and host.
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250)
+// An older build without pool counters still runs (for before/after comparisons): zeros.
+const poolStats = (browser) => windowPool.poolStats?.(browser) ?? { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0 }
 const MODES = (process.env.BENCH_MODES ?? 'headful,headless').split(',').map((m) => m.trim()).filter(Boolean)
 const TOKEN = 'bench-token-0123456789'
 const CHROMIUM = process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium'
