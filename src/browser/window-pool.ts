@@ -50,6 +50,8 @@ const SETTLE_MS = 25
 // Used windows waiting to be closed; past this many (or this long) they are closed anyway.
 const MAX_PENDING_CLOSES = 4
 const MAX_CLOSE_DELAY_MS = 1_000
+// Windows opened at once for fetches that found the pool empty.
+const OPENERS = 2
 
 const stats = new WeakMap<Browser, PoolStats>()
 /** Counters of the pool of `browser` (zeros when it never ran one). */
@@ -74,8 +76,9 @@ export class WindowPool {
   private failures = 0
   private readonly demand: PoolDemand
   private readonly toClose: Page[] = []
-  // Fetches opening a window of their own because the pool was empty.
-  private waiting = 0
+  // Fetches waiting for a window because the pool was empty, and the windows opening for them.
+  private readonly waiters: Array<{ resolve: (page: Page) => void, reject: (err: unknown) => void }> = []
+  private openers = 0
   private settle: NodeJS.Timeout | undefined
   private closeBy: NodeJS.Timeout | undefined
   private shrink: NodeJS.Timeout | undefined
@@ -97,7 +100,7 @@ export class WindowPool {
   /** Takes a window no fetch used before; opens one only when the pool is empty. */
   async take (): Promise<TakenWindow> {
     // The fetch asking has not started its work yet, nor have those still opening their own window.
-    this.demand.taken(this.now(), (this.opts.running?.() ?? 0) + this.waiting + 1)
+    this.demand.taken(this.now(), (this.opts.running?.() ?? 0) + this.waiters.length + 1)
     this.postpone()
     let page: Page | undefined
     while ((page = this.ready.shift()) && !this.pristine(page)) {
@@ -105,12 +108,44 @@ export class WindowPool {
       if (!page.isClosed()) page.close().catch(() => undefined)
     }
     if (page) return { page, hit: true }
-    this.waiting++
-    try {
-      return { page: await this.openWindow(false), hit: false }
-    } finally {
-      this.waiting--
+    return { page: await this.nextOpened(), hit: false }
+  }
+
+  /**
+   * The pool is empty: wait for the next window to open. Chromium builds windows one after
+   * another in its browser process, so eight fetches each opening their own at once all wait
+   * for the slowest; opening at most OPENERS at a time, first come first served, hands the
+   * first window out as soon as it exists, and its fetch navigates while the next is built.
+   */
+  private nextOpened (): Promise<Page> {
+    return new Promise<Page>((resolve, reject) => {
+      this.waiters.push({ resolve, reject })
+      this.openForWaiters()
+    })
+  }
+
+  private openForWaiters (): void {
+    while (this.openers < OPENERS && this.openers + this.creating.size < this.waiters.length) {
+      this.openers++
+      const t0 = performance.now()
+      this.openWindow(false).then((page) => {
+        this.stats.onDemandMs += performance.now() - t0
+        this.handOut(page)
+      }, (err: unknown) => {
+        this.waiters.shift()?.reject(err)
+      }).finally(() => {
+        this.openers--
+        this.openForWaiters()
+      })
     }
+  }
+
+  // A window just opened goes to the fetch that has waited longest, else into the pool.
+  private handOut (page: Page): void {
+    const waiter = this.waiters.shift()
+    if (waiter) waiter.resolve(page)
+    else if (this.stopped) page.close().catch(() => undefined)
+    else this.ready.push(page)
   }
 
   /**
@@ -190,7 +225,6 @@ export class WindowPool {
       this.stats.openMs += performance.now() - t0
     } else {
       this.stats.openedOnDemand++
-      this.stats.onDemandMs += performance.now() - t0
     }
     return page
   }
@@ -235,7 +269,7 @@ export class WindowPool {
         return
       }
       this.failures = 0
-      this.ready.push(page)
+      this.handOut(page)
     }, (err: unknown) => {
       this.failures++
       this.opts.onError?.(err)
