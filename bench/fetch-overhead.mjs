@@ -4,7 +4,8 @@
 // us) on the same browser launch, in the same run. Prints p50/p95, the ratios, 8-way wall time,
 // /health latency, metadata writes per second, and host/browser memory with the window pool at
 // 0, 2 and 8. Nothing leaves 127.0.0.1. Run: npm run bench:fetch
-// Knobs: BENCH_N (sequential fetches, 40), BENCH_POOLS (0,2,8), BENCH_DRIVERS (8), BENCH_PER_DRIVER (4).
+// Knobs: BENCH_N (sequential fetches, 40), BENCH_POOLS (0,2,8), BENCH_DRIVERS (8), BENCH_PER_DRIVER (4),
+// BENCH_MODES (headful,headless: raw and host in the same browser mode, each mode in turn).
 import { createServer } from 'node:http'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
@@ -13,6 +14,8 @@ import { buildApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config.js'
 import { createLogger } from '../dist/logger.js'
 import { startBrowser } from '../dist/browser/backend.js'
+import { startXvfb } from '../dist/browser/xvfb.js'
+import * as windowPool from '../dist/browser/window-pool.js'
 
 const N = Number(process.env.BENCH_N ?? 40)
 const WARM = 3
@@ -21,6 +24,9 @@ const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8)
 const PER_DRIVER = Number(process.env.BENCH_PER_DRIVER ?? 4)
 // A driver usually does something between fetches (parses, thinks): the same pause for raw and host.
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250)
+// An older build without pool counters still runs (for before/after comparisons): zeros.
+const poolStats = (browser) => windowPool.poolStats?.(browser) ?? { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0 }
+const MODES = (process.env.BENCH_MODES ?? 'headful,headless').split(',').map((m) => m.trim()).filter(Boolean)
 const TOKEN = 'bench-token-0123456789'
 const CHROMIUM = process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium'
 const PAGE = '<!doctype html><title>Bench</title><main><h1>Benchmark article</h1>' + '<p>Some steady text for the benchmark page. </p>'.repeat(60) + '</main>'
@@ -83,22 +89,26 @@ async function sequential (one, gapMs) {
   return { times, rows }
 }
 
-async function rawPuppeteer () {
+async function rawPuppeteer (mode) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-raw-'))
-  // The host's own launch (same flags, mode and viewport): only the way pages are used differs.
-  const { browser, pid } = await startBrowser({ backend: 'chromium', chromiumPath: CHROMIUM, userDataDir: join(dir, 'browser') })
+  // The host's own launch (same flags, mode and viewport; headful on an Xvfb of its own, as the
+  // host does): only the way pages are used differs.
+  const xvfb = mode === 'headful' ? await startXvfb('Xvfb', process.env) : undefined
+  const { browser, pid } = await startBrowser({ backend: 'chromium', chromiumPath: CHROMIUM, userDataDir: join(dir, 'browser'), mode, display: xvfb?.display })
   const { times } = await sequential(() => rawFetch(browser), 0)
   const { times: gapped } = await sequential(() => rawFetch(browser), GAP_MS)
   const wall = await concurrent(DRIVERS, PER_DRIVER, () => rawFetch(browser))
+  const wall2 = await concurrent(DRIVERS, PER_DRIVER, () => rawFetch(browser))
   const mem = await treeMemory(pid)
   await browser.close()
+  await xvfb?.stop()
   await rm(dir, { recursive: true, force: true })
-  return { times, gapped, wall, mem }
+  return { times, gapped, wall, wall2, mem }
 }
 
-async function afhttp (pool, extras) {
+async function afhttp (mode, pool, extras) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-afhttp-'))
-  const config = loadConfig({ AFHTTP_PROFILES_DIR: dir, AFHTTP_TOKEN: TOKEN, AFHTTP_LOG_LEVEL: 'warn', AFHTTP_TAB_POOL: String(pool), PATH: process.env.PATH })
+  const config = loadConfig({ AFHTTP_PROFILES_DIR: dir, AFHTTP_TOKEN: TOKEN, AFHTTP_LOG_LEVEL: 'warn', AFHTTP_TAB_POOL: String(pool), AFHTTP_BROWSER_MODE: mode, PATH: process.env.PATH })
   const app = await buildApp(config, { token: config.token, logger: createLogger('warn') })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const base = `http://127.0.0.1:${app.server.address().port}`
@@ -106,22 +116,59 @@ async function afhttp (pool, extras) {
   const profile = config.defaultProfile
   const poolFull = async () => { for (let i = 0; i < 200 && app.tabs.poolAvailable(profile) < pool; i++) await sleep(25) }
   const one = async () => {
+    const t0 = performance.now()
     const res = await fetch(`${base}/v1/fetch`, { method: 'POST', headers, body: JSON.stringify({ url }) })
     const body = await res.json()
     if (!body.ok) throw new Error(`bench fetch not ok: ${JSON.stringify(body).slice(0, 200)}`)
-    return body.trace.timings
+    return { ...body.trace.timings, client_ms: performance.now() - t0 }
   }
-  await app.browsers.get(profile)
-  await poolFull()
-  const { times, rows: timings } = await sequential(one, 0)
-  await poolFull()
-  const { times: gapped, rows: gappedTimings } = await sequential(one, GAP_MS)
-  await poolFull()
-  const wall = await concurrent(DRIVERS, PER_DRIVER, one)
-  await poolFull()
+  const browser = await app.browsers.get(profile)
+  let hits = 0
+  let misses = 0
+  app.tabs.onPoolTake((_p, hit) => { if (hit) hits++; else misses++ })
+  // What the pool did during one phase: windows taken from it or opened on demand, windows it
+  // opened ahead and closed after answers (with their mean times), closes it held for a quiet moment.
+  const phase = async (run) => {
+    const s0 = { ...poolStats(browser) }
+    const h0 = hits
+    const m0 = misses
+    const result = await run()
+    const s1 = poolStats(browser)
+    const opened = s1.opened - s0.opened
+    const closed = s1.closed - s0.closed
+    const demand = s1.openedOnDemand - s0.openedOnDemand
+    return { result, pool: { hits: hits - h0, misses: misses - m0, opened, openMs: opened ? (s1.openMs - s0.openMs) / opened : 0, demandMs: demand ? (s1.onDemandMs - s0.onDemandMs) / demand : 0, closed, closeMs: closed ? (s1.closeMs - s0.closeMs) / closed : 0, deferred: s1.deferredCloses - s0.deferredCloses } }
+  }
+  const settled = async () => { await poolFull(); await sleep(300) }
+  await settled()
+  const b2b = await phase(() => sequential(one, 0))
+  await settled()
+  const paused = await phase(() => sequential(one, GAP_MS))
+  await settled()
+  const rows8 = []
+  const burst = await phase(() => concurrent(DRIVERS, PER_DRIVER, async () => rows8.push(await one())))
+  // A second burst right after the pool caught up with the first one (it keeps up to the
+  // recent peak of concurrent fetches, see src/core/pool-demand.ts).
+  for (let i = 0; i < 200 && app.tabs.poolAvailable(profile) < Math.min(8, Math.max(pool, pool && DRIVERS)); i++) await sleep(25)
   await sleep(300)
-  const mem = { host: process.memoryUsage().rss / 1024 / 1024, browser: await treeMemory(app.browsers.status(profile).pid) }
-  const out = { pool, times, gapped, wall, mem, timings, gappedTimings }
+  const rows8b = []
+  const burst2 = await phase(() => concurrent(DRIVERS, PER_DRIVER, async () => rows8b.push(await one())))
+  await settled()
+  const mem = { host: process.memoryUsage().rss / 1024 / 1024, browser: await treeMemory(app.browsers.status(profile).pid), windows: app.tabs.poolAvailable(profile) }
+  const out = {
+    mode: app.browsers.mode,
+    pool,
+    times: b2b.result.times,
+    gapped: paused.result.times,
+    wall: burst.result,
+    wall2: burst2.result,
+    mem,
+    timings: b2b.result.rows,
+    gappedTimings: paused.result.rows,
+    rows8,
+    rows8b,
+    pools: { b2b: b2b.pool, paused: paused.pool, burst: burst.pool, burst2: burst2.pool }
+  }
   if (extras) {
     const health = []
     for (let i = 0; i < 20; i++) {
@@ -147,22 +194,31 @@ async function afhttp (pool, extras) {
   return out
 }
 
-const load0 = loadavg().map((x) => x.toFixed(2)).join(' ')
-const raw = await rawPuppeteer()
-const hosts = []
-for (const pool of POOLS) hosts.push(await afhttp(pool, pool === 2 || POOLS.length === 1))
-site.close()
-
 const f = (x) => x.toFixed(1).padStart(7)
 const median = (rows, key) => pct(rows.map((r) => r[key] ?? 0), 0.5)
 const ratio = (a, b) => (a / b).toFixed(2)
-const breakdown = (rows) => `open_tab ${median(rows, 'open_tab_ms')}, navigate ${median(rows, 'navigate_ms')}, inspect ${median(rows, 'inspect_ms')}, host total ${median(rows, 'total_ms')}, HTTP + JSON ${pct(rows.map((r) => r.client_ms - r.total_ms), 0.5).toFixed(1)} ms`
-console.log(`fetch of a local ${PAGE.length}-byte page; ${N} sequential fetches (after ${WARM} warm-ups) back to back, then ${N} with a ${GAP_MS} ms pause before each, then ${DRIVERS} drivers × ${PER_DRIVER} at once`)
-console.log(`load average before ${load0}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
-console.log(`raw puppeteer (newPage, goto, content, innerText, close): back to back p50 ${f(pct(raw.times, 0.5))} p95 ${f(pct(raw.times, 0.95))} | paused p50 ${f(pct(raw.gapped, 0.5))} p95 ${f(pct(raw.gapped, 0.95))} | ${DRIVERS}-way wall ${f(raw.wall)} ms | browser RSS ${raw.mem.rss.toFixed(0)} MB (PSS ${raw.mem.pss.toFixed(0)})`)
-for (const h of hosts) {
-  console.log(`afhttp pool ${String(h.pool).padStart(2)}: back to back p50 ${f(pct(h.times, 0.5))} p95 ${f(pct(h.times, 0.95))} | paused p50 ${f(pct(h.gapped, 0.5))} p95 ${f(pct(h.gapped, 0.95))} | ${DRIVERS}-way wall ${f(h.wall)} ms | host RSS ${h.mem.host.toFixed(0)} MB, browser RSS ${h.mem.browser.rss.toFixed(0)} MB (PSS ${h.mem.browser.pss.toFixed(0)})`)
-  console.log(`   ratio host/raw: back to back p50 ${ratio(pct(h.times, 0.5), pct(raw.times, 0.5))} p95 ${ratio(pct(h.times, 0.95), pct(raw.times, 0.95))} | paused p50 ${ratio(pct(h.gapped, 0.5), pct(raw.gapped, 0.5))} p95 ${ratio(pct(h.gapped, 0.95), pct(raw.gapped, 0.95))} | ${DRIVERS}-way wall ${ratio(h.wall, raw.wall)}`)
-  console.log(`   where the time goes (medians, ms): back to back ${breakdown(h.timings)}; paused ${breakdown(h.gappedTimings)}`)
-  if (h.health) console.log(`   /health p50 ${pct(h.health, 0.5).toFixed(1)} ms, p95 ${pct(h.health, 0.95).toFixed(1)} ms; metadata writes (PATCH labels, four-step durable write) ${h.writesPerSecond.toFixed(0)}/s`)
+const breakdown = (rows) => `pool wait (open_tab) ${median(rows, 'open_tab_ms')}, prepare ${median(rows, 'prepare_ms')}, navigate ${median(rows, 'navigate_ms')}, capture (inspect) ${median(rows, 'inspect_ms')}, anchor guard (release) ${median(rows, 'release_ms')}, host total ${median(rows, 'total_ms')}, answer (HTTP + JSON) ${pct(rows.map((r) => r.client_ms - r.total_ms), 0.5).toFixed(1)} ms`
+const poolLine = (p) => `${p.hits} hits / ${p.misses} misses (a miss opens its window in mean ${p.demandMs.toFixed(0)} ms); ${p.opened} windows opened ahead (mean ${p.openMs.toFixed(0)} ms), ${p.closed} closed after answers (mean ${p.closeMs.toFixed(0)} ms, ${p.deferred} held for a quiet moment)`
+
+for (const mode of MODES) {
+  const load0 = loadavg().map((x) => x.toFixed(2)).join(' ')
+  const raw = await rawPuppeteer(mode)
+  const hosts = []
+  for (const pool of POOLS) hosts.push(await afhttp(mode, pool, pool === 2 || POOLS.length === 1))
+  console.log(`\n## ${mode}: ${new Date().toISOString()}`)
+  console.log(`fetch of a local ${PAGE.length}-byte page; ${N} sequential fetches (after ${WARM} warm-ups) back to back, then ${N} with a ${GAP_MS} ms pause before each, then ${DRIVERS} drivers × ${PER_DRIVER} at once, twice`)
+  console.log(`load average before ${load0}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
+  console.log(`raw puppeteer (newPage, goto, content, innerText, close): back to back p50 ${f(pct(raw.times, 0.5))} p95 ${f(pct(raw.times, 0.95))} | paused p50 ${f(pct(raw.gapped, 0.5))} p95 ${f(pct(raw.gapped, 0.95))} | ${DRIVERS}-way wall ${f(raw.wall)} ms, again ${f(raw.wall2)} ms | browser RSS ${raw.mem.rss.toFixed(0)} MB (PSS ${raw.mem.pss.toFixed(0)})`)
+  for (const h of hosts) {
+    if (h.mode !== mode) console.log(`   (the host ran ${h.mode}: ${mode} was not available)`)
+    console.log(`afhttp pool ${String(h.pool).padStart(2)}: back to back p50 ${f(pct(h.times, 0.5))} p95 ${f(pct(h.times, 0.95))} | paused p50 ${f(pct(h.gapped, 0.5))} p95 ${f(pct(h.gapped, 0.95))} | ${DRIVERS}-way wall ${f(h.wall)} ms, again ${f(h.wall2)} ms | host RSS ${h.mem.host.toFixed(0)} MB, browser RSS ${h.mem.browser.rss.toFixed(0)} MB (PSS ${h.mem.browser.pss.toFixed(0)}) with ${h.mem.windows} unused windows`)
+    console.log(`   ratio host/raw: back to back p50 ${ratio(pct(h.times, 0.5), pct(raw.times, 0.5))} p95 ${ratio(pct(h.times, 0.95), pct(raw.times, 0.95))} | paused p50 ${ratio(pct(h.gapped, 0.5), pct(raw.gapped, 0.5))} p95 ${ratio(pct(h.gapped, 0.95), pct(raw.gapped, 0.95))} | ${DRIVERS}-way wall ${ratio(h.wall, raw.wall)}, again ${ratio(h.wall2, raw.wall2)}`)
+    console.log(`   where the time goes (medians, ms):`)
+    console.log(`     back to back: ${breakdown(h.timings)}; pool ${poolLine(h.pools.b2b)}`)
+    console.log(`     paused:       ${breakdown(h.gappedTimings)}; pool ${poolLine(h.pools.paused)}`)
+    console.log(`     ${DRIVERS}-way:        ${breakdown(h.rows8)}; pool ${poolLine(h.pools.burst)}`)
+    console.log(`     ${DRIVERS}-way again:  ${breakdown(h.rows8b)}; pool ${poolLine(h.pools.burst2)}`)
+    if (h.health) console.log(`   /health p50 ${pct(h.health, 0.5).toFixed(1)} ms, p95 ${pct(h.health, 0.95).toFixed(1)} ms; metadata writes (PATCH labels, four-step durable write) ${h.writesPerSecond.toFixed(0)}/s`)
+  }
 }
+site.close()

@@ -26,6 +26,7 @@ export class CookieJournal {
   readonly path: string
   private lastDigest: string | undefined
   private queue: Promise<unknown> = Promise.resolve()
+  private next: { browser: Browser, run: Promise<RecordOutcome> } | undefined
 
   constructor (profileDir: string, private readonly log: JournalLogger, private readonly profile: string) {
     this.path = join(profileDir, COOKIES_FILE)
@@ -33,9 +34,17 @@ export class CookieJournal {
 
   /** Records the jar if it changed. Never throws: a failed record is logged and retried next time. */
   record (browser: Browser, reason: string): Promise<RecordOutcome> {
-    const run = this.queue.then(() => this.recordNow(browser, reason))
-    this.queue = run.catch(() => undefined)
-    return run
+    // A record that has not started yet reads the jar after this call too: share it. Eight
+    // fetches answering at once then cost the browser one or two jar reads, not eight.
+    if (this.next && this.next.browser === browser) return this.next.run
+    const pending = { browser, run: Promise.resolve<RecordOutcome>('unchanged') }
+    pending.run = this.queue.then(() => {
+      if (this.next === pending) this.next = undefined
+      return this.recordNow(browser, reason)
+    })
+    this.next = pending
+    this.queue = pending.run.catch(() => undefined)
+    return pending.run
   }
 
   private async recordNow (browser: Browser, reason: string): Promise<RecordOutcome> {

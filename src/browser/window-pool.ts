@@ -1,5 +1,7 @@
 import type { Browser, Page, Target } from 'puppeteer-core'
 import { openWindow } from './open-window.js'
+import { POOL_PEAK_MEMORY_MS, PoolDemand } from '../core/pool-demand.js'
+import { closePage } from './close-page.js'
 
 /** What a fetch got from the pool: a window opened ahead of time (hit) or just now (miss). */
 export interface TakenWindow {
@@ -12,14 +14,51 @@ export interface WindowPoolOptions {
   size: number
   /** A background refill failed; the pool tries again when the owner next calls refill() (after a fetch). */
   onError?: (err: unknown) => void
+  /** A used window did not close (it stays open; the reaper never sees it, the browser's close does). */
+  onCloseError?: (err: unknown) => void
   /**
    * False while fetches of this browser are running: opening a window occupies Chromium's
    * browser process for ~100 ms and a navigation that waits behind it takes two to three
    * times as long, so the pool refills in the quiet moments between fetches.
    */
   quiet?: () => boolean
+  /** Fetches of this browser running now (the pool's demand); 0 when not told. */
+  running?: () => number
   /** On a display, new windows wait for their geometry before they are handed out (see openWindow). */
   headful?: boolean
+  /** The clock the pool's demand memory runs on (the app's, so tests can move it). */
+  now?: () => number
+}
+
+/** What the pool did, for the bench's breakdown: windows opened ahead, windows closed after answers. */
+export interface PoolStats {
+  opened: number
+  openMs: number
+  /** Windows a fetch had to open itself (the pool was empty): the pool wait of a miss. */
+  openedOnDemand: number
+  onDemandMs: number
+  closed: number
+  closeMs: number
+  /** Closes that waited for a quiet moment instead of running beside other fetches. */
+  deferredCloses: number
+}
+
+// Work the pool does for later fetches (opening windows, closing used ones) waits until no fetch
+// of the browser has run for this long: a fetch arriving right after the previous answer then
+// navigates without a window being built beside it in Chromium's browser process.
+const SETTLE_MS = 25
+// Used windows waiting to be closed; past this many (or this long) they are closed anyway.
+const MAX_PENDING_CLOSES = 4
+const MAX_CLOSE_DELAY_MS = 1_000
+// Windows opened at once for fetches that found the pool empty.
+const OPENERS = 2
+
+const stats = new WeakMap<Browser, PoolStats>()
+/** Counters of the pool of `browser` (zeros when it never ran one). */
+export function poolStats (browser: Browser): PoolStats {
+  let s = stats.get(browser)
+  if (!s) stats.set(browser, s = { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0 })
+  return s
 }
 
 /**
@@ -35,22 +74,114 @@ export class WindowPool {
   private readonly opened = new WeakSet<Target>()
   private stopped = false
   private failures = 0
+  private readonly demand: PoolDemand
+  private readonly toClose: Page[] = []
+  // Fetches waiting for a window because the pool was empty, and the windows opening for them.
+  private readonly waiters: Array<{ resolve: (page: Page) => void, reject: (err: unknown) => void }> = []
+  private openers = 0
+  private settle: NodeJS.Timeout | undefined
+  private closeBy: NodeJS.Timeout | undefined
+  private shrink: NodeJS.Timeout | undefined
+  private readonly stats: PoolStats
 
-  constructor (readonly browser: Browser, private readonly opts: WindowPoolOptions) {}
+  constructor (readonly browser: Browser, private readonly opts: WindowPoolOptions) {
+    this.demand = new PoolDemand(opts.size)
+    this.stats = poolStats(browser)
+  }
 
   get size (): number { return this.opts.size }
   /** Windows open and waiting now. */
   get available (): number { return this.ready.length }
+  /** Windows the pool fills up to now: AFHTTP_TAB_POOL, or the recent peak of concurrent fetches (bounded). */
+  get target (): number { return this.demand.target(this.now()) }
+
+  private now (): number { return this.opts.now?.() ?? performance.now() }
 
   /** Takes a window no fetch used before; opens one only when the pool is empty. */
   async take (): Promise<TakenWindow> {
+    // The fetch asking has not started its work yet, nor have those still opening their own window.
+    this.demand.taken(this.now(), (this.opts.running?.() ?? 0) + this.waiters.length + 1)
+    this.postpone()
     let page: Page | undefined
     while ((page = this.ready.shift()) && !this.pristine(page)) {
       // Someone else used it (a CDP passthrough client sees pool windows too): it is not fresh.
       if (!page.isClosed()) page.close().catch(() => undefined)
     }
     if (page) return { page, hit: true }
-    return { page: await this.openWindow(), hit: false }
+    return { page: await this.nextOpened(), hit: false }
+  }
+
+  /**
+   * The pool is empty: wait for the next window to open. Chromium builds windows one after
+   * another in its browser process, so eight fetches each opening their own at once all wait
+   * for the slowest; opening at most OPENERS at a time, first come first served, hands the
+   * first window out as soon as it exists, and its fetch navigates while the next is built.
+   */
+  private nextOpened (): Promise<Page> {
+    return new Promise<Page>((resolve, reject) => {
+      this.waiters.push({ resolve, reject })
+      this.openForWaiters()
+    })
+  }
+
+  private openForWaiters (): void {
+    while (this.openers < OPENERS && this.openers + this.creating.size < this.waiters.length) {
+      this.openers++
+      const t0 = performance.now()
+      this.openWindow(false).then((page) => {
+        this.stats.onDemandMs += performance.now() - t0
+        this.handOut(page)
+      }, (err: unknown) => {
+        this.waiters.shift()?.reject(err)
+      }).finally(() => {
+        this.openers--
+        this.openForWaiters()
+      })
+    }
+  }
+
+  // A window just opened goes to the fetch that has waited longest, else into the pool.
+  private handOut (page: Page): void {
+    const waiter = this.waiters.shift()
+    if (waiter) waiter.resolve(page)
+    else if (this.stopped) page.close().catch(() => undefined)
+    else this.ready.push(page)
+  }
+
+  /**
+   * A fetch answered and is done with its window: it is closed (never handed out again), at
+   * once when the browser is quiet, else once it is, within MAX_CLOSE_DELAY_MS.
+   */
+  retire (page: Page): void {
+    if (page.isClosed()) return
+    this.toClose.push(page)
+    if (this.toClose.length >= MAX_PENDING_CLOSES || this.stopped) {
+      this.closePending()
+    } else if (!this.closeBy) {
+      this.closeBy = setTimeout(() => { this.closeBy = undefined; this.closePending() }, MAX_CLOSE_DELAY_MS)
+      this.closeBy.unref()
+    }
+    this.refill()
+  }
+
+  private closePending (): void {
+    clearTimeout(this.closeBy)
+    this.closeBy = undefined
+    for (const page of this.toClose.splice(0)) {
+      if (page.isClosed()) continue
+      const t0 = performance.now()
+      closePage(page).then(() => {
+        this.stats.closed++
+        this.stats.closeMs += performance.now() - t0
+      }, (err: unknown) => {
+        if (this.browser.connected) this.opts.onCloseError?.(err)
+      })
+    }
+  }
+
+  // Any fetch activity pushes the pool's own work back by SETTLE_MS.
+  private postpone (): void {
+    if (this.settle) this.settle.refresh()
   }
 
   // No round trip: puppeteer tracks the main frame's URL from Chromium's own events.
@@ -73,41 +204,79 @@ export class WindowPool {
   /** Stops refilling and closes the unused windows (browser lost or host closing). */
   async stop (closeWindows = true): Promise<void> {
     this.stopped = true
+    clearTimeout(this.settle)
+    clearTimeout(this.shrink)
+    if (closeWindows) this.closePending()
+    clearTimeout(this.closeBy)
     const pages = this.ready.splice(0)
     if (closeWindows) await Promise.allSettled(pages.map((p) => p.close()))
   }
 
-  private async openWindow (): Promise<Page> {
+  private async openWindow (ahead = true): Promise<Page> {
     // Its own window: a background tab in a shared window paints no screencast frames,
     // and each fetch may become a person's takeover. Opened in the background (not
     // activated): headless Chromium opens such a window in ~60 ms instead of ~105, its page
     // is still `visible` and paints, and the panel brings it to the front when a person comes.
+    const t0 = performance.now()
     const page = await openWindow(this.browser, this.opts.headful ?? false, true)
     this.opened.add(page.target())
+    if (ahead) {
+      this.stats.opened++
+      this.stats.openMs += performance.now() - t0
+    } else {
+      this.stats.openedOnDemand++
+    }
     return page
   }
 
   /**
-   * Opens windows in the background until the pool is full, one at a time and only while
-   * the browser is quiet; the owner calls it when a fetch has answered (and at start).
+   * Asks the pool to catch up: once the browser has been quiet for SETTLE_MS it closes the used
+   * windows waiting for it, then opens windows in the background, one at a time and only while
+   * the browser stays quiet, until the pool holds its target; windows past the target (a burst
+   * long over) are closed. The owner calls it when a fetch has answered (and at start).
    */
   refill (): void {
-    if (this.stopped || this.creating.size > 0 || this.ready.length >= this.opts.size || !this.browser.connected) return
-    if (this.opts.quiet && !this.opts.quiet()) return
+    if (this.stopped || !this.browser.connected) return
+    if (this.settle) { this.settle.refresh(); return }
+    this.settle = setTimeout(() => {
+      this.settle = undefined
+      this.catchUp()
+    }, SETTLE_MS)
+    this.settle.unref()
+  }
+
+  private quiet (): boolean {
+    return this.opts.quiet ? this.opts.quiet() : (this.opts.running?.() ?? 0) === 0
+  }
+
+  private catchUp (): void {
+    if (this.stopped || !this.browser.connected || !this.quiet()) return
+    if (this.toClose.length > 0) {
+      this.stats.deferredCloses += this.toClose.length
+      this.closePending()
+    }
+    const target = this.target
+    while (this.ready.length > target) this.ready.pop()?.close().catch(() => undefined)
+    if (target > this.size && !this.shrink) {
+      // Look again once the burst is forgotten, even if no fetch comes to call refill().
+      this.shrink = setTimeout(() => { this.shrink = undefined; this.refill() }, POOL_PEAK_MEMORY_MS + SETTLE_MS)
+      this.shrink.unref()
+    }
+    if (this.creating.size > 0 || this.ready.length >= target) return
     const job = this.openWindow().then((page) => {
       if (this.stopped) {
         page.close().catch(() => undefined)
         return
       }
       this.failures = 0
-      this.ready.push(page)
+      this.handOut(page)
     }, (err: unknown) => {
       this.failures++
       this.opts.onError?.(err)
     }).finally(() => {
       this.creating.delete(job)
       // After a failure, wait for the next take instead of spinning on a broken browser.
-      if (this.failures === 0) this.refill()
+      if (this.failures === 0) this.catchUp()
     })
     this.creating.add(job)
   }

@@ -77,11 +77,14 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
     mark('open_tab_ms', t0)
   }
   // Watch before navigating: a dialog opened on load must be seen, not waited for.
-  PageWatch.of(tab.page, () => app.clock.now())
-  // No page may meet a permission prompt before the denials (and the profile's grants) are set.
-  await permissionsReady(tab.page.browser())
+  // Busy from the moment the window is taken: the pool counts running fetches as its demand.
   const done = app.tabs.beginWork(tab)
   try {
+    const tp = performance.now()
+    PageWatch.of(tab.page, () => app.clock.now())
+    // No page may meet a permission prompt before the denials (and the profile's grants) are set.
+    await permissionsReady(tab.page.browser())
+    mark('prepare_ms', tp)
     return await fetchInTab(app, req, tab, ownTab, { started, deadline, timings, mark })
   } finally {
     done()
@@ -141,7 +144,9 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
     result.actions.push(await humanAction(app, tab, req, seen, result.warnings))
   } else if (ownTab || (req.takeover && seen.verdict.reclaim)) {
     // A plain fetch closes only its own tab; a successful takeover re-fetch recycles the caller's.
+    const t2 = performance.now()
     await closeQuietly(app, tab, result)
+    mark('release_ms', t2)
   }
   mark('total_ms', started)
   return result

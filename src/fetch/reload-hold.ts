@@ -12,6 +12,11 @@ export const LOADS_BEFORE_HOLD = 2
 
 const active = new WeakMap<Page, () => void>()
 
+function knownFrameId (page: Page): string | undefined {
+  const id = (page.mainFrame() as unknown as { _id?: unknown })._id
+  return typeof id === 'string' && id !== '' ? id : undefined
+}
+
 export interface ReloadHold {
   /** How many navigations were answered 204 so far. */
   held: () => number
@@ -29,7 +34,9 @@ export async function holdReloadLoops (page: Page, releaseAt: number): Promise<R
   let mainFrameId: string
   try {
     session = await page.createCDPSession()
-    mainFrameId = (await session.send('Page.getFrameTree')).frameTree.frame.id
+    // Puppeteer already knows the main frame's id (it is the target's id): no round trip on the
+    // fetch's path when it does.
+    mainFrameId = knownFrameId(page) ?? (await session.send('Page.getFrameTree')).frameTree.frame.id
   } catch {
     return { held: () => 0, releaseAt: () => undefined } // a page that cannot be held is navigated as before
   }

@@ -15,7 +15,18 @@ export interface RelayHooks {
   completionMoment (): void
   /** Anything reached the page: the focus indicator should look again. */
   inputSent (): void
+  /**
+   * A relayed event was acknowledged by Chromium, `seconds` after its viewer message arrived
+   * (pacing included). Chromium answers Input.dispatch* once the renderer has handled the
+   * event, so this is input → page as the host can see it.
+   */
+  inputDelivered? (seconds: number, kind: InputKind): void
 }
+
+/** What kind of input a latency belongs to (the label of the input → page histogram). */
+export type InputKind = 'pointer' | 'wheel' | 'key' | 'text'
+
+const KIND: Record<InputMessage['t'], InputKind> = { mouse: 'pointer', wheel: 'wheel', key: 'key', shortcut: 'key', text: 'text', paste: 'text' }
 
 function heldButton (mask: number): MouseButton {
   if (mask & 1) return 'left'
@@ -32,6 +43,8 @@ export class InputRelay {
   readonly #log: FastifyBaseLogger
   #timer: NodeJS.Timeout | undefined
   #pos = { x: 0, y: 0 }
+  // When each viewer message arrived; a paced move may be sent a frame later.
+  readonly #arrived = new WeakMap<InputMessage, number>()
   sent = 0
   dropped = 0
 
@@ -42,6 +55,7 @@ export class InputRelay {
   }
 
   relay (msg: InputMessage): void {
+    this.#arrived.set(msg, performance.now())
     const paced = this.#pacer.push(msg, msg.t === 'mouse' && msg.type === 'move', performance.now())
     for (const m of paced.now) this.#dispatch(m)
     this.#arm(paced.flushAt)
@@ -76,10 +90,13 @@ export class InputRelay {
     }, Math.max(0, at - performance.now()))
   }
 
-  #send (method: 'Input.dispatchMouseEvent' | 'Input.dispatchKeyEvent' | 'Input.insertText', params: Record<string, unknown>): void {
+  #send (method: 'Input.dispatchMouseEvent' | 'Input.dispatchKeyEvent' | 'Input.insertText', params: Record<string, unknown>, from?: InputMessage): void {
     this.sent++
+    const arrived = from && this.#arrived.get(from)
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    this.#session.send(method, params as any).catch((err: unknown) => {
+    this.#session.send(method, params as any).then(() => {
+      if (arrived !== undefined && from) this.#hooks.inputDelivered?.((performance.now() - arrived) / 1000, KIND[from.t])
+    }, (err: unknown) => {
       this.#log.debug({ err, method }, 'relayed input was not delivered')
     })
   }
@@ -94,13 +111,13 @@ export class InputRelay {
         const buttons = this.held.mouseButtons
         // Every move of a drag carries the held buttons, or the page sees buttons = 0.
         const button = m.type === 'move' ? heldButton(buttons) : m.button
-        this.#send('Input.dispatchMouseEvent', { type, x: m.x, y: m.y, button, buttons, clickCount: m.type === 'move' ? 0 : m.clicks, modifiers: m.mods })
+        this.#send('Input.dispatchMouseEvent', { type, x: m.x, y: m.y, button, buttons, clickCount: m.type === 'move' ? 0 : m.clicks, modifiers: m.mods }, m)
         if (m.type === 'up') this.#hooks.completionMoment()
         break
       }
       case 'wheel':
         this.#pos = { x: m.x, y: m.y }
-        this.#send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: m.x, y: m.y, deltaX: m.dx, deltaY: m.dy, modifiers: m.mods, buttons: this.held.mouseButtons })
+        this.#send('Input.dispatchMouseEvent', { type: 'mouseWheel', x: m.x, y: m.y, deltaX: m.dx, deltaY: m.dy, modifiers: m.mods, buttons: this.held.mouseButtons }, m)
         break
       case 'key': {
         const spec = NAMED_KEYS[m.key]
@@ -114,11 +131,11 @@ export class InputRelay {
             nativeVirtualKeyCode: spec.keyCode,
             modifiers: m.mods,
             ...(spec.text && !(m.mods & (MOD.ctrl | MOD.alt | MOD.meta)) ? { text: spec.text, unmodifiedText: spec.text } : {})
-          })
+          }, m)
           if (spec.key === 'Enter') this.#hooks.completionMoment()
         } else {
           this.held.release('key', spec.code)
-          this.#send('Input.dispatchKeyEvent', { type: 'keyUp', key: spec.key, code: spec.code, windowsVirtualKeyCode: spec.keyCode, nativeVirtualKeyCode: spec.keyCode, modifiers: m.mods })
+          this.#send('Input.dispatchKeyEvent', { type: 'keyUp', key: spec.key, code: spec.code, windowsVirtualKeyCode: spec.keyCode, nativeVirtualKeyCode: spec.keyCode, modifiers: m.mods }, m)
         }
         break
       }
@@ -127,13 +144,13 @@ export class InputRelay {
         if (!sc) return
         const modifiers = MOD.ctrl | (m.shift ? MOD.shift : 0)
         const base = { key: sc.key, code: sc.code, windowsVirtualKeyCode: sc.keyCode, nativeVirtualKeyCode: sc.keyCode, modifiers }
-        this.#send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...base, commands: sc.commands })
+        this.#send('Input.dispatchKeyEvent', { type: 'rawKeyDown', ...base, commands: sc.commands }, m)
         this.#send('Input.dispatchKeyEvent', { type: 'keyUp', ...base })
         break
       }
       case 'text':
       case 'paste':
-        this.#send('Input.insertText', { text: m.text })
+        this.#send('Input.insertText', { text: m.text }, m)
         break
     }
     this.#hooks.inputSent()

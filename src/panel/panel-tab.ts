@@ -14,7 +14,7 @@ import { AimTracker } from './aim-tracker.js'
 import { CompletionMonitor } from './completion.js'
 import { NO_FOCUS, probeFocus, sameFocus, type FocusState } from './focus.js'
 import { FrameSink } from './frame-sink.js'
-import { InputRelay } from './input-relay.js'
+import { InputRelay, type RelayHooks } from './input-relay.js'
 import type { Lease } from './lease.js'
 import { isInput, isUiAnswer, parsePanelMessage, type HostMessage, type InputMessage, type PageUiMessage, type PanelMessage, type StateMessage, type TabsMessage } from './messages.js'
 import type { TabStreamer } from './streamer.js'
@@ -40,6 +40,8 @@ export interface PanelTabDeps {
   popups?: () => TabRecord[]
   now: () => number
   log: FastifyBaseLogger
+  /** Relayed input acknowledged by Chromium (the input → page latency of /metrics). */
+  inputDelivered?: RelayHooks['inputDelivered']
 }
 
 const FOCUS_POLL_MS = 700
@@ -83,7 +85,8 @@ export class PanelTab {
     this.#shown = deps.tab.id
     this.#relay = new InputRelay(session, {
       completionMoment: () => this.#completion.moment(),
-      inputSent: () => this.#focusAfterInput()
+      inputSent: () => this.#focusAfterInput(),
+      inputDelivered: deps.inputDelivered
     }, deps.log)
     this.#ui = pageUiRelayFor(deps.tab.page, session, this.#relay, (msg) => this.#broadcastUi(deps.tab.id, msg), deps.log, deps.now)
     this.#completion = new CompletionMonitor({ tab: deps.tab, handoffs: deps.handoffs, now: deps.now, log: deps.log })
@@ -309,7 +312,7 @@ export class PanelTab {
       }
       for (const tab of now) {
         if (this.#popups.has(tab.id) || !this.#deps.streamerFor) continue
-        const hooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focusAfterInput() }
+        const hooks: RelayHooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focusAfterInput(), inputDelivered: this.#deps.inputDelivered }
         const popup = await openPopup(tab, this.#deps.streamerFor(tab), { hooks, broadcast: (msg) => this.#broadcastUi(tab.id, msg), log: this.#deps.log, now: this.#deps.now })
         if (!popup) continue
         if (this.#closed) { releasePopup(popup); continue }

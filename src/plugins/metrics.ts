@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import { handoffState } from '../core/handoff.js'
 import type { LiveCheck } from '../browser/live-checks.js'
+import type { InputKind } from '../panel/input-relay.js'
 
 /**
  * What other parts of the host report as it happens. Everything else is read at scrape time
@@ -15,6 +16,8 @@ export interface HostMetrics {
   liveChecks (checks: LiveCheck[]): void
   /** A panel viewer left, with what its socket was sent and what it skipped as stale. */
   viewerLeft (framesSent: number, framesSkipped: number): void
+  /** A person's input reached the page (Chromium acknowledged it), `seconds` after the panel message arrived. */
+  inputDelivered (seconds: number, kind: InputKind): void
 }
 
 declare module 'fastify' {
@@ -25,6 +28,7 @@ declare module 'fastify' {
 
 const FETCH_BUCKETS = [0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1, 2, 5, 10, 30, 60, 120]
 const HANDOFF_BUCKETS = [5, 15, 30, 60, 120, 180, 300, 450, 600]
+const INPUT_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.02, 0.03, 0.05, 0.1, 0.25, 0.5, 1]
 const CHECK_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 1.5]
 
 /** Prometheus text on GET /metrics (authenticated like the API). One registry per app instance. */
@@ -141,6 +145,8 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
   const frames = new Counter({ name: 'afhttp_panel_frames_total', help: 'Screencast frames sent to panel viewers, or skipped for a newer one (slow viewer), counted when the viewer leaves.', labelNames: ['result'] as const, registers })
   const framesPerViewer = new Histogram({ name: 'afhttp_panel_viewer_frames', help: 'Frames sent to one viewer over its connection.', buckets: [0, 10, 100, 1_000, 10_000, 100_000], registers })
 
+  const inputSeconds = new Histogram({ name: 'afhttp_panel_input_to_page_seconds', help: 'From a viewer\'s input message arriving to Chromium acknowledging the relayed Input event (the renderer has handled it), by kind.', labelNames: ['kind'] as const, buckets: INPUT_BUCKETS, registers })
+
   const checkSeconds = new Histogram({ name: 'afhttp_live_check_duration_seconds', help: 'Live checks (SPEC section 9) by check and result.', labelNames: ['check', 'ok'] as const, buckets: CHECK_BUCKETS, registers })
 
   const metrics: HostMetrics = {
@@ -156,6 +162,9 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
       frames.inc({ result: 'sent' }, sent)
       frames.inc({ result: 'skipped' }, skipped)
       framesPerViewer.observe(sent)
+    },
+    inputDelivered (seconds, kind) {
+      inputSeconds.observe({ kind }, seconds)
     }
   }
   app.decorate('metrics', metrics)

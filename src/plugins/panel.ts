@@ -74,7 +74,9 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
           streamer: service.streamer(tab),
           streamerFor: (popup) => service.streamer(popup),
           popups: () => app.handoffs.popupsOf(tab.id),
-          now: () => app.clock.now(), log: app.log.child({ tab_id: tab.id }) })
+          now: () => app.clock.now(),
+          log: app.log.child({ tab_id: tab.id }),
+          inputDelivered: (seconds, kind) => app.metrics.inputDelivered(seconds, kind) })
         p.then((panel) => {
           // The handoff may have ended while the panel was opening.
           if (panels.get(tab.id) === p && app.handoffs.isHeld(tab.id)) opened.set(tab.id, panel)

@@ -89,7 +89,10 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       size,
       headful: app.browsers.mode === 'headful',
       quiet: () => !shuttingDown && !busy(profile),
-      onError: (err) => app.log.warn({ err, profile }, 'the window pool could not open a window; it retries after the next fetch')
+      running: () => { let n = 0; for (const t of byId.values()) if (t.profile === profile && t.busy > 0) n++; return n },
+      now: () => clock.now(),
+      onError: (err) => app.log.warn({ err, profile }, 'the window pool could not open a window; it retries after the next fetch'),
+      onCloseError: (err) => app.log.warn({ err, profile }, 'a fetch window did not close after its answer')
     })
     pools.set(profile, pool)
     const started = pool
@@ -181,12 +184,12 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       if (by) throw new AfhttpError('tab_under_human_control', `The tab is protected (${by}) and was left open.`, { tab_id: id })
       await ensureAnchor(tab.page.browser())
       forget(tab, 'fetch_cleanup')
-      // setImmediate runs after the promise chain that serializes and writes the answer.
+      // setImmediate runs after the promise chain that serializes and writes the answer; the
+      // pool closes the window when the browser is quiet (see WindowPool.retire).
       setImmediate(() => {
-        if (tab.page.isClosed()) return
-        tab.page.close().catch((err: unknown) => {
-          if (tab.page.browser().connected) app.log.warn({ err, tab_id: id }, 'a fetch window did not close after its answer')
-        }).finally(() => pools.get(tab.profile)?.refill())
+        const pool = pools.get(tab.profile)
+        if (pool?.browser === tab.page.browser()) pool.retire(tab.page)
+        else if (!tab.page.isClosed()) tab.page.close().catch(() => undefined)
       })
     },
     poolAvailable: (profile) => pools.get(profile)?.available ?? 0,

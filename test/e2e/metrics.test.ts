@@ -61,10 +61,37 @@ t.test('/metrics counts real work', async (t) => {
   const cookie = (exchanged.headers.getSetCookie()[0] ?? '').split(';')[0]
   const ws = new WebSocket(`${host.url.replace('http', 'ws')}/panel/ws?tab=${wall.tab_id}`, { headers: { cookie, origin: host.url } })
   let frames = 0
-  ws.on('message', (_data, isBinary) => { if (isBinary) frames++ })
+  const states: any[] = []
+  ws.on('message', (data, isBinary) => {
+    if (isBinary) frames++
+    else if ((JSON.parse(data.toString()) as { t?: string }).t === 'state') states.push(JSON.parse(data.toString()))
+  })
   await new Promise((resolve, reject) => { ws.once('open', resolve); ws.once('error', reject) })
   await until('a frame', () => frames > 0)
   t.equal(value(await scrape(host), 'afhttp_panel_viewers'), 1, 'one viewer is connected')
+
+  // The person's input reaches the page, and the input → page latency is observed for it.
+  await until('the viewer to have control', () => states.some((s) => s.you_control === true))
+  const g = states.findLast((s) => s.you_control === true).generation
+  const page = host.app.tabs.get(wall.tab_id).page
+  await page.evaluate(() => {
+    const w = window as unknown as { seen: string[] }
+    w.seen = []
+    addEventListener('mousedown', () => w.seen.push('down'), true)
+    addEventListener('keydown', () => w.seen.push('key'), true)
+  })
+  const inputBefore = await scrape(host)
+  ws.send(JSON.stringify({ t: 'mouse', g, type: 'down', x: 20, y: 20, button: 'left', clicks: 1 }))
+  ws.send(JSON.stringify({ t: 'mouse', g, type: 'up', x: 20, y: 20, button: 'left', clicks: 1 }))
+  ws.send(JSON.stringify({ t: 'key', g, type: 'down', key: 'Tab' }))
+  ws.send(JSON.stringify({ t: 'key', g, type: 'up', key: 'Tab' }))
+  const inputMoved = async (kind: string): Promise<number> => value(await scrape(host), `afhttp_panel_input_to_page_seconds_count{kind="${kind}"}`) - value(inputBefore, `afhttp_panel_input_to_page_seconds_count{kind="${kind}"}`)
+  await until('input latencies to be observed', async () => await inputMoved('pointer') === 2 && await inputMoved('key') === 2)
+  // Chromium acknowledges an Input event once the renderer has handled it: the page saw both.
+  t.same(await page.evaluate(() => (window as unknown as { seen: string[] }).seen), ['down', 'key'], 'the page saw the press and the key before their latencies were observed')
+  const sum = 'afhttp_panel_input_to_page_seconds_sum{kind="pointer"}'
+  const inputSum = value(await scrape(host), sum) - value(inputBefore, sum)
+  t.ok(inputSum > 0 && inputSum < 10, `the two presses took ${(inputSum * 1000).toFixed(1)} ms in all to reach the page`)
   const live = [...(await scrape(host))].filter(([k]) => k.startsWith('afhttp_handoffs_live{'))
   t.equal(live.reduce((n, [, v]) => n + v, 0), 1, `one handoff is live: ${JSON.stringify(live)}`)
   ws.close()

@@ -4,6 +4,7 @@ import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { ManualClock } from '../../src/core/clock.js'
 import { ANCHOR_URL } from '../../src/browser/window-anchor.js'
+import { POOL_PEAK_MEMORY_MS } from '../../src/core/pool-demand.js'
 
 // The page reports what its window remembers (history, sessionStorage), then leaves traces
 // of its own for a later fetch to find if it ever reused the window.
@@ -91,9 +92,24 @@ t.test('the window pool: fresh windows for every fetch, refilled, never a tab', 
     t.same(windows.map((w) => w.length), Array(8).fill(1), 'each fetch ran in one window')
     t.equal(new Set(windows.flat()).size, 8, 'eight different windows')
     for (const [id, seen] of fetchesByTarget) t.equal(seen.length, 1, `window ${id} served one fetch`)
-    await until('the pool to refill', () => host.app.tabs.poolAvailable(profile) === 2)
-    await until('only the anchor and the pool to remain', async () => (await pageTargetIds(browser)).length === 3)
+    // After a burst the pool keeps up to its peak (eight), so the next burst finds them open.
+    await until('the pool to refill up to the burst', () => host.app.tabs.poolAvailable(profile) === 8)
+    await until('only the anchor and the pool to remain', async () => (await pageTargetIds(browser)).length === 9)
     t.same((await (await host.api('/v1/tabs')).json()).tabs, [])
+    const again = ns.map((n) => n + 8)
+    const windowsBefore = new Set((await pageTargetIds(browser)).filter((p) => p.url === 'about:blank').map((p) => p.id))
+    const second = await Promise.all(again.map(async (n) => (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/probe?n=${n}` }) })).json()))
+    t.same(second.map((b) => b.ok), Array(8).fill(true))
+    const used = again.map((n) => [...fetchesByTarget].find(([, seen]) => seen.includes(String(n)))?.[0])
+    t.equal(new Set(used).size, 8, 'the second burst ran in eight different windows')
+    t.ok(used.every((id) => id !== undefined && windowsBefore.has(id)), 'each one already open before the burst asked')
+    for (const [id, seen] of fetchesByTarget) t.equal(seen.length, 1, `window ${id} served one fetch`)
+    // Once the burst is forgotten, the pool goes back to AFHTTP_TAB_POOL.
+    await until('the pool to refill up to the burst again', () => host.app.tabs.poolAvailable(profile) === 8)
+    clock.advance(POOL_PEAK_MEMORY_MS + 1)
+    t.equal((await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/probe?n=130` }) })).json()).ok, true)
+    await until('the pool to shrink back', () => host.app.tabs.poolAvailable(profile) === 2)
+    await until('only the anchor and the pool to remain', async () => (await pageTargetIds(browser)).length === 3)
   })
 
   t.test('a closed anchor is recreated by the next fetch cleanup, pool windows untouched', async (t) => {
