@@ -1,4 +1,4 @@
-import type { Browser, Page, Target } from 'puppeteer-core'
+import type { Browser, Frame, Page, Target } from 'puppeteer-core'
 import { openWindow } from './open-window.js'
 import { POOL_PEAK_MEMORY_MS, PoolDemand } from '../core/pool-demand.js'
 import { closePage } from './close-page.js'
@@ -28,6 +28,11 @@ export interface WindowPoolOptions {
   headful?: boolean
   /** The clock the pool's demand memory runs on (the app's, so tests can move it). */
   now?: () => number
+  /**
+   * A waiting window was navigated by someone else (a CDP passthrough client sees pool windows
+   * too): it is theirs now. The owner adopts it as a tab; without an owner it is left open.
+   */
+  onForeign?: (page: Page) => void
 }
 
 /** What the pool did, for the bench's breakdown: windows opened ahead, windows closed after answers. */
@@ -69,6 +74,8 @@ export function poolStats (browser: Browser): PoolStats {
  */
 export class WindowPool {
   private readonly ready: Page[] = []
+  // Stops watching a waiting window for someone else's navigation (once it is taken or handed over).
+  private readonly taken = new WeakMap<Page, () => void>()
   private readonly creating = new Set<Promise<void>>()
   // Every target the pool ever opened, so the inventory can tell them from popups.
   private readonly opened = new WeakSet<Target>()
@@ -104,10 +111,13 @@ export class WindowPool {
     this.postpone()
     let page: Page | undefined
     while ((page = this.ready.shift()) && !this.pristine(page)) {
-      // Someone else used it (a CDP passthrough client sees pool windows too): it is not fresh.
-      if (!page.isClosed()) page.close().catch(() => undefined)
+      // Someone else used it and the navigation event has not come yet: not fresh, and not ours.
+      this.handOver(page)
     }
-    if (page) return { page, hit: true }
+    if (page) {
+      this.taken.get(page)?.()
+      return { page, hit: true }
+    }
     return { page: await this.nextOpened(), hit: false }
   }
 
@@ -145,7 +155,29 @@ export class WindowPool {
     const waiter = this.waiters.shift()
     if (waiter) waiter.resolve(page)
     else if (this.stopped) page.close().catch(() => undefined)
-    else this.ready.push(page)
+    else this.wait(page)
+  }
+
+  // A window waits in the pool until a fetch takes it, or until someone else navigates it.
+  private wait (page: Page): void {
+    this.ready.push(page)
+    const navigated = (frame: Frame): void => {
+      if (frame !== page.mainFrame() || this.pristine(page)) return
+      page.off('framenavigated', navigated)
+      const at = this.ready.indexOf(page)
+      if (at < 0) return // a fetch took it meanwhile: its own navigation
+      this.ready.splice(at, 1)
+      this.handOver(page)
+      this.refill()
+    }
+    page.on('framenavigated', navigated)
+    // Taken by a fetch: its navigations are the fetch's own.
+    this.taken.set(page, () => page.off('framenavigated', navigated))
+  }
+
+  private handOver (page: Page): void {
+    this.taken.get(page)?.()
+    if (!page.isClosed()) this.opts.onForeign?.(page)
   }
 
   /**

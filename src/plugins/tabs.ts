@@ -92,7 +92,9 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       running: () => { let n = 0; for (const t of byId.values()) if (t.profile === profile && t.busy > 0) n++; return n },
       now: () => clock.now(),
       onError: (err) => app.log.warn({ err, profile }, 'the window pool could not open a window; it retries after the next fetch'),
-      onCloseError: (err) => app.log.warn({ err, profile }, 'a fetch window did not close after its answer')
+      onCloseError: (err) => app.log.warn({ err, profile }, 'a fetch window did not close after its answer'),
+      // A CDP client navigated a waiting window: it is that client's page now, listed and reaped like one it opened.
+      onForeign: (page) => { if (!page.isClosed()) register(profile, page, 'adopted') }
     })
     pools.set(profile, pool)
     const started = pool

@@ -4,6 +4,7 @@ import { chromium } from 'playwright-core'
 import { startHost, TEST_TOKEN, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { findAnchorPage } from '../../src/browser/window-anchor.js'
+import { until } from '../helpers/until.js'
 
 // Real CDP clients through the authenticated passthrough (issue 8): Playwright sends
 // messages larger than the panel's WebSocket limit early in a session.
@@ -54,6 +55,29 @@ t.test('real CDP clients work through the passthrough', async (t) => {
     t.same([...shot.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG came back')
     await page.close()
     await remote.disconnect()
+    await assertHostUnharmed(t, host)
+  })
+
+  t.test('a client that takes a waiting pool window keeps it: no fetch lands in it, and it is listed', async (t) => {
+    const profile = host.config.defaultProfile
+    await until(() => host.app.tabs.poolAvailable(profile) > 0, 'a window waiting in the pool')
+    const remote = await puppeteer.connect({ browserWSEndpoint: endpoint, headers: { authorization }, defaultViewport: null })
+    t.teardown(() => remote.disconnect())
+    // What a script written for a plain browser does: take the first blank page there is.
+    const blank = (await remote.pages()).find((p) => p.url() === 'about:blank')
+    t.ok(blank, 'the client sees a blank window (a pool window)')
+    await blank!.goto(`${site.url}/client?mine`)
+    await until(() => host.app.tabs.list().some((x) => x.page.url() === `${site.url}/client?mine`), 'the window listed as a tab')
+    for (let i = 0; i < 3; i++) {
+      const res = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/client?fetch=${i}` }) })).json() as { ok: boolean }
+      t.equal(res.ok, true, `fetch ${i} answered`)
+    }
+    t.notOk(blank!.isClosed(), 'the client\'s page is still open')
+    t.equal(blank!.url(), `${site.url}/client?mine`, 'and no fetch navigated it')
+    t.equal(await blank!.$eval('#greet', (h) => h.textContent), 'Hello, real client')
+    const listed = (await (await host.api('/v1/tabs')).json() as { tabs: Array<{ tab_id: string, url: string }> }).tabs.find((x) => x.url === `${site.url}/client?mine`)
+    t.ok(listed, 'GET /v1/tabs lists it like any page a client opened')
+    await blank!.close()
     await assertHostUnharmed(t, host)
   })
 
