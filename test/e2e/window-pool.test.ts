@@ -136,7 +136,13 @@ t.test('the window pool: fresh windows for every fetch, refilled, never a tab', 
     const used = [...fetchesByTarget].filter(([, ns]) => ns.includes('410'))
     t.equal(used.length, 1)
     t.same(used[0][1], ['410'], 'it ran in a window nobody had used')
-    await until('the used windows to be closed', async () => !(await pageTargetIds(browser)).some((p) => p.url.includes('n=40')))
+    // They are the other client's pages now: listed as tabs, still where it left them, closed only by it (or the reaper).
+    await until('the touched windows listed as tabs', () => host.app.tabs.list().filter((x) => x.page.url().includes('n=40')).length === 2)
+    t.same(touched.map((p) => p.isClosed()), [false, false], 'neither was closed under the client')
+    for (const x of host.app.tabs.list().filter((x) => x.page.url().includes('n=40'))) {
+      t.equal(x.origin, 'adopted')
+      await host.app.tabs.close(x.id, 'api')
+    }
   })
 
   t.test('a browser that went away takes its pool with it; the next start fills a new one', async (t) => {
