@@ -77,6 +77,8 @@ export class WindowPool {
   // Stops watching a waiting window for someone else's navigation (once it is taken or handed over).
   private readonly taken = new WeakMap<Page, () => void>()
   private readonly creating = new Set<Promise<void>>()
+  // Every window being opened (ahead or on demand): owns() waits for them before it answers.
+  private readonly opening = new Set<Promise<unknown>>()
   // Every target the pool ever opened, so the inventory can tell them from popups.
   private readonly opened = new WeakSet<Target>()
   private stopped = false
@@ -228,7 +230,7 @@ export class WindowPool {
   async owns (target: Target): Promise<boolean> {
     // Only windows already being opened can be this target: a popup never waits for a refill
     // that started after it appeared.
-    const pending = [...this.creating]
+    const pending = [...this.opening]
     if (pending.length > 0 && !this.opened.has(target)) await Promise.allSettled(pending)
     return this.opened.has(target)
   }
@@ -241,6 +243,8 @@ export class WindowPool {
     if (closeWindows) this.closePending()
     clearTimeout(this.closeBy)
     const pages = this.ready.splice(0)
+    // Fetches still waiting for a window get none from a stopped pool: they fail now, not at their deadline.
+    for (const w of this.waiters.splice(0)) w.reject(new Error('Browser closed: the window pool stopped while a fetch waited for a window'))
     if (closeWindows) await Promise.allSettled(pages.map((p) => p.close()))
   }
 
@@ -250,8 +254,12 @@ export class WindowPool {
     // activated): headless Chromium opens such a window in ~60 ms instead of ~105, its page
     // is still `visible` and paints, and the panel brings it to the front when a person comes.
     const t0 = performance.now()
-    const page = await openWindow(this.browser, this.opts.headful ?? false, true)
-    this.opened.add(page.target())
+    const opened = openWindow(this.browser, this.opts.headful ?? false, true).then((page) => {
+      this.opened.add(page.target())
+      return page
+    })
+    this.opening.add(opened)
+    const page = await opened.finally(() => this.opening.delete(opened))
     if (ahead) {
       this.stats.opened++
       this.stats.openMs += performance.now() - t0
@@ -307,6 +315,8 @@ export class WindowPool {
       this.opts.onError?.(err)
     }).finally(() => {
       this.creating.delete(job)
+      // A fetch that waited on this window opens its own now (and hears at once if the browser is gone).
+      this.openForWaiters()
       // After a failure, wait for the next take instead of spinning on a broken browser.
       if (this.failures === 0) this.catchUp()
     })
