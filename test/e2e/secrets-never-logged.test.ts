@@ -100,11 +100,13 @@ t.test('a whole takeover at debug level writes no secret to any log line', async
   t.equal((await fetch(`${host.url}/v1/tabs`, { headers: { authorization: `Bearer ${WRONG_TOKEN}` } })).status, 401)
   t.equal((await host.api('/v1/tabs', { headers: { cookie: `sid=${SITE_COOKIE}; ${lease}` } })).status, 200)
 
+  // Listen before finishing: the host may close the panel socket before the finish answer is read.
+  const wsClosed = once(ws, 'close')
   const finished = await host.api(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: minted.handoff_fence }) })
   t.equal(finished.status, 200)
   const summary = await finished.json() as { outcome?: { cookies_set?: string[] } }
   if (summary.outcome?.cookies_set) t.notOk(JSON.stringify(summary).includes(SITE_COOKIE), 'the outcome names cookies, never their values')
-  await once(ws, 'close')
+  await wsClosed
   await host.close()
 
   const secrets = {
