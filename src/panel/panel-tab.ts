@@ -12,7 +12,7 @@ import type { HandoffService } from '../plugins/handoffs.js'
 import type { TabRecord } from '../plugins/tabs.js'
 import { AimTracker } from './aim-tracker.js'
 import { CompletionMonitor } from './completion.js'
-import { NO_FOCUS, probeFocus, sameFocus, type FocusState } from './focus.js'
+import { FocusWatch } from './focus-watch.js'
 import { FrameSink } from './frame-sink.js'
 import { InputRelay, type RelayHooks } from './input-relay.js'
 import type { Lease } from './lease.js'
@@ -45,7 +45,6 @@ export interface PanelTabDeps {
 }
 
 const FOCUS_POLL_MS = 700
-const FOCUS_AFTER_INPUT_MS = 60
 const AIM_MARGIN = 16
 /** Popups are adopted a moment after the browser reports them: look again shortly after. */
 const POPUP_LOOKS_MS = [60, 250, 800]
@@ -58,10 +57,7 @@ export class PanelTab {
   readonly #completion: CompletionMonitor
   readonly #aim: AimTracker
   readonly #ui: PageUiRelay
-  #focus: FocusState = NO_FOCUS
-  #url = ''
-  #probing = false
-  #focusSoon: NodeJS.Timeout | undefined
+  readonly #focus: FocusWatch
   #poll: NodeJS.Timeout | undefined
   #closed = false
   /** The tab every viewer of this handoff sees now: the handed-off tab or one of its popups. */
@@ -85,9 +81,17 @@ export class PanelTab {
     this.#shown = deps.tab.id
     this.#relay = new InputRelay(session, {
       completionMoment: () => this.#completion.moment(),
-      inputSent: () => this.#focusAfterInput(),
+      inputSent: () => this.#focus.afterInput(),
       inputDelivered: deps.inputDelivered
     }, deps.log)
+    this.#focus = new FocusWatch({
+      shown: () => {
+        const popup = this.#popups.get(this.#shown)
+        return { session: popup?.session ?? this.#session, url: (popup?.tab ?? deps.tab).page.url() }
+      },
+      broadcast: (focus, url) => { for (const v of this.viewers.values()) this.#send(v, { t: 'focus', ...focus, url }) },
+      closed: () => this.#closed
+    })
     this.#ui = pageUiRelayFor(deps.tab.page, session, this.#relay, (msg) => this.#broadcastUi(deps.tab.id, msg), deps.log, deps.now)
     this.#completion = new CompletionMonitor({ tab: deps.tab, handoffs: deps.handoffs, now: deps.now, log: deps.log })
     this.#aim = new AimTracker(deps.tab.page, () => deps.handoffs.current(deps.tab.id), (aim, resolved) => {
@@ -121,7 +125,7 @@ export class PanelTab {
     const h = this.#deps.handoffs.current(this.#deps.tab.id)
     if (first && lease.mode !== 'view' && h?.control.controller === 'agent') this.#control(viewer, { type: 'take', viewerId: viewer.id }, 'take')
     this.#send(viewer, this.#stateFor(viewer))
-    this.#send(viewer, { t: 'focus', ...this.#focus, url: this.#deps.tab.page.url() })
+    this.#send(viewer, { t: 'focus', ...this.#focus.current, url: this.#deps.tab.page.url() })
     for (const msg of this.#uiOf(this.#shown).state()) this.#send(viewer, msg)
     this.#send(viewer, this.#tabsMessage())
     if (this.viewers.size === 1) this.#watch()
@@ -312,7 +316,7 @@ export class PanelTab {
       }
       for (const tab of now) {
         if (this.#popups.has(tab.id) || !this.#deps.streamerFor) continue
-        const hooks: RelayHooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focusAfterInput(), inputDelivered: this.#deps.inputDelivered }
+        const hooks: RelayHooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focus.afterInput(), inputDelivered: this.#deps.inputDelivered }
         const popup = await openPopup(tab, this.#deps.streamerFor(tab), { hooks, broadcast: (msg) => this.#broadcastUi(tab.id, msg), log: this.#deps.log, now: this.#deps.now })
         if (!popup) continue
         if (this.#closed) { releasePopup(popup); continue }
@@ -341,13 +345,11 @@ export class PanelTab {
       to.add(v.sink)
       this.#want(v)
     }
-    this.#focus = NO_FOCUS
-    this.#url = ''
     // The panel draws the dialog and lists of the tab it now shows (none, if that tab has none).
     const ui = this.#uiOf(tabId).state()
     for (const v of this.viewers.values()) for (const msg of ui) this.#send(v, msg)
     this.#announceTabs()
-    void this.#refreshFocus()
+    this.#focus.reset()
   }
 
   #tabsMessage (): TabsMessage {
@@ -378,9 +380,9 @@ export class PanelTab {
     browser.on('targetdestroyed', this.#onTarget)
     void this.syncPopups()
     // The poll also catches a popup adopted later than the looks after its target appeared.
-    this.#poll = setInterval(() => { void this.#refreshFocus(); void this.syncPopups() }, FOCUS_POLL_MS)
+    this.#poll = setInterval(() => { void this.#focus.refresh(); void this.syncPopups() }, FOCUS_POLL_MS)
     this.#poll.unref()
-    void this.#refreshFocus()
+    void this.#focus.refresh()
   }
 
   #unwatch (): void {
@@ -389,26 +391,7 @@ export class PanelTab {
     browser.off('targetcreated', this.#onTarget)
     browser.off('targetdestroyed', this.#onTarget)
     clearInterval(this.#poll)
-    clearTimeout(this.#focusSoon)
-  }
-
-  #focusAfterInput (): void {
-    if (this.#focusSoon) return
-    this.#focusSoon = setTimeout(() => { this.#focusSoon = undefined; void this.#refreshFocus() }, FOCUS_AFTER_INPUT_MS)
-    this.#focusSoon.unref()
-  }
-
-  async #refreshFocus (): Promise<void> {
-    // A busy page answers late; one question at a time.
-    if (this.#probing) return
-    this.#probing = true
-    const shown = this.#popups.get(this.#shown)
-    const focus = await probeFocus(shown?.session ?? this.#session).catch(() => undefined).finally(() => { this.#probing = false })
-    const url = (shown?.tab ?? this.#deps.tab).page.url()
-    if (!focus || this.#closed || (sameFocus(focus, this.#focus) && url === this.#url)) return
-    this.#focus = focus
-    this.#url = url
-    for (const v of this.viewers.values()) this.#send(v, { t: 'focus', ...focus, url })
+    this.#focus.stop()
   }
 
   #send (viewer: Viewer, msg: HostMessage): void {
