@@ -69,6 +69,14 @@ export const UPLOAD_FILE_BYTES_MAX = 10 * MiB
 /** All files stored for one handoff, retries included; the directory goes when the handoff ends. */
 export const UPLOAD_FILES_PER_HANDOFF_MAX = 40
 
+/**
+ * A zoomed viewer is sent sharp stills of the part it shows (docs/panel.md "Sharp when zoomed"):
+ * drawn at most this many times the page's own pixels per CSS pixel, and at most this many
+ * pixels in one still, so that no viewer can make the browser draw a huge image.
+ */
+export const DETAIL_SCALE_MAX = 5
+export const DETAIL_PIXELS_MAX = 4_000_000
+
 export const UPLOAD_LIMITS = Object.freeze({
   upload_files_max: UPLOAD_FILES_MAX,
   upload_file_bytes_max: UPLOAD_FILE_BYTES_MAX,

@@ -24,7 +24,7 @@ const stats: PanelStats = window.afhttpPanelStats = {
   frames: 0, bytes: 0, last_frame_at: null, inputs_sent: 0,
   frames_drawn: 0, frames_skipped: 0, first_frame_at: null, last_drawn_at: null,
   script_at: now(), last_input_at: null, ws_connects: 0, ws_open_at: null, aim: null, controller: null, you_control: false, state: null,
-  mode: null, zoom: 1, tab_id: tab
+  mode: null, zoom: 1, tab_id: tab, stills_drawn: 0, stills_dropped: 0, still_bytes: 0
 }
 const ui = {
   view: $('afhttp-view'), control: $<HTMLButtonElement>('afhttp-control'), done: $<HTMLButtonElement>('afhttp-done'), focus: $('afhttp-focus'),
@@ -108,17 +108,28 @@ const pointer = new PointerCapture({
   }
 })
 
-// A zoomed view wants sharper frames: tell the host once the fingers settle.
+// A zoomed view wants sharper frames, and a sharp still of what it shows: tell the host once
+// the fingers settle.
 pointer.onZoom = () => view.onResize()
+view.detail.onStale = () => socket.send(view.wantedDetail())
 
 let resizeTimer = 0
+let askedDetail = false
 view.onResize = () => {
   clearTimeout(resizeTimer)
-  resizeTimer = setTimeout(() => socket.send(view.wantedSize()), 150)
+  resizeTimer = setTimeout(() => {
+    socket.send(view.wantedSize())
+    const detail = view.wantedDetail()
+    // "No still" needs saying once, not after every resize.
+    if (detail.rect || askedDetail) socket.send(detail)
+    askedDetail = detail.rect !== null
+  }, 150)
 }
 
 /** The tab strip (#afhttp-tabs): shown while a popup is open, one button per window. */
 function renderTabs (m: TabsMessage): void {
+  // A still of the tab shown before is no picture of this one; a new one is asked for.
+  if (m.shown !== stats.tab_id) { view.detail.clear(); view.onResize() }
   stats.tab_id = m.shown
   stats.tabs = m.tabs.length
   const strip = $('afhttp-tabs')

@@ -25,6 +25,14 @@ export interface PanelStats {
   tab_id: string
   tabs?: number
   device?: { width: number, height: number }
+  /** Sharp stills of a zoomed view (docs/panel.md "Sharp when zoomed"). */
+  stills_drawn: number
+  stills_dropped: number
+  still_bytes: number
+  /** The last still drawn: its part of the viewport (CSS px), scale and image size. */
+  still?: { x: number, y: number, width: number, height: number, scale: number, imageWidth: number, imageHeight: number }
+  /** How much of that still newer frames have replaced since. */
+  still_stale_share?: number
   finish_reason?: string | null
 }
 

@@ -5,8 +5,10 @@ import {
   clampAim, containerToViewport, containerToViewportClamped, drawnAim, imagePlacement, layoutAim,
   type FrameGeometry, type Layout, type Point, type Rect
 } from '../core/coords.js'
-import { decodeFrame, type FrameHeader } from '../panel/frame-codec.js'
+import { DETAIL_MIN_GAIN } from '../core/detail.js'
+import { decodeFrame, type DecodedFrame, type FrameHeader } from '../panel/frame-codec.js'
 import type { PanelWireMessage } from '../panel/messages.js'
+import { DetailLayer } from './detail.js'
 import type { PanelStats } from './stats.js'
 
 const AIM_MARGIN = 16
@@ -20,13 +22,16 @@ export class View {
   readonly clip: HTMLElement
   readonly canvas: HTMLCanvasElement
   readonly ctx: ImageBitmapRenderingContext
+  /** Sharp stills over the stream while zoomed in (docs/panel.md "Sharp when zoomed"). */
+  readonly detail: DetailLayer
   whole: boolean
   zoom: number
   pan: Point
   header: FrameHeader | null
   geom: FrameGeometry | null
   layout: Layout | null
-  pending: ArrayBuffer | null
+  pending: DecodedFrame | null
+  pendingStill: DecodedFrame | null = null
   decoding: boolean
   onResize: () => void
 
@@ -37,6 +42,7 @@ export class View {
     this.canvas = el.querySelector<HTMLCanvasElement>('.afhttp-frame')!
     // The decoded bitmap is handed to the canvas, not copied into it.
     this.ctx = this.canvas.getContext('bitmaprenderer')!
+    this.detail = new DetailLayer(el.querySelector<HTMLCanvasElement>('.afhttp-detail')!, stats)
     this.whole = false
     // The person's zoom of the view (phones): a CSS transform of the picture only. It never
     // changes the page; a container point maps back through it before the aim mapping.
@@ -51,25 +57,36 @@ export class View {
     new ResizeObserver(() => { this.relayout(); this.onResize() }).observe(el)
   }
 
-  /** A binary frame from the host; older undecoded frames are skipped (newest wins). */
+  /** A binary message from the host: a frame (older undecoded ones are skipped) or a still. */
   push (buffer: ArrayBuffer): void {
-    this.stats.frames++
-    this.stats.bytes += buffer.byteLength
-    this.stats.last_frame_at = now()
-    if (this.pending) this.stats.frames_skipped++
-    this.pending = buffer
+    let decoded: DecodedFrame
+    try { decoded = decodeFrame(buffer) } catch (err) { console.warn('afhttp: a frame could not be read', err); return }
+    if (decoded.header.detail) {
+      // A still refines the frame before it: it waits behind that frame and never replaces one.
+      this.stats.still_bytes += buffer.byteLength
+      this.pendingStill = decoded
+    } else {
+      this.stats.frames++
+      this.stats.bytes += buffer.byteLength
+      this.stats.last_frame_at = now()
+      if (this.pending) this.stats.frames_skipped++
+      this.pending = decoded
+    }
     if (!this.decoding) void this.drain()
   }
 
   async drain (): Promise<void> {
     this.decoding = true
-    while (this.pending) {
-      const buffer = this.pending
+    while (this.pending || this.pendingStill) {
+      const frame = this.pending
       this.pending = null
+      const still = frame ? null : this.pendingStill
+      if (still) this.pendingStill = null
+      const { header, jpeg } = (frame ?? still)!
       try {
-        const { header, jpeg } = decodeFrame(buffer)
         const bitmap = await createImageBitmap(new Blob([jpeg as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }))
-        this.draw(header, bitmap)
+        if (frame) this.draw(header, bitmap)
+        else if (this.detail.show(header, bitmap)) this.placeDetail()
       } catch (err) {
         console.warn('afhttp: a frame could not be shown', err)
       }
@@ -81,6 +98,7 @@ export class View {
     const { width, height } = bitmap
     // A hook for embedding pages and the benchmark; the bitmap is gone once transferred.
     if (typeof window.afhttpOnFrame === 'function') window.afhttpOnFrame({ header, bitmap, drawnAt: now() })
+    this.detail.beforeFrame(header, bitmap)
     this.ctx.transferFromImageBitmap(bitmap)
     this.header = header
     this.geom = {
@@ -117,7 +135,15 @@ export class View {
     const place = imagePlacement(this.layout, this.geom)
     Object.assign(this.clip.style, { left: `${drawn.x}px`, top: `${drawn.y}px`, width: `${drawn.width}px`, height: `${drawn.height}px` })
     Object.assign(this.canvas.style, { left: `${place.x - drawn.x}px`, top: `${place.y - drawn.y}px`, width: `${place.width}px`, height: `${place.height}px` })
+    this.placeDetail()
     this.applyZoom()
+  }
+
+  placeDetail (): void {
+    if (!this.layout || !this.geom) return
+    const drawn = drawnAim(this.layout)
+    const place = imagePlacement(this.layout, this.geom)
+    this.detail.place({ x: place.x - drawn.x, y: place.y - drawn.y, width: place.width, height: place.height }, this.geom.deviceWidth)
   }
 
   /** Zooms to `zoom` keeping the container point `at` (client px relative to the view) still. */
@@ -170,5 +196,24 @@ export class View {
     const width = Math.round(this.el.clientWidth * this.zoom)
     const height = Math.round(this.el.clientHeight * this.zoom)
     return { t: 'size', width, height, dpr: window.devicePixelRatio || 1, whole: this.whole }
+  }
+
+  /**
+   * The still this viewer would like (docs/panel.md "Sharp when zoomed"): the part of the
+   * viewport on show, at the device pixels per CSS pixel it is shown at; none while the stream
+   * already has that many.
+   */
+  wantedDetail (): Extract<PanelWireMessage, { t: 'detail' }> {
+    const dpr = window.devicePixelRatio || 1
+    // Device pixels of this screen per viewport CSS pixel, as the picture is shown now.
+    const scale = dpr * (this.layout?.scale ?? 0) * this.zoom
+    const frameScale = this.geom ? this.geom.imageWidth / this.geom.deviceWidth : 1
+    const r = this.el.getBoundingClientRect()
+    const a = this.toViewport(r.left, r.top, true)
+    const b = this.toViewport(r.right, r.bottom, true)
+    const sharpEnough = this.zoom === 1 || scale < frameScale * DETAIL_MIN_GAIN
+    this.detail.setActive(!sharpEnough && a !== null && b !== null)
+    if (sharpEnough || !a || !b) return { t: 'detail', rect: null, scale }
+    return { t: 'detail', rect: { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y }, scale: Math.round(scale * 1000) / 1000 }
   }
 }

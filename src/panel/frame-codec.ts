@@ -30,6 +30,11 @@ export interface FrameHeader {
   aim: FrameAim
   /** Wall-clock milliseconds (fractional) when the host received the frame from Chromium. */
   receivedAt: number
+  /**
+   * Present on a still, not a frame (docs/panel.md "Sharp when zoomed"): the JPEG shows only
+   * this part of the viewport (CSS px), drawn as the frame `seq` showed it or newer.
+   */
+  detail?: { x: number; y: number; width: number; height: number; scale: number }
 }
 
 export interface DecodedFrame { header: FrameHeader; jpeg: Uint8Array }

@@ -9,6 +9,7 @@ import {
 } from '../limits.js'
 import type { FinishReason, HandoffMode, HandoffState, HandoffSummary } from '../core/handoff.js'
 import type { FileChooserInfo, OpenDialog, OpenSelect } from '../core/page-ui.js'
+import type { DetailRect } from '../core/detail.js'
 
 // The panel's limits live in src/limits.ts with every other public limit.
 export { MAX_MESSAGE_BYTES, MAX_PASTE_CHARS, MAX_TEXT_CHARS }
@@ -47,6 +48,12 @@ export type PanelMessage =
   | InputMessage
   | UiAnswer
   | { t: 'size'; width: number; height: number; dpr: number; whole: boolean }
+  /**
+   * The part of the viewport this viewer shows (viewport CSS px) and the device pixels per CSS
+   * pixel it shows it at: asks for a sharp still of it (docs/panel.md "Sharp when zoomed").
+   * `rect: null` says the stream alone is sharp enough again.
+   */
+  | { t: 'detail'; rect: DetailRect | null; scale: number }
   | { t: 'take' } | { t: 'release' } | { t: 'done' }
   | { t: 'decline'; reason?: string }
   /** Show another tab of this handoff (a popup) to every viewer. */
@@ -199,6 +206,15 @@ export function parsePanelMessage (raw: string): Parsed {
     case 'size':
       if (!num(r.width, 0, 20_000) || !num(r.height, 0, 20_000)) return { ok: false, error: 'size width/height out of range' }
       return { ok: true, msg: { t: 'size', width: r.width, height: r.height, dpr: num(r.dpr, 0.25, 8) ? r.dpr : 1, whole: r.whole === true } }
+    case 'detail': {
+      if (!num(r.scale, 0, 100)) return { ok: false, error: 'detail.scale must be a number from 0 to 100' }
+      if (r.rect === null || r.rect === undefined) return { ok: true, msg: { t: 'detail', rect: null, scale: r.scale } }
+      const q = r.rect as Raw
+      if (typeof q !== 'object' || !num(q.x, -COORD_LIMIT, COORD_LIMIT) || !num(q.y, -COORD_LIMIT, COORD_LIMIT) || !num(q.width, 0, COORD_LIMIT) || !num(q.height, 0, COORD_LIMIT)) {
+        return { ok: false, error: 'detail.rect must be {x, y, width, height} in CSS px, or null' }
+      }
+      return { ok: true, msg: { t: 'detail', rect: { x: q.x, y: q.y, width: q.width, height: q.height }, scale: r.scale } }
+    }
     case 'dialog': case 'select': case 'chooser': case 'picker': {
       const res = uiAnswer(r)
       return typeof res === 'string' ? { ok: false, error: res } : { ok: true, msg: res }

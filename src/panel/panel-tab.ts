@@ -147,7 +147,7 @@ export class PanelTab {
     }
     const msg: PanelMessage = parsed.msg
     const tabId = this.#deps.tab.id
-    if (viewer.lease.mode === 'view' && msg.t !== 'size') {
+    if (viewer.lease.mode === 'view' && msg.t !== 'size' && msg.t !== 'detail') {
       // Enforced here, not by hidden buttons: a view link only watches (SPEC section 7).
       if (viewer.stale++ % 50 === 0) this.#send(viewer, { t: 'refused', action: msg.t, reason: 'view_only', message: 'This is a view-only link: you can watch, not act.' })
       return
@@ -184,6 +184,9 @@ export class PanelTab {
       case 'size':
         viewer.size = { width: msg.width, height: msg.height, dpr: msg.dpr, whole: msg.whole }
         this.#want(viewer)
+        return
+      case 'detail':
+        this.#streamerOf(this.#shown).detail(viewer.sink, msg.rect, msg.scale)
         return
       case 'show': {
         // One picture for all viewers: the person driving (or anyone, while nobody drives) picks it.

@@ -8,6 +8,8 @@
 // except briefly after a live check that expects one.
 import type { CDPSession, Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
+import type { DetailRect } from '../core/detail.js'
+import { DetailStills, type StillTarget } from './detail-stills.js'
 import { encodeFrame, type FrameAim } from './frame-codec.js'
 
 export interface ScreencastSize { maxWidth: number, maxHeight: number }
@@ -48,11 +50,18 @@ export class TabStreamer {
   #linger?: NodeJS.Timeout
   #resize?: NodeJS.Timeout
   #disposed = false
+  readonly #stills: DetailStills
   frames = 0
 
   constructor (page: Page, opts: StreamerOptions) {
     this.#page = page
     this.#opts = opts
+    this.#stills = new DetailStills({
+      session: () => this.#sessionOf(),
+      last: () => this.#last,
+      aim: () => this.#aim,
+      refresh: () => { const size = this.#running; if (size) this.#enqueue(() => this.#start(size, true)) }
+    }, { quality: opts.quality, log: opts.log })
   }
 
   /** Starts streaming to a viewer; it gets the cached frame at once if there is one. */
@@ -65,6 +74,7 @@ export class TabStreamer {
 
   remove (target: FrameTarget): void {
     if (!this.#targets.delete(target)) return
+    this.#stills.forget(target)
     if (this.#targets.size === 0) this.#enqueue(() => this.#stop())
     else this.#scheduleResize()
   }
@@ -76,6 +86,13 @@ export class TabStreamer {
     if (!this.#running) this.#enqueue(() => this.#start(this.#desired()))
     else this.#scheduleResize()
   }
+
+  /** A viewer showing part of the viewport asks for a sharp still of it (null: no longer). */
+  detail (target: FrameTarget & StillTarget, rect: DetailRect | null, scale: number): void {
+    if (this.#targets.has(target)) this.#stills.ask(target, rect, scale)
+  }
+
+  get stillsTaken (): number { return this.#stills.taken }
 
   setAim (aim: FrameAim): void {
     if (JSON.stringify(aim) === JSON.stringify(this.#aim)) return
@@ -107,6 +124,7 @@ export class TabStreamer {
 
   async dispose (): Promise<void> {
     this.#disposed = true
+    this.#stills.dispose()
     this.#clearLinger()
     clearTimeout(this.#resize)
     this.#targets.clear()
@@ -169,6 +187,8 @@ export class TabStreamer {
   #onFrame (session: CDPSession, ev: ScreencastFrameEvent): void {
     session.send('Page.screencastFrameAck', { sessionId: ev.sessionId }).catch(() => undefined)
     if (!this.#running) return
+    // A frame of a still's clip, not of the viewport: no viewer may see it.
+    if (this.#stills.swallows(ev.metadata)) return
     this.#last = { jpeg: Buffer.from(ev.data, 'base64'), meta: ev.metadata, receivedAt: wallClock(), seq: ++this.#seq }
     this.#encoded = undefined
     this.frames++

@@ -63,3 +63,13 @@ t.test('decline carries an optional reason of at most 200 characters', async (t)
   t.equal(parsePanelMessage(JSON.stringify({ t: 'decline', reason: 'x'.repeat(201) })).ok, false)
   t.equal(parsePanelMessage(JSON.stringify({ t: 'decline', reason: 5 })).ok, false)
 })
+
+t.test('detail messages: the part on show and its density, or none', async (t) => {
+  t.same(ok({ t: 'detail', rect: { x: 400, y: 100, width: 256, height: 464 }, scale: 4.57 }), { t: 'detail', rect: { x: 400, y: 100, width: 256, height: 464 }, scale: 4.57 })
+  t.same(ok({ t: 'detail', rect: null, scale: 1 }), { t: 'detail', rect: null, scale: 1 }, 'null withdraws the ask')
+  t.same(ok({ t: 'detail', scale: 1 }), { t: 'detail', rect: null, scale: 1 }, 'so does no rect')
+  t.match(err({ t: 'detail', rect: { x: 0, y: 0, width: 10, height: 10 } }), /scale/)
+  t.match(err({ t: 'detail', rect: { x: 0, y: 0, width: -1, height: 10 }, scale: 2 }), /rect/)
+  t.match(err({ t: 'detail', rect: 'all', scale: 2 }), /rect/)
+  t.match(err({ t: 'detail', rect: { x: 0, y: 0, width: 10, height: 10 }, scale: Infinity }), /scale/)
+})

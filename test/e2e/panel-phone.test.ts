@@ -1,17 +1,21 @@
 // The panel on a phone (SPEC section 10 "Phones"): a mobile-emulated headless Chromium
 // (390×844, device scale 3, touch) pinches with two touch points through CDP, taps a 12 px
 // target and lands within 1 CSS px, double-taps back out, taps a field (the soft keyboard
-// rises by itself) and types non-ASCII text.
+// rises by itself) and types non-ASCII text. Zoomed in, the picture is a sharp still of what is
+// shown (docs/panel.md "Sharp when zoomed"), checked in the viewer's own screenshots.
 import t from 'tap'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { clientPointOf, launchViewerBrowser, onHost, openViewer, PHONE, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
+import { decodePng, luminance } from '../helpers/png.js'
 
 const PAGE = `<!doctype html><title>Tiny targets</title><body style="margin:0;font:16px sans-serif">
 <p>Please confirm.</p>
 <div id="dot" style="position:absolute;left:600px;top:300px;width:12px;height:12px;background:#c00"></div>
 <input id="name" style="position:absolute;left:100px;top:500px;width:400px;height:40px;font-size:20px">
-<script>window.clicks = []; addEventListener('mousedown', (e) => clicks.push({ x: e.clientX, y: e.clientY }))</script>`
+<svg style="position:absolute;left:620px;top:260px" width="40" height="80"><line x1="20.5" y1="0" x2="20.5" y2="80" stroke="#000" stroke-width="0.3"/></svg>
+<script>window.clicks = []; addEventListener('mousedown', (e) => clicks.push({ x: e.clientX, y: e.clientY }))
+window.resizes = 0; addEventListener('resize', () => resizes++); visualViewport.addEventListener('resize', () => resizes++)</script>`
 
 t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
   const host = await startHost(t)
@@ -23,6 +27,8 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
   await page.goto(onHost(host, fetched.actions[0].takeover_url_secret))
   await waitForFrames(page)
   await waitForControl(page)
+  // Every frame the viewer draws, by its viewport size: a still's clip must never arrive as one.
+  await page.evaluate(() => { (window as any).frameSizes = new Set(); (window as any).afhttpOnFrame = (f: any) => (window as any).frameSizes.add(`${f.header.deviceWidth}x${f.header.deviceHeight}`) })
   const cdp = await page.createCDPSession()
   const touch = async (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<{ x: number, y: number }>): Promise<void> => {
     await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map((p, id) => ({ ...p, id })) })
@@ -38,6 +44,45 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
   t.ok(zoom >= 4, `the view zoomed to ${zoom}×`)
   t.same(await tab.page.evaluate(() => (window as any).clicks), [], 'the pinch never reached the page')
   t.same(await tab.page.evaluate(() => ({ w: innerWidth, h: innerHeight })), { w: 1280, h: 720 }, 'the zoom never changes the page')
+
+  t.test('zoomed in, what is shown is a sharp still, not an upscaled frame', async (t) => {
+    await page.waitForFunction(() => (window as any).afhttpPanelStats.stills_drawn >= 1, { timeout: 10_000, polling: 50 })
+    const still = await page.evaluate(() => (window as any).afhttpPanelStats.still)
+    // At 5× on a 390 px screen the view shows 1280 / 5 = 256 CSS px of the page's width.
+    t.ok(still.width <= 1280 / zoom + 2 && still.width * still.height <= 1280 * 720 / 4, `the still covers ${still.width}×${still.height} CSS px of the 1280×720 viewport: only what is shown`)
+    // …at the phone's own density: 3 device px × 390 / 1280 × 5 ≈ 4.6 per CSS px; a frame has 1.
+    const density = still.imageWidth / still.width
+    t.ok(density >= 4.3, `…drawn at ${density.toFixed(2)} device px per CSS px`)
+    // A 0.3 CSS px line: a frame draws it as one pale grey column, a still at the phone's density dark.
+    const darkest = async (): Promise<number> => {
+      const p = await clientPointOf(page, 640.5, 300)
+      const shot = decodePng(await page.screenshot({ type: 'png', clip: { x: p.x - 8, y: p.y - 8, width: 16, height: 16 } }))
+      let min = 255
+      for (let y = 0; y < shot.height; y++) for (let x = 0; x < shot.width; x++) min = Math.min(min, luminance(shot, x, y))
+      return min
+    }
+    const sharp = await darkest()
+    await page.$eval('.afhttp-detail', (el) => { (el as HTMLElement).style.visibility = 'hidden' })
+    const frameOnly = await darkest()
+    await page.$eval('.afhttp-detail', (el) => { (el as HTMLElement).style.visibility = '' })
+    t.ok(sharp < frameOnly - 40, `the hairline's darkest pixel on screen: ${sharp.toFixed(0)} with the still, ${frameOnly.toFixed(0)} from the frame alone`)
+    t.same(await page.evaluate(() => [...(window as any).frameSizes]), ['1280x720'], 'every frame drawn showed the whole viewport: no still\'s clip arrived as a frame')
+    t.same(await tab.page.evaluate(() => ({ resizes: (window as any).resizes, scale: visualViewport!.scale, w: innerWidth })), { resizes: 0, scale: 1, w: 1280 }, 'the page observed nothing')
+  })
+
+  t.test('a change on the page shows through the still at once', async (t) => {
+    await tab.page.evaluate(() => { document.getElementById('dot')!.style.background = '#0a0' })
+    let seen = { r: 0, g: 0 }
+    for (const end = Date.now() + 5_000; Date.now() < end;) {
+      const p = await clientPointOf(page, 606, 306)
+      const shot = decodePng(await page.screenshot({ type: 'png', clip: { x: p.x - 2, y: p.y - 2, width: 4, height: 4 } }))
+      const i = (Math.floor(shot.height / 2) * shot.width + Math.floor(shot.width / 2)) * 4
+      seen = { r: shot.rgba[i], g: shot.rgba[i + 1] }
+      if (seen.r < 90 && seen.g > 120) break
+    }
+    t.ok(seen.r < 90 && seen.g > 120, `the dot turned green on screen (rgb ${seen.r}, ${seen.g}, …)`)
+    await tab.page.evaluate(() => { document.getElementById('dot')!.style.background = '#c00' })
+  })
 
   t.test('a tap on the 12 px target lands within 1 CSS px at that zoom', async (t) => {
     const p = await clientPointOf(page, dot.x, dot.y)
