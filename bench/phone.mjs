@@ -43,7 +43,9 @@ export async function measurePhone ({ host, tab, openPanel, panelRate, roots, vi
     // The panel tells the host its new size 150 ms after the fingers settle; the host restarts
     // the stream after its own debounce. Measure the stream that follows.
     await sleep(800)
+    const stillsBefore = await phone.page.evaluate(stillStats)
     const rate = await panelRate(tab, [phone.page], roots)
+    const stillsAfter = await phone.page.evaluate(stillStats)
     const frame = await phone.page.evaluate(() => window.frameSizes)
     const zoomed = await phone.page.evaluate(() => window.afhttpPanelStats.zoom)
     // Phone pixels per frame pixel across the picture: above 1 the phone upscales (less sharp).
@@ -51,11 +53,27 @@ export async function measurePhone ({ host, tab, openPanel, panelRate, roots, vi
       const canvas = document.querySelector('#afhttp-view canvas').getBoundingClientRect()
       return canvas.width * window.devicePixelRatio / w
     }, frame.width)
-    return { zoom: round(zoomed, 2), ...rate.viewers[0], cores: rate.cores, page_fps: rate.page_fps, frame: `${frame.width}×${frame.height}`, upscale: round(upscale, 2), stream: streamSize(host, tab) }
+    return { zoom: round(zoomed, 2), ...rate.viewers[0], cores: rate.cores, page_fps: rate.page_fps, frame: `${frame.width}×${frame.height}`, upscale: round(upscale, 2), stream: streamSize(host, tab), stills: stillsDuring(stillsBefore, stillsAfter) }
   }
   const out = { z1: await at(1), z3: await at(3) }
   await phone.context.close()
   return out
+}
+
+/** The panel's counters of sharp stills (docs/panel.md "Sharp when zoomed"). */
+function stillStats () {
+  const s = window.afhttpPanelStats
+  return { drawn: s.stills_drawn, dropped: s.stills_dropped, bytes: s.still_bytes, still: s.still ?? null }
+}
+
+function stillsDuring (a, b) {
+  const drawn = b.drawn - a.drawn
+  const dropped = b.dropped - a.dropped
+  const received = drawn + dropped
+  if (received === 0 && !b.still) return 'none'
+  const kb = received ? `${round((b.bytes - a.bytes) / received / 1024, 1)} KB each` : 'none received in the window'
+  const density = b.still ? `, last ${b.still.width}×${b.still.height} CSS px at ${round(b.still.imageWidth / b.still.width, 2)}×` : ''
+  return `${drawn} drawn / ${dropped} dropped, ${kb}${density}`
 }
 
 function streamSize (host, tab) {
@@ -67,14 +85,14 @@ function streamSize (host, tab) {
 
 export function phoneReport (r) {
   const p = r.phone
-  const row = (z) => `| ${z.zoom} | ${z.received_fps} received / ${z.drawn_fps} drawn (${z.page_fps}) | ${z.kb_per_frame} KB | ${z.frame} | ${z.upscale} | ${z.stream} | ${z.cores.host_node} / ${z.cores.host_chromium} / ${z.cores.viewer_chromium} |`
+  const row = (z) => `| ${z.zoom} | ${z.received_fps} received / ${z.drawn_fps} drawn (${z.page_fps}) | ${z.kb_per_frame} KB | ${z.frame} | ${z.upscale} | ${z.stills} | ${z.stream} | ${z.cores.host_node} / ${z.cores.host_chromium} / ${z.cores.viewer_chromium} |`
   return [
     `### ${r.mode}, phone viewer (390×844, DPR 3, touch)`,
     '',
     `Run ${r.when} on ${r.cpus} × ${r.cpu_model}; load average ${r.load.before.join(' ')} before, ${r.load.after.join(' ')} after.`,
     '',
-    '| zoom | frames per second (page\'s own rate) | bytes per frame | frame pixels received | phone pixels per frame pixel | stream size asked of Chromium | cores: host Node / host Chromium / viewer Chromium |',
-    '|---|---|---|---|---|---|---|',
+    '| zoom | frames per second (page\'s own rate) | bytes per frame | frame pixels received | phone pixels per frame pixel | sharp stills in the window | stream size asked of Chromium | cores: host Node / host Chromium / viewer Chromium |',
+    '|---|---|---|---|---|---|---|---|',
     row(p.z1),
     row(p.z3)
   ].join('\n')

@@ -9,8 +9,24 @@ import type { PanelStats } from './stats.js'
 
 /** Stale squares may cover this share of a still before the panel asks for a new one. */
 const STALE_SHARE = 0.01
-/** …once the picture has been quiet this long. */
-const REASK_QUIET_MS = 150
+/**
+ * …this long after they did (the host then waits for a quiet moment of its own). A still that
+ * went stale within a second doubles the wait, up to a few seconds: on a page that never stops
+ * moving, stills would only cost frames (each one interrupts the stream for a frame or two).
+ */
+const REASK_MS = 150
+const REASK_MAX_MS = 4_000
+const FRESH_FOR_MS = 1_000
+
+/** Frames kept to compare a late still against: each is a full frame of GPU memory. */
+const KEPT_FRAMES = 3
+
+interface Kept { canvas: OffscreenCanvas, ctx: OffscreenCanvasRenderingContext2D, seq: number, scrollX: number, scrollY: number }
+
+function kept (): Kept {
+  const canvas = new OffscreenCanvas(1, 1)
+  return { canvas, ctx: canvas.getContext('2d', { willReadFrequently: true })!, seq: -1, scrollX: 0, scrollY: 0 }
+}
 
 interface Shown {
   clip: DetailClip
@@ -27,14 +43,17 @@ export class DetailLayer {
   readonly canvas: HTMLCanvasElement
   readonly #ctx: CanvasRenderingContext2D
   readonly #stats: PanelStats
-  /** The newest frame, kept while zoomed: a still arriving next refines it. */
-  readonly #copy = new OffscreenCanvas(1, 1)
-  readonly #copyCtx = this.#copy.getContext('2d', { willReadFrequently: true })!
-  #copySeq = -1
-  #copyScroll = { x: 0, y: 0 }
+  /**
+   * The last few frames, kept while zoomed: a still refines the frame that was newest when the
+   * host took it, and on a busy page a newer one may already be drawn when it arrives.
+   */
+  readonly #recent: Kept[] = Array.from({ length: KEPT_FRAMES }, () => kept())
+  #newest: Kept | null = null
   #shown: Shown | null = null
   #active = false
   #reask = 0
+  #reaskDelay = REASK_MS
+  #shownAt = 0
   /** Asks the host for a still of what is on show now (set by the panel). */
   onStale: () => void = () => {}
 
@@ -46,24 +65,38 @@ export class DetailLayer {
 
   /** Zoomed in past what the stream can show sharply (true), or not (false: drop the still). */
   setActive (active: boolean): void {
+    if (active === this.#active) return
     this.#active = active
-    if (!active) this.clear()
+    if (active) return
+    this.clear()
+    // Let go of the kept frames' memory until the next zoom, all but the newest.
+    for (const f of this.#recent) {
+      if (f === this.#newest) continue
+      f.seq = -1
+      f.canvas.width = 1
+      f.canvas.height = 1
+    }
   }
 
   clear (): void {
     this.#shown = null
     this.canvas.hidden = true
     clearTimeout(this.#reask)
+    this.#reask = 0
   }
 
-  /** Every frame, before it is drawn (the bitmap is still whole). */
+  /**
+   * Every frame, before it is drawn (the bitmap is still whole). The newest frame is always
+   * kept, so that the first still after a zoom, of a page that draws nothing new, has its frame.
+   */
   beforeFrame (header: FrameHeader, bitmap: ImageBitmap): void {
-    if (!this.#active) return
-    this.#copy.width = bitmap.width
-    this.#copy.height = bitmap.height
-    this.#copyCtx.drawImage(bitmap, 0, 0)
-    this.#copySeq = header.seq
-    this.#copyScroll = { x: header.scrollX, y: header.scrollY }
+    // Zoomed: reuse the oldest kept frame for this one; otherwise only the newest is kept.
+    const slot = this.#active ? this.#recent.reduce((a, b) => (a.seq <= b.seq ? a : b)) : (this.#newest ?? this.#recent[0])
+    slot.canvas.width = bitmap.width
+    slot.canvas.height = bitmap.height
+    slot.ctx.drawImage(bitmap, 0, 0)
+    Object.assign(slot, { seq: header.seq, scrollX: header.scrollX, scrollY: header.scrollY })
+    this.#newest = slot
     const shown = this.#shown
     if (!shown) return
     if (header.scrollX !== shown.scrollX || header.scrollY !== shown.scrollY || header.deviceWidth !== shown.device.width || header.deviceHeight !== shown.device.height) {
@@ -73,7 +106,13 @@ export class DetailLayer {
       return
     }
     const { region } = shown
-    const next = this.#copyCtx.getImageData(region.x, region.y, region.width, region.height).data
+    const next = slot.ctx.getImageData(region.x, region.y, region.width, region.height).data
+    this.#clearChanged(shown, next)
+  }
+
+  /** Clears the squares of the still where `next` (the region as now drawn) differs from before. */
+  #clearChanged (shown: Shown, next: Uint8ClampedArray): void {
+    const { region } = shown
     const tiles = changedTiles(shown.prev, next, region.width, region.height)
     shown.prev = next
     if (tiles.length === 0) return
@@ -84,22 +123,24 @@ export class DetailLayer {
     if (this.#stats.still_stale_share >= STALE_SHARE) this.#askSoon()
   }
 
-  /** A still from the host; false when it refines a frame other than the one on show. */
+  /** A still from the host; false when the frame it refines is no longer kept. */
   show (header: FrameHeader, bitmap: ImageBitmap): boolean {
     const clip = header.detail
-    if (!clip || !this.#active || header.seq !== this.#copySeq || header.scrollX !== this.#copyScroll.x || header.scrollY !== this.#copyScroll.y) {
+    const base = this.#recent.find((f) => f.seq === header.seq)
+    const newest = this.#newest
+    if (!clip || !this.#active || !base || !newest || base.scrollX !== newest.scrollX || base.scrollY !== newest.scrollY || base.canvas.width !== newest.canvas.width) {
       bitmap.close()
       this.#stats.stills_dropped++
       if (this.#active) this.#askSoon()
       return false
     }
     // The still's part of the frame it refines, in that frame's pixels.
-    const k = this.#copy.width / header.deviceWidth
+    const k = base.canvas.width / header.deviceWidth
     const region = {
       x: Math.floor(clip.x * k),
       y: Math.floor(clip.y * k),
-      width: Math.max(1, Math.min(this.#copy.width, Math.ceil((clip.x + clip.width) * k)) - Math.floor(clip.x * k)),
-      height: Math.max(1, Math.min(this.#copy.height, Math.ceil((clip.y + clip.height) * k)) - Math.floor(clip.y * k))
+      width: Math.max(1, Math.min(base.canvas.width, Math.ceil((clip.x + clip.width) * k)) - Math.floor(clip.x * k)),
+      height: Math.max(1, Math.min(base.canvas.height, Math.ceil((clip.y + clip.height) * k)) - Math.floor(clip.y * k))
     }
     this.canvas.width = bitmap.width
     this.canvas.height = bitmap.height
@@ -111,13 +152,16 @@ export class DetailLayer {
       scrollY: header.scrollY,
       device: { width: header.deviceWidth, height: header.deviceHeight },
       region,
-      prev: this.#copyCtx.getImageData(region.x, region.y, region.width, region.height).data,
+      prev: base.ctx.getImageData(region.x, region.y, region.width, region.height).data,
       stale: 0
     }
     this.canvas.hidden = false
     this.#stats.stills_drawn++
+    this.#shownAt = performance.now()
     this.#stats.still = { ...clip, imageWidth: this.canvas.width, imageHeight: this.canvas.height }
     this.#stats.still_stale_share = 0
+    // Frames drawn since the one it refines: what they changed shows through at once.
+    if (newest !== base) this.#clearChanged(this.#shown, newest.ctx.getImageData(region.x, region.y, region.width, region.height).data)
     return true
   }
 
@@ -137,8 +181,16 @@ export class DetailLayer {
     })
   }
 
+  /** The person zoomed or panned: what they look at now gets a still soon, whatever came before. */
+  moved (): void {
+    this.#reaskDelay = REASK_MS
+  }
+
+  /** One ask per stale still: a page that never stops changing must not postpone it forever. */
   #askSoon (): void {
-    clearTimeout(this.#reask)
-    this.#reask = window.setTimeout(() => { if (this.#active) this.onStale() }, REASK_QUIET_MS)
+    if (this.#reask) return
+    const quickly = this.#shownAt > 0 && performance.now() - this.#shownAt < FRESH_FOR_MS
+    this.#reaskDelay = quickly ? Math.min(REASK_MAX_MS, this.#reaskDelay * 2) : REASK_MS
+    this.#reask = window.setTimeout(() => { this.#reask = 0; if (this.#active) this.onStale() }, this.#reaskDelay)
   }
 }

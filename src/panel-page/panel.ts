@@ -119,6 +119,7 @@ view.onResize = () => {
   clearTimeout(resizeTimer)
   resizeTimer = setTimeout(() => {
     socket.send(view.wantedSize())
+    view.detail.moved()
     const detail = view.wantedDetail()
     // "No still" needs saying once, not after every resize.
     if (detail.rect || askedDetail) socket.send(detail)

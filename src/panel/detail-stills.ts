@@ -47,6 +47,8 @@ export class DetailStills {
   #timer?: NodeJS.Timeout
   #disposed = false
   taken = 0
+  /** Frames of a still's clip kept from every viewer, over this stream's life. */
+  swallowedTotal = 0
 
   constructor (source: StillSource, opts: { quality: number, log: FastifyBaseLogger, now?: () => number }) {
     this.#source = source
@@ -77,6 +79,7 @@ export class DetailStills {
       return false
     }
     this.#swallowed++
+    this.swallowedTotal++
     return true
   }
 

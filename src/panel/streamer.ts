@@ -92,7 +92,7 @@ export class TabStreamer {
     if (this.#targets.has(target)) this.#stills.ask(target, rect, scale)
   }
 
-  get stillsTaken (): number { return this.#stills.taken }
+  get stills (): { taken: number, swallowed: number } { return { taken: this.#stills.taken, swallowed: this.#stills.swallowedTotal } }
 
   setAim (aim: FrameAim): void {
     if (JSON.stringify(aim) === JSON.stringify(this.#aim)) return
