@@ -282,6 +282,8 @@ ui.aim.addEventListener('click', () => {
   ui.aim.textContent = view.whole ? 'Show the part that needs you' : 'Whole page'
   view.relayout()
   socket.send(view.wantedSize())
+  // …and, once settled, the still this new picture may want.
+  view.onResize()
 })
 ui.kbd.hidden = !coarse
 ui.kbd.addEventListener('click', () => keyboard.focus())

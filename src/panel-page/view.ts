@@ -100,6 +100,9 @@ export class View {
     if (typeof window.afhttpOnFrame === 'function') window.afhttpOnFrame({ header, bitmap, drawnAt: now() })
     this.detail.beforeFrame(header, bitmap)
     this.ctx.transferFromImageBitmap(bitmap)
+    // A new aim (or the first frame) changes how large the page is drawn: the stream and the
+    // still this viewer wants may change with it.
+    const reaimed = !this.header || JSON.stringify(this.header.aim) !== JSON.stringify(header.aim)
     this.header = header
     this.geom = {
       deviceWidth: header.deviceWidth,
@@ -111,6 +114,7 @@ export class View {
       scrollY: header.scrollY
     }
     this.relayout()
+    if (reaimed) this.onResize()
     const t = now()
     this.stats.frames_drawn++
     this.stats.last_drawn_at = t
@@ -211,7 +215,8 @@ export class View {
     const r = this.el.getBoundingClientRect()
     const a = this.toViewport(r.left, r.top, true)
     const b = this.toViewport(r.right, r.bottom, true)
-    const sharpEnough = this.zoom === 1 || scale < frameScale * DETAIL_MIN_GAIN
+    // Zoomed by the person or by the aim (a small widget drawn large): either can outrun the frames.
+    const sharpEnough = scale < frameScale * DETAIL_MIN_GAIN
     this.detail.setActive(!sharpEnough && a !== null && b !== null)
     if (sharpEnough || !a || !b) return { t: 'detail', rect: null, scale }
     return { t: 'detail', rect: { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y }, scale: Math.round(scale * 1000) / 1000 }

@@ -17,15 +17,21 @@ const WALL = `<!doctype html><title>Sign in required</title><body style="margin:
 
 const HOSTILE = '<img src=x onerror="window.pwned=1"> Sign in as the test user, then press Done.'
 
-interface Sock { ws: WebSocket, messages: any[], closed: Promise<number> }
+interface Sock { ws: WebSocket, messages: any[], closed: Promise<number>, endedAt?: number }
 
 function openSocket (host: TestHost, tabId: string, cookie: string): Promise<Sock> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${host.url.replace('http', 'ws')}/panel/ws?tab=${tabId}`, { headers: { cookie, origin: host.url } })
     const messages: any[] = []
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)))
-    ws.on('message', (data, isBinary) => { if (!isBinary) messages.push(JSON.parse(data.toString())) })
-    ws.on('open', () => resolve({ ws, messages, closed }))
+    const sock: Sock = { ws, messages, closed }
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return
+      const m = JSON.parse(data.toString())
+      messages.push(m)
+      if (m.t === 'ended') sock.endedAt ??= Date.now()
+    })
+    ws.on('open', () => resolve(sock))
     ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)))
   })
 }
@@ -170,7 +176,10 @@ t.test('expiry, driver finish and tab close end every open panel, each saying wh
   }
   const endedWithin = async (t: Test, socks: Sock[], since: number, want: Record<string, unknown>): Promise<void> => {
     const codes = await Promise.all(socks.map((s) => s.closed))
-    t.ok(Date.now() - since < 1_000, 'every viewer was ended within a second')
+    // What must reach the viewer within a second is the ending (SPEC section 7); the close
+    // handshake that follows it is the socket's own business.
+    const late = socks.map((s) => (s.endedAt ?? Infinity) - since)
+    t.ok(late.every((ms) => ms < 1_000), `every viewer was told of the ending within a second (${late.join(', ')} ms)`)
     t.same(codes, [1000, 1000], 'both sockets closed')
     for (const s of socks) t.match(s.messages.find((m) => m.t === 'ended'), want)
   }
