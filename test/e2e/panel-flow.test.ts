@@ -69,6 +69,13 @@ t.test('a person gets through a challenge in the panel', async (t) => {
       await waitForControl(panel)
       await panel.waitForFunction(() => (window as any).afhttpPanelStats.aim === 'selector')
       t.equal((await (await host.api(`/v1/tabs/${tabId}/handoff`)).json()).state, 'human', 'the first viewer took control')
+      if (!touch) {
+        // The aim draws the 520×300 widget about twice its size on this screen: more pixels than
+        // the frames have, so a sharp still of it lies over the stream.
+        await panel.waitForFunction(() => (window as any).afhttpPanelStats.stills_drawn >= 1, { timeout: 10_000, polling: 50 })
+        const still = await panel.evaluate(() => (window as any).afhttpPanelStats.still)
+        t.ok(still.imageWidth / still.width >= 1.5 && still.width <= 600, `the aimed widget is a still of ${still.width}×${still.height} CSS px at ${(still.imageWidth / still.width).toFixed(2)}×`)
+      }
 
       const tap = async (x: number, y: number): Promise<void> => {
         const p = await clientPointOf(panel, x, y)
