@@ -1,5 +1,6 @@
 import type { Browser, CDPSession } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
+import { withTimeout } from '../core/with-timeout.js'
 
 export const ANCHOR_URL = 'about:blank#afhttp-window-anchor'
 export const ANCHOR_TIMEOUT_MS = 5_000
@@ -38,14 +39,6 @@ async function ensureOnce (browser: Browser): Promise<string> {
   // Its own window keeps it frontmost there, so health's screencast probe gets frames.
   const { targetId } = await session.send('Target.createTarget', { url: ANCHOR_URL, newWindow: true })
   return targetId
-}
-
-function withTimeout<T> (p: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms)
-  })
-  return Promise.race([p, timeout]).finally(() => clearTimeout(timer))
 }
 
 /**

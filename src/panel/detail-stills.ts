@@ -9,6 +9,7 @@
 import type { CDPSession } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import { detailClip, isViewportFrame, stillDueAt, type DetailRect } from '../core/detail.js'
+import { withTimeout } from '../core/with-timeout.js'
 import { encodeFrame, type FrameAim } from './frame-codec.js'
 
 export interface StillTarget { offerStill (still: Uint8Array): void }
@@ -30,6 +31,11 @@ export interface StillSource {
 
 interface Ask { target: StillTarget, rect: DetailRect, scale: number, askedAt: number, servedAt: number, pending: boolean }
 
+/**
+ * A page blocked by a JavaScript dialog answers a screenshot only after the dialog: stop waiting
+ * (the late answer is dropped) rather than hold every later still behind it.
+ */
+const STILL_TIMEOUT_MS = 2_000
 /** Frames of a still's clip can trail its answer by a frame or two. */
 const SWALLOW_GRACE_MS = 100
 const wallClock = (): number => performance.timeOrigin + performance.now()
@@ -130,13 +136,13 @@ export class DetailStills {
     try {
       const session = await this.#source.session()
       // The clip is in document CSS px: the frame's scroll offset is added.
-      const shot = await session.send('Page.captureScreenshot', {
+      const shot = await withTimeout(session.send('Page.captureScreenshot', {
         format: 'jpeg',
         quality: this.#quality,
         clip: { x: clip.x + last.meta.scrollOffsetX, y: clip.y + last.meta.scrollOffsetY, width: clip.width, height: clip.height, scale: clip.scale },
         captureBeyondViewport: false,
         optimizeForSpeed: true
-      }) as { data: string }
+      }) as Promise<{ data: string }>, STILL_TIMEOUT_MS, 'a still')
       this.taken++
       // A viewer that withdrew its ask meanwhile (zoomed out, left) gets nothing.
       if (this.#asks.has(target)) {

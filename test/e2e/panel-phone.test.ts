@@ -9,7 +9,8 @@ import { startFixtureServer } from '../helpers/fixture-server.js'
 import { clientPointOf, launchViewerBrowser, onHost, openViewer, PHONE, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import { decodePng, luminance } from '../helpers/png.js'
 
-const PAGE = `<!doctype html><title>Tiny targets</title><body style="margin:0;font:16px sans-serif">
+const PAGE = `<!doctype html><title>Tiny targets</title><body style="margin:0;font:16px sans-serif;height:3000px">
+<div id="below" style="position:absolute;left:560px;top:1000px;width:40px;height:40px;background:#00c"></div>
 <p>Please confirm.</p>
 <div id="dot" style="position:absolute;left:600px;top:300px;width:12px;height:12px;background:#c00"></div>
 <input id="name" style="position:absolute;left:100px;top:500px;width:400px;height:40px;font-size:20px">
@@ -34,6 +35,8 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
     await cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map((p, id) => ({ ...p, id })) })
   }
 
+  // From here on the page must see no resize (its own load, scrollbar and all, is behind it).
+  await tab.page.evaluate(() => { (window as any).resizes = 0 })
   // Pinch open around the dot: fingers 30 px apart spread to 190 px.
   const dot = { x: 606, y: 306 }
   const at = await clientPointOf(page, dot.x, dot.y)
@@ -82,6 +85,23 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
     }
     t.ok(seen.r < 90 && seen.g > 120, `the dot turned green on screen (rgb ${seen.r}, ${seen.g}, …)`)
     await tab.page.evaluate(() => { document.getElementById('dot')!.style.background = '#c00' })
+  })
+
+  t.test('a scrolled page gets a still of what is on show now', async (t) => {
+    const drawn: number = await page.evaluate(() => (window as any).afhttpPanelStats.stills_drawn)
+    // Scrolled by 700 px, the blue block at document y 1000 shows at viewport y 300, by the dot.
+    await tab.page.evaluate(() => scrollTo(0, 700))
+    await page.waitForFunction((n: number) => (window as any).afhttpPanelStats.stills_drawn > n, { timeout: 10_000, polling: 50 }, drawn)
+    // The still alone, without the frame under it, must show the block where the page has it.
+    await page.$eval('.afhttp-frame', (el) => { (el as HTMLElement).style.visibility = 'hidden' })
+    const p = await clientPointOf(page, 580, 320)
+    const shot = decodePng(await page.screenshot({ type: 'png', clip: { x: p.x - 2, y: p.y - 2, width: 4, height: 4 } }))
+    await page.$eval('.afhttp-frame', (el) => { (el as HTMLElement).style.visibility = '' })
+    const i = (Math.floor(shot.height / 2) * shot.width + Math.floor(shot.width / 2)) * 4
+    const rgb = [shot.rgba[i], shot.rgba[i + 1], shot.rgba[i + 2]]
+    t.ok(rgb[2] > 150 && rgb[0] < 60 && rgb[1] < 60, `the still shows the scrolled page's block where it is (rgb ${rgb.join(', ')})`)
+    await tab.page.evaluate(() => scrollTo(0, 0))
+    await tab.page.waitForFunction(() => scrollY === 0, { polling: 50 })
   })
 
   t.test('a tap on the 12 px target lands within 1 CSS px at that zoom', async (t) => {
