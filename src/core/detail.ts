@@ -78,10 +78,10 @@ function tileDiffers (a: Uint8ClampedArray, b: Uint8ClampedArray, width: number,
 export const DETAIL_SETTLE_MS = 120
 /** …but no longer than this after the viewer asked (a page that never settles still gets one)… */
 export const DETAIL_MAX_WAIT_MS = 600
-/** …and one viewer gets at most one still in this long, however often it asks. */
+/** …and a tab gives at most one still in this long, however many viewers ask how often. */
 export const DETAIL_MIN_INTERVAL_MS = 250
 
 /** When the host takes the still a viewer asked for: all times in the same clock's ms. */
-export function stillDueAt (t: { lastFrameAt: number; askedAt: number; servedAt: number }): number {
-  return Math.max(Math.min(t.lastFrameAt + DETAIL_SETTLE_MS, t.askedAt + DETAIL_MAX_WAIT_MS), t.servedAt + DETAIL_MIN_INTERVAL_MS)
+export function stillDueAt (t: { lastFrameAt: number; askedAt: number; lastTakenAt: number }): number {
+  return Math.max(Math.min(t.lastFrameAt + DETAIL_SETTLE_MS, t.askedAt + DETAIL_MAX_WAIT_MS), t.lastTakenAt + DETAIL_MIN_INTERVAL_MS)
 }

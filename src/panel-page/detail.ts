@@ -33,6 +33,8 @@ interface Shown {
   scrollX: number
   scrollY: number
   device: { width: number, height: number }
+  /** The pixel size of the frame it refines: a stream resized since compares other pixels. */
+  frame: { width: number, height: number }
   /** The still's part of the frame, in frame pixels, and how it looked in the last frame. */
   region: Rect
   prev: Uint8ClampedArray
@@ -78,6 +80,13 @@ export class DetailLayer {
     }
   }
 
+  /** Another tab is on show: neither the still nor the kept frames are pictures of it. */
+  forgetFrames (): void {
+    this.clear()
+    for (const f of this.#recent) f.seq = -1
+    this.#newest = null
+  }
+
   clear (): void {
     this.#shown = null
     this.canvas.hidden = true
@@ -99,8 +108,9 @@ export class DetailLayer {
     this.#newest = slot
     const shown = this.#shown
     if (!shown) return
-    if (header.scrollX !== shown.scrollX || header.scrollY !== shown.scrollY || header.deviceWidth !== shown.device.width || header.deviceHeight !== shown.device.height) {
-      // The page scrolled (or resized) under the still: all of it is out of date.
+    if (header.scrollX !== shown.scrollX || header.scrollY !== shown.scrollY || header.deviceWidth !== shown.device.width || header.deviceHeight !== shown.device.height ||
+      bitmap.width !== shown.frame.width || bitmap.height !== shown.frame.height) {
+      // The page scrolled or resized under the still, or the stream changed size: start again.
       this.clear()
       this.#askSoon()
       return
@@ -131,6 +141,8 @@ export class DetailLayer {
     if (!clip || !this.#active || !base || !newest || base.scrollX !== newest.scrollX || base.scrollY !== newest.scrollY || base.canvas.width !== newest.canvas.width) {
       bitmap.close()
       this.#stats.stills_dropped++
+      // A dropped still is one that went stale at once: the next ask backs off as for one.
+      this.#shownAt = performance.now()
       if (this.#active) this.#askSoon()
       return false
     }
@@ -151,6 +163,7 @@ export class DetailLayer {
       scrollX: header.scrollX,
       scrollY: header.scrollY,
       device: { width: header.deviceWidth, height: header.deviceHeight },
+      frame: { width: base.canvas.width, height: base.canvas.height },
       region,
       prev: base.ctx.getImageData(region.x, region.y, region.width, region.height).data,
       stale: 0
@@ -158,7 +171,7 @@ export class DetailLayer {
     this.canvas.hidden = false
     this.#stats.stills_drawn++
     this.#shownAt = performance.now()
-    this.#stats.still = { ...clip, imageWidth: this.canvas.width, imageHeight: this.canvas.height }
+    this.#stats.still = { ...clip, imageWidth: this.canvas.width, imageHeight: this.canvas.height, scrollY: header.scrollY }
     this.#stats.still_stale_share = 0
     // Frames drawn since the one it refines: what they changed shows through at once.
     if (newest !== base) this.#clearChanged(this.#shown, newest.ctx.getImageData(region.x, region.y, region.width, region.height).data)

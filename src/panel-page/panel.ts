@@ -130,7 +130,7 @@ view.onResize = () => {
 /** The tab strip (#afhttp-tabs): shown while a popup is open, one button per window. */
 function renderTabs (m: TabsMessage): void {
   // A still of the tab shown before is no picture of this one; a new one is asked for.
-  if (m.shown !== stats.tab_id) { view.detail.clear(); view.onResize() }
+  if (m.shown !== stats.tab_id) { view.detail.forgetFrames(); view.onResize() }
   stats.tab_id = m.shown
   stats.tabs = m.tabs.length
   const strip = $('afhttp-tabs')

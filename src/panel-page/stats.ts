@@ -30,7 +30,7 @@ export interface PanelStats {
   stills_dropped: number
   still_bytes: number
   /** The last still drawn: its part of the viewport (CSS px), scale and image size. */
-  still?: { x: number, y: number, width: number, height: number, scale: number, imageWidth: number, imageHeight: number }
+  still?: { x: number, y: number, width: number, height: number, scale: number, imageWidth: number, imageHeight: number, scrollY: number }
   /** How much of that still newer frames have replaced since. */
   still_stale_share?: number
   finish_reason?: string | null

@@ -9,7 +9,6 @@
 import type { CDPSession } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import { detailClip, isViewportFrame, stillDueAt, type DetailRect } from '../core/detail.js'
-import { withTimeout } from '../core/with-timeout.js'
 import { encodeFrame, type FrameAim } from './frame-codec.js'
 
 export interface StillTarget { offerStill (still: Uint8Array): void }
@@ -29,13 +28,8 @@ export interface StillSource {
   refresh (): void
 }
 
-interface Ask { target: StillTarget, rect: DetailRect, scale: number, askedAt: number, servedAt: number, pending: boolean }
+interface Ask { target: StillTarget, rect: DetailRect, scale: number, askedAt: number, pending: boolean }
 
-/**
- * A page blocked by a JavaScript dialog answers a screenshot only after the dialog: stop waiting
- * (the late answer is dropped) rather than hold every later still behind it.
- */
-const STILL_TIMEOUT_MS = 2_000
 /** Frames of a still's clip can trail its answer by a frame or two. */
 const SWALLOW_GRACE_MS = 100
 const wallClock = (): number => performance.timeOrigin + performance.now()
@@ -47,6 +41,8 @@ export class DetailStills {
   readonly #now: () => number
   readonly #asks = new Map<object, Ask>()
   #lastFrameAt = 0
+  /** Stills are budgeted per tab, not per viewer: more viewers (view links too) get no more. */
+  #lastTakenAt = -Infinity
   #taking: { width: number, height: number } | undefined
   #graceUntil = 0
   #swallowed = 0
@@ -68,7 +64,7 @@ export class DetailStills {
     if (!rect) { this.#asks.delete(target); return }
     const before = this.#asks.get(target)
     const askedAt = before?.pending === true ? before.askedAt : this.#now()
-    this.#asks.set(target, { target, rect, scale, askedAt, servedAt: before?.servedAt ?? -Infinity, pending: true })
+    this.#asks.set(target, { target, rect, scale, askedAt, pending: true })
     this.#schedule()
   }
 
@@ -89,6 +85,9 @@ export class DetailStills {
     return true
   }
 
+  /** A capture is under way (Chromium owes its answer). */
+  get capturing (): boolean { return this.#taking !== undefined }
+
   dispose (): void {
     this.#disposed = true
     clearTimeout(this.#timer)
@@ -103,13 +102,14 @@ export class DetailStills {
   #next (): Ask | undefined {
     let best: Ask | undefined
     for (const ask of this.#asks.values()) {
-      if (ask.pending && (!best || this.#dueAt(ask) < this.#dueAt(best))) best = ask
+      // Ties go to the longest waiting: a viewer asking over and over cannot starve the others.
+      if (ask.pending && (!best || this.#dueAt(ask) < this.#dueAt(best) || (this.#dueAt(ask) === this.#dueAt(best) && ask.askedAt < best.askedAt))) best = ask
     }
     return best
   }
 
   #dueAt (ask: Ask): number {
-    return stillDueAt({ lastFrameAt: this.#lastFrameAt, askedAt: ask.askedAt, servedAt: ask.servedAt })
+    return stillDueAt({ lastFrameAt: this.#lastFrameAt, askedAt: ask.askedAt, lastTakenAt: this.#lastTakenAt })
   }
 
   #schedule (): void {
@@ -128,7 +128,7 @@ export class DetailStills {
     if (this.#dueAt(ask) > this.#now()) { this.#schedule(); return }
     const target = ask.target
     ask.pending = false
-    ask.servedAt = this.#now()
+    this.#lastTakenAt = this.#now()
     const viewport = { width: last.meta.deviceWidth, height: last.meta.deviceHeight }
     const clip = detailClip(ask.rect, ask.scale, viewport)
     if (!clip) { this.#schedule(); return }
@@ -136,13 +136,15 @@ export class DetailStills {
     try {
       const session = await this.#source.session()
       // The clip is in document CSS px: the frame's scroll offset is added.
-      const shot = await withTimeout(session.send('Page.captureScreenshot', {
+      // Not bounded by a timeout: a page blocked by a JavaScript dialog answers only after the
+      // dialog, and until then Chromium still owes the capture, and its clip frames with it.
+      const shot = await session.send('Page.captureScreenshot', {
         format: 'jpeg',
         quality: this.#quality,
         clip: { x: clip.x + last.meta.scrollOffsetX, y: clip.y + last.meta.scrollOffsetY, width: clip.width, height: clip.height, scale: clip.scale },
         captureBeyondViewport: false,
         optimizeForSpeed: true
-      }) as Promise<{ data: string }>, STILL_TIMEOUT_MS, 'a still')
+      }) as { data: string }
       this.taken++
       // A viewer that withdrew its ask meanwhile (zoomed out, left) gets nothing.
       if (this.#asks.has(target)) {

@@ -31,6 +31,11 @@ export interface StreamerOptions {
 }
 
 const FRESH_MS = 1_500
+/**
+ * Frame numbers run across every tab's stream: a viewer shown a popup and then its opener must
+ * never take a frame (or a still naming one) of the one for the other.
+ */
+let frameSeq = 0
 const RESIZE_DEBOUNCE_MS = 120
 const wallClock = (): number => performance.timeOrigin + performance.now()
 
@@ -44,7 +49,6 @@ export class TabStreamer {
   #last?: LastFrame
   #encoded?: Uint8Array
   #aim: FrameAim = { kind: 'viewport' }
-  #seq = 0
   #chain: Promise<void> = Promise.resolve()
   #lingerUntil = 0
   #linger?: NodeJS.Timeout
@@ -92,7 +96,9 @@ export class TabStreamer {
     if (this.#targets.has(target)) this.#stills.ask(target, rect, scale)
   }
 
-  get stills (): { taken: number, swallowed: number } { return { taken: this.#stills.taken, swallowed: this.#stills.swallowedTotal } }
+  get stills (): { taken: number, swallowed: number, capturing: boolean } {
+    return { taken: this.#stills.taken, swallowed: this.#stills.swallowedTotal, capturing: this.#stills.capturing }
+  }
 
   setAim (aim: FrameAim): void {
     if (JSON.stringify(aim) === JSON.stringify(this.#aim)) return
@@ -189,7 +195,7 @@ export class TabStreamer {
     if (!this.#running) return
     // A frame of a still's clip, not of the viewport: no viewer may see it.
     if (this.#stills.swallows(ev.metadata)) return
-    this.#last = { jpeg: Buffer.from(ev.data, 'base64'), meta: ev.metadata, receivedAt: wallClock(), seq: ++this.#seq }
+    this.#last = { jpeg: Buffer.from(ev.data, 'base64'), meta: ev.metadata, receivedAt: wallClock(), seq: ++frameSeq }
     this.#encoded = undefined
     this.frames++
     this.#broadcast()

@@ -27,9 +27,9 @@ t.test("a still's clip frame is never the size of the viewport", async (t) => {
 })
 
 t.test('stills wait for a quiet stream, but not forever, and not too often', async (t) => {
-  t.equal(stillDueAt({ lastFrameAt: 1000, askedAt: 1000, servedAt: -Infinity }), 1000 + DETAIL_SETTLE_MS, 'quiet for a moment after the last frame')
-  t.equal(stillDueAt({ lastFrameAt: 5000, askedAt: 1000, servedAt: -Infinity }), 1000 + DETAIL_MAX_WAIT_MS, 'a page that never settles still gets one')
-  t.equal(stillDueAt({ lastFrameAt: 0, askedAt: 1000, servedAt: 950 }), 950 + DETAIL_MIN_INTERVAL_MS, 'one viewer, at most one still per interval')
+  t.equal(stillDueAt({ lastFrameAt: 1000, askedAt: 1000, lastTakenAt: -Infinity }), 1000 + DETAIL_SETTLE_MS, 'quiet for a moment after the last frame')
+  t.equal(stillDueAt({ lastFrameAt: 5000, askedAt: 1000, lastTakenAt: -Infinity }), 1000 + DETAIL_MAX_WAIT_MS, 'a page that never settles still gets one')
+  t.equal(stillDueAt({ lastFrameAt: 0, askedAt: 1000, lastTakenAt: 950 }), 950 + DETAIL_MIN_INTERVAL_MS, 'one tab, at most one still per interval, whoever asked')
 })
 
 t.test('changed tiles: where two pictures of a region differ', async (t) => {

@@ -14,13 +14,16 @@ const PAGE = `<!doctype html><title>Tiny targets</title><body style="margin:0;fo
 <p>Please confirm.</p>
 <div id="dot" style="position:absolute;left:600px;top:300px;width:12px;height:12px;background:#c00"></div>
 <input id="name" style="position:absolute;left:100px;top:500px;width:400px;height:40px;font-size:20px">
+<button id="signin" style="position:absolute;left:660px;top:290px;width:60px;height:30px" onclick="window.open('/signin', 'signin', 'width=500,height=600')">Sign in</button>
 <svg style="position:absolute;left:620px;top:260px" width="40" height="80"><line x1="20.5" y1="0" x2="20.5" y2="80" stroke="#000" stroke-width="0.3"/></svg>
 <script>window.clicks = []; addEventListener('mousedown', (e) => clicks.push({ x: e.clientX, y: e.clientY }))
 window.resizes = 0; addEventListener('resize', () => resizes++); visualViewport.addEventListener('resize', () => resizes++)</script>`
 
+const POPUP = '<!doctype html><title>Sign in</title><body style="margin:0;background:#0a0"><p>Sign in to continue</p>'
+
 t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
   const host = await startHost(t)
-  const site = await startFixtureServer(t, { '/confirm': { status: 403, body: PAGE } })
+  const site = await startFixtureServer(t, { '/confirm': { status: 403, body: PAGE }, '/signin': { body: POPUP } })
   const browser = await launchViewerBrowser(t)
   const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/confirm`, takeover: true }) })).json() as any
   const tab = host.app.tabs.get(fetched.tab_id)
@@ -37,12 +40,15 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
 
   // From here on the page must see no resize (its own load, scrollbar and all, is behind it).
   await tab.page.evaluate(() => { (window as any).resizes = 0 })
-  // Pinch open around the dot: fingers 30 px apart spread to 190 px.
+  // Pinch open around a page point: fingers 30 px apart spread to 190 px.
+  const pinchAround = async (x: number, y: number): Promise<void> => {
+    const at = await clientPointOf(page, x, y)
+    await touch('touchStart', [{ x: at.x - 15, y: at.y }, { x: at.x + 15, y: at.y }])
+    for (let half = 15; half <= 95; half += 10) await touch('touchMove', [{ x: at.x - half, y: at.y }, { x: at.x + half, y: at.y }])
+    await touch('touchEnd', [])
+  }
   const dot = { x: 606, y: 306 }
-  const at = await clientPointOf(page, dot.x, dot.y)
-  await touch('touchStart', [{ x: at.x - 15, y: at.y }, { x: at.x + 15, y: at.y }])
-  for (let half = 15; half <= 95; half += 10) await touch('touchMove', [{ x: at.x - half, y: at.y }, { x: at.x + half, y: at.y }])
-  await touch('touchEnd', [])
+  await pinchAround(dot.x, dot.y)
   const zoom: number = await page.evaluate(() => (window as any).afhttpPanelStats.zoom)
   t.ok(zoom >= 4, `the view zoomed to ${zoom}×`)
   t.same(await tab.page.evaluate(() => (window as any).clicks), [], 'the pinch never reached the page')
@@ -88,10 +94,9 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
   })
 
   t.test('a scrolled page gets a still of what is on show now', async (t) => {
-    const drawn: number = await page.evaluate(() => (window as any).afhttpPanelStats.stills_drawn)
     // Scrolled by 700 px, the blue block at document y 1000 shows at viewport y 300, by the dot.
     await tab.page.evaluate(() => scrollTo(0, 700))
-    await page.waitForFunction((n: number) => (window as any).afhttpPanelStats.stills_drawn > n, { timeout: 10_000, polling: 50 }, drawn)
+    await page.waitForFunction(() => (window as any).afhttpPanelStats.still?.scrollY === 700 && !document.querySelector<HTMLElement>('.afhttp-detail')!.hidden, { timeout: 10_000, polling: 50 })
     // The still alone, without the frame under it, must show the block where the page has it.
     await page.$eval('.afhttp-frame', (el) => { (el as HTMLElement).style.visibility = 'hidden' })
     const p = await clientPointOf(page, 580, 320)
@@ -131,5 +136,28 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
     await page.keyboard.type('ışık é ✓')
     await tab.page.waitForFunction(() => (document.getElementById('name') as HTMLInputElement).value === 'ışık é ✓', { timeout: 5_000, polling: 50 })
     t.pass('the text arrived as typed')
+  })
+
+  t.test('zoomed in, a popup the page opens is shown from stills of its own', async (t) => {
+    await pinchAround(690, 305)
+    await page.waitForFunction(() => (window as any).afhttpPanelStats.zoom >= 4 && !document.querySelector<HTMLElement>('.afhttp-detail')!.hidden, { timeout: 10_000, polling: 50 })
+    const before: number = await page.evaluate(() => (window as any).afhttpPanelStats.stills_drawn)
+    const p = await clientPointOf(page, 690, 305)
+    await page.touchscreen.tap(p.x, p.y)
+    await page.waitForFunction((root: string) => (window as any).afhttpPanelStats.tab_id !== root, { timeout: 10_000, polling: 50 }, tab.id)
+    t.pass('the panel follows the popup')
+    const zoom: number = await page.evaluate(() => (window as any).afhttpPanelStats.zoom)
+    if (zoom < 2) await pinchAround(250, 300)
+    await page.waitForFunction((n: number) => (window as any).afhttpPanelStats.stills_drawn > n && !document.querySelector<HTMLElement>('.afhttp-detail')!.hidden, { timeout: 10_000, polling: 50 }, before)
+    // The still alone, without the frame under it: the popup's green, never the opener's page.
+    await page.$eval('.afhttp-frame', (el) => { (el as HTMLElement).style.visibility = 'hidden' })
+    const box = await page.$eval('.afhttp-detail', (el) => el.getBoundingClientRect().toJSON())
+    const view = await page.$eval('#afhttp-view', (el) => el.getBoundingClientRect().toJSON())
+    const x = Math.max(box.left, view.left) + 10
+    const y = Math.max(box.top, view.top) + 40
+    const shot = decodePng(await page.screenshot({ type: 'png', clip: { x, y, width: 4, height: 4 } }))
+    await page.$eval('.afhttp-frame', (el) => { (el as HTMLElement).style.visibility = '' })
+    const rgb = [shot.rgba[0], shot.rgba[1], shot.rgba[2]]
+    t.ok(rgb[1] > 120 && rgb[0] < 60 && rgb[2] < 60, `the still on show is of the popup (rgb ${rgb.join(', ')}; zoom ${zoom} after the switch)`)
   })
 })
