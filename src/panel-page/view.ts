@@ -191,8 +191,8 @@ export class View {
     return clamped ? containerToViewportClamped(pt, this.layout) : containerToViewport(pt, this.layout)
   }
 
-  /** Viewport CSS pixels per container CSS pixel (for turning finger travel into scrolling). */
-  get scale (): number { return (this.layout?.scale || 1) / this.zoom }
+  /** Container CSS pixels per viewport CSS pixel as drawn now (finger travel ÷ scale = page px). */
+  get scale (): number { return (this.layout?.scale || 1) * this.zoom }
 
   /** What this viewer would like the host to stream (frame pixels it can actually show). */
   wantedSize (): Extract<PanelWireMessage, { t: 'size' }> {
@@ -210,7 +210,7 @@ export class View {
   wantedDetail (): Extract<PanelWireMessage, { t: 'detail' }> {
     const dpr = window.devicePixelRatio || 1
     // Device pixels of this screen per viewport CSS pixel, as the picture is shown now.
-    const scale = dpr * (this.layout?.scale ?? 0) * this.zoom
+    const scale = this.layout ? dpr * this.scale : 0
     const frameScale = this.geom ? this.geom.imageWidth / this.geom.deviceWidth : 1
     const r = this.el.getBoundingClientRect()
     const a = this.toViewport(r.left, r.top, true)
