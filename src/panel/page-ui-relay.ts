@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { InputRelay } from './input-relay.js'
 import { dialogAnswer, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
 import { PageWatch, type OpenChooser } from '../page-ui/page-watch.js'
-import { PICKER_KINDS, type ChooserInfo, type PageUiMessage, type PickerInfo, type UiAnswer } from './messages.js'
+import { PICKER_KINDS, type ChooserInfo, type InputMessage, type PageUiMessage, type PickerInfo, type UiAnswer } from './messages.js'
 import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
 
 // A busy machine may take a while to show the list after the press: look for up to ~1.5 s.
@@ -105,6 +105,17 @@ export class PageUiRelay {
   }
 
   /** A press was relayed at (x, y): if it opened a select, the panel must draw its list. */
+  /** A press or an opening key may have opened a select list the screencast cannot show. */
+  noticeInput (msg: InputMessage): void {
+    if (msg.t === 'mouse' && msg.type === 'down') {
+      if (msg.button === 'left') this.afterPress(msg.x, msg.y)
+      else this.forgetSelect()
+    } else if (msg.t === 'key' && msg.type === 'down') {
+      if (msg.key === ' ' || (msg.key === 'ArrowDown' && (msg.mods & 1) !== 0)) this.afterOpeningKey()
+      else if (msg.key === 'Escape' || msg.key === 'Enter' || msg.key === 'Tab') this.forgetSelect()
+    }
+  }
+
   afterPress (x: number, y: number): void {
     void this.#probe(PRESS_PROBE('document.elementFromPoint(X, Y)').replaceAll('X', String(x)).replaceAll('Y', String(y)))
   }

@@ -16,7 +16,7 @@ import { FocusWatch } from './focus-watch.js'
 import { FrameSink } from './frame-sink.js'
 import { InputRelay, type RelayHooks } from './input-relay.js'
 import type { Lease } from './lease.js'
-import { isInput, isUiAnswer, parsePanelMessage, type HostMessage, type InputMessage, type PageUiMessage, type PanelMessage, type StateMessage, type TabsMessage } from './messages.js'
+import { isInput, isUiAnswer, parsePanelMessage, type HostMessage, type PageUiMessage, type PanelMessage, type StateMessage, type TabsMessage } from './messages.js'
 import type { TabStreamer } from './streamer.js'
 import { pageUiRelayFor, type PageUiRelay } from './page-ui-relay.js'
 import { openPopup, releasePopup, tabsMessage, type Popup } from './popups.js'
@@ -169,13 +169,13 @@ export class PanelTab {
         // The person works the popup the page opened, its dialogs and lists drawn as the opener's are.
         if (this.#refuseWhileDialog(viewer, popup.ui)) return
         popup.relay.relay(msg)
-        this.#noticeUi(msg, popup.ui)
+        popup.ui.noticeInput(msg)
         this.#deps.tab.lastActiveAt = this.#deps.now()
         return
       }
       if (this.#refuseWhileDialog(viewer, this.#ui)) return
       this.#relay.relay(msg)
-      this.#noticeUi(msg, this.#ui)
+      this.#ui.noticeInput(msg)
       // A person at work keeps the tab fresh for the reaper once the hold is over.
       this.#deps.tab.lastActiveAt = this.#deps.now()
       return
@@ -242,17 +242,6 @@ export class PanelTab {
       v.ws.close(1000, 'handoff ended')
     }
     this.#session.detach().catch(() => undefined)
-  }
-
-  /** A press or an opening key may have opened a select list the screencast cannot show. */
-  #noticeUi (msg: InputMessage, ui: PageUiRelay): void {
-    if (msg.t === 'mouse' && msg.type === 'down') {
-      if (msg.button === 'left') ui.afterPress(msg.x, msg.y)
-      else ui.forgetSelect()
-    } else if (msg.t === 'key' && msg.type === 'down') {
-      if (msg.key === ' ' || (msg.key === 'ArrowDown' && (msg.mods & 1) !== 0)) ui.afterOpeningKey()
-      else if (msg.key === 'Escape' || msg.key === 'Enter' || msg.key === 'Tab') ui.forgetSelect()
-    }
   }
 
   /** Input would wait in a page blocked by a dialog and land after the answer, somewhere unseen. */
