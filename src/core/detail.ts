@@ -33,13 +33,18 @@ export function detailClip (rect: DetailRect, scale: number, viewport: { width: 
   if (!(width >= MIN_SIDE && height >= MIN_SIDE) || !Number.isFinite(scale)) return null
   let s = Math.min(scale, DETAIL_SCALE_MAX, Math.sqrt(DETAIL_PIXELS_MAX / (width * height)))
   if (s < DETAIL_MIN_GAIN) return null
-  if (Math.round(width * s) === viewport.width && Math.round(height * s) === viewport.height) s *= 0.99
+  if (Math.abs(Math.round(width * s) - viewport.width) <= 1 && Math.abs(Math.round(height * s) - viewport.height) <= 1) s *= 0.99
   return { x, y, width, height, scale: Math.round(s * 1000) / 1000 }
 }
 
 /** Whether a screencast frame of this size is the page's viewport (not a still's clip). */
 export function isViewportFrame (frame: { deviceWidth: number; deviceHeight: number }, viewport: { width: number; height: number }): boolean {
   return frame.deviceWidth === viewport.width && frame.deviceHeight === viewport.height
+}
+
+/** Whether a frame has the drawn size (±1 px of rounding) of a still still remembered at `now`. */
+export function isClipFrame (frame: { deviceWidth: number; deviceHeight: number }, drawn: ReadonlyArray<{ width: number; height: number; until: number }>, now: number): boolean {
+  return drawn.some((d) => d.until > now && Math.abs(d.width - frame.deviceWidth) <= 1 && Math.abs(d.height - frame.deviceHeight) <= 1)
 }
 
 /** One changed square of a region, in region pixels. */

@@ -8,7 +8,7 @@
 // for a fresh frame afterwards, so a change drawn only into a swallowed frame is not lost.
 import type { CDPSession } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
-import { detailClip, isViewportFrame, stillDueAt, type DetailRect } from '../core/detail.js'
+import { detailClip, isClipFrame, isViewportFrame, stillDueAt, type DetailRect } from '../core/detail.js'
 import { encodeFrame, type FrameAim } from './frame-codec.js'
 
 export interface StillTarget { offerStill (still: Uint8Array): void }
@@ -30,8 +30,10 @@ export interface StillSource {
 
 interface Ask { target: StillTarget, rect: DetailRect, scale: number, askedAt: number, pending: boolean }
 
-/** Frames of a still's clip can trail its answer by a frame or two. */
-const SWALLOW_GRACE_MS = 100
+/** How long the drawn size of a still is recognised on late clip frames. */
+const CLIP_MEMORY_MS = 10_000
+/** Swallowed frames come in a burst: refresh once it is over. */
+const REFRESH_AFTER_MS = 100
 const wallClock = (): number => performance.timeOrigin + performance.now()
 
 export class DetailStills {
@@ -44,7 +46,9 @@ export class DetailStills {
   /** Stills are budgeted per tab, not per viewer: more viewers (view links too) get no more. */
   #lastTakenAt = -Infinity
   #taking: { width: number, height: number } | undefined
-  #graceUntil = 0
+  /** Drawn sizes of recent stills, to know their clip frames when they come late. */
+  #drawn: Array<{ width: number, height: number, until: number }> = []
+  #refresh?: NodeJS.Timeout
   #swallowed = 0
   #timer?: NodeJS.Timeout
   #disposed = false
@@ -72,16 +76,24 @@ export class DetailStills {
     this.#asks.delete(target)
   }
 
-  /** A frame from the screencast: true when it is a still's clip, which no viewer may see. */
+  /**
+   * A frame from the screencast: true when it is a still's clip, which no viewer may see. During
+   * a capture, anything not of the viewport's size is one; afterwards (a loaded browser or event
+   * loop can deliver them seconds late), anything of the drawn size of a recent still.
+   */
   swallows (meta: StreamFrame['meta']): boolean {
-    const viewport = this.#taking ?? (this.#now() < this.#graceUntil ? this.#viewport() : undefined)
-    if (!viewport || isViewportFrame(meta, viewport)) {
-      this.#lastFrameAt = this.#now()
+    const now = this.#now()
+    const viewport = this.#taking ?? this.#viewport()
+    const clip = this.#taking ? !isViewportFrame(meta, this.#taking) : isClipFrame(meta, this.#drawn, now) && !(viewport && isViewportFrame(meta, viewport))
+    if (!clip) {
+      this.#lastFrameAt = now
       this.#schedule()
       return false
     }
     this.#swallowed++
     this.swallowedTotal++
+    // A late one: the frame after it is owed now.
+    if (!this.#taking) this.#refreshSoon()
     return true
   }
 
@@ -91,6 +103,7 @@ export class DetailStills {
   dispose (): void {
     this.#disposed = true
     clearTimeout(this.#timer)
+    clearTimeout(this.#refresh)
     this.#asks.clear()
   }
 
@@ -133,6 +146,7 @@ export class DetailStills {
     const clip = detailClip(ask.rect, ask.scale, viewport)
     if (!clip) { this.#schedule(); return }
     this.#taking = viewport
+    this.#drawn = [...this.#drawn.filter((d) => d.until > this.#now()), { width: Math.round(clip.width * clip.scale), height: Math.round(clip.height * clip.scale), until: this.#now() + CLIP_MEMORY_MS }]
     try {
       const session = await this.#source.session()
       // The clip is in document CSS px: the frame's scroll offset is added.
@@ -164,15 +178,19 @@ export class DetailStills {
       this.#log.debug({ err }, 'panel still failed')
     } finally {
       this.#taking = undefined
-      this.#graceUntil = this.#now() + SWALLOW_GRACE_MS
-      setTimeout(() => this.#afterGrace(), SWALLOW_GRACE_MS + 5).unref()
+      if (this.#swallowed > 0) this.#refreshSoon()
       this.#schedule()
     }
   }
 
-  #afterGrace (): void {
-    if (this.#swallowed === 0 || this.#disposed) return
-    this.#swallowed = 0
-    this.#source.refresh()
+  /** Frames were swallowed: once they stop coming, have the screencast send a fresh one. */
+  #refreshSoon (): void {
+    clearTimeout(this.#refresh)
+    this.#refresh = setTimeout(() => {
+      if (this.#swallowed === 0 || this.#disposed || this.#taking) return
+      this.#swallowed = 0
+      this.#source.refresh()
+    }, REFRESH_AFTER_MS)
+    this.#refresh.unref()
   }
 }

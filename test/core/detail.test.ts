@@ -1,5 +1,5 @@
 import t from 'tap'
-import { changedTiles, detailClip, DETAIL_MAX_WAIT_MS, DETAIL_MIN_INTERVAL_MS, DETAIL_SETTLE_MS, isViewportFrame, stillDueAt } from '../../src/core/detail.js'
+import { changedTiles, detailClip, DETAIL_MAX_WAIT_MS, DETAIL_MIN_INTERVAL_MS, DETAIL_SETTLE_MS, isClipFrame, isViewportFrame, stillDueAt } from '../../src/core/detail.js'
 import { DETAIL_PIXELS_MAX, DETAIL_SCALE_MAX } from '../../src/limits.js'
 
 const viewport = { width: 1280, height: 720 }
@@ -22,8 +22,16 @@ t.test('no viewer can make the browser draw a huge still', async (t) => {
 t.test("a still's clip frame is never the size of the viewport", async (t) => {
   const clip = detailClip({ x: 0, y: 0, width: 640, height: 360 }, 2, viewport)!
   t.not(Math.round(clip.width * clip.scale), 1280, 'a clip drawn exactly at the viewport size would pass for a frame')
+  const near = detailClip({ x: 0, y: 0, width: 640, height: 360 }, 2.0016, viewport)!
+  t.ok(Math.abs(Math.round(near.width * near.scale) - 1280) > 1, 'nor within the ±1 px a clip frame is recognised by')
   t.ok(isViewportFrame({ deviceWidth: 1280, deviceHeight: 720 }, viewport))
   t.notOk(isViewportFrame({ deviceWidth: 1170, deviceHeight: 658 }, viewport))
+  // 427 × 240 CSS px at 2.74 is drawn 1169.98 × 657.6: Chromium reports 1170 × 658.
+  const drawn = [{ width: Math.round(427 * 2.74), height: Math.round(240 * 2.74), until: 10_000 }]
+  t.ok(isClipFrame({ deviceWidth: 1170, deviceHeight: 658 }, drawn, 9_000), 'a late clip frame is recognised by its drawn size')
+  t.ok(isClipFrame({ deviceWidth: 1169, deviceHeight: 657 }, drawn, 9_000), '…to the pixel of rounding')
+  t.notOk(isClipFrame({ deviceWidth: 1170, deviceHeight: 658 }, drawn, 10_001), '…for as long as it is remembered')
+  t.notOk(isClipFrame({ deviceWidth: 1280, deviceHeight: 720 }, drawn, 9_000))
 })
 
 t.test('stills wait for a quiet stream, but not forever, and not too often', async (t) => {
