@@ -129,8 +129,9 @@ export class DetailLayer {
     const k = this.canvas.width / region.width
     for (const tile of tiles) this.#ctx.clearRect(Math.floor(tile.x * k), Math.floor(tile.y * k), Math.ceil(tile.width * k) + 1, Math.ceil(tile.height * k) + 1)
     shown.stale += tiles.reduce((sum, tile) => sum + tile.width * tile.height, 0)
-    this.#stats.still_stale_share = Math.min(1, shown.stale / (region.width * region.height))
-    if (this.#stats.still_stale_share >= STALE_SHARE) this.#askSoon()
+    const share = Math.min(1, shown.stale / (region.width * region.height))
+    this.#stats.still_stale_share = share
+    if (share >= STALE_SHARE) this.#askSoon()
   }
 
   /** A still from the host; false when the frame it refines is no longer kept. */

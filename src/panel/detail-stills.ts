@@ -34,7 +34,6 @@ interface Ask { target: StillTarget, rect: DetailRect, scale: number, askedAt: n
 const CLIP_MEMORY_MS = 10_000
 /** Swallowed frames come in a burst: refresh once it is over. */
 const REFRESH_AFTER_MS = 100
-const wallClock = (): number => performance.timeOrigin + performance.now()
 
 export class DetailStills {
   readonly #source: StillSource
@@ -56,11 +55,11 @@ export class DetailStills {
   /** Frames of a still's clip kept from every viewer, over this stream's life. */
   swallowedTotal = 0
 
-  constructor (source: StillSource, opts: { quality: number, log: FastifyBaseLogger, now?: () => number }) {
+  constructor (source: StillSource, opts: { quality: number, log: FastifyBaseLogger, now: () => number }) {
     this.#source = source
     this.#quality = opts.quality
     this.#log = opts.log
-    this.#now = opts.now ?? wallClock
+    this.#now = opts.now
   }
 
   /** A viewer's wish; a null rect withdraws it. Each ask is answered by at most one still. */
@@ -83,8 +82,9 @@ export class DetailStills {
    */
   swallows (meta: StreamFrame['meta']): boolean {
     const now = this.#now()
-    const viewport = this.#taking ?? this.#viewport()
-    const clip = this.#taking ? !isViewportFrame(meta, this.#taking) : isClipFrame(meta, this.#drawn, now) && !(viewport && isViewportFrame(meta, viewport))
+    const taking = this.#taking
+    const last = taking ? undefined : this.#viewport()
+    const clip = taking ? !isViewportFrame(meta, taking) : isClipFrame(meta, this.#drawn, now) && !(last !== undefined && isViewportFrame(meta, last))
     if (!clip) {
       this.#lastFrameAt = now
       this.#schedule()

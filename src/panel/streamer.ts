@@ -65,7 +65,7 @@ export class TabStreamer {
       last: () => this.#last,
       aim: () => this.#aim,
       refresh: () => { const size = this.#running; if (size) this.#enqueue(() => this.#start(size, true)) }
-    }, { quality: opts.quality, log: opts.log })
+    }, { quality: opts.quality, log: opts.log, now: wallClock })
   }
 
   /** Starts streaming to a viewer; it gets the cached frame at once if there is one. */
