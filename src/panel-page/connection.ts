@@ -91,12 +91,14 @@ export class Socket {
 }
 
 /** Polls GET /panel/api/status; `onStatus(body | null, failures, httpStatus)`. */
-export function pollStatus (tab: string, onStatus: (body: PanelStatus | null, failures: number, httpStatus: number) => boolean): () => void {
+/** `sentAt` (performance.now()) is when the answered request left: see core/panel-status.ts. */
+export function pollStatus (tab: string, onStatus: (body: PanelStatus | null, failures: number, httpStatus: number, sentAt: number) => boolean): () => void {
   let failures = 0
   let timer = 0
   const tick = async (): Promise<void> => {
     let body: PanelStatus | null = null
     let status = 0
+    const sentAt = performance.now()
     try {
       const res = await fetch(api('status', tab), { cache: 'no-store', signal: AbortSignal.timeout(STATUS_TIMEOUT_MS) })
       status = res.status
@@ -104,7 +106,7 @@ export function pollStatus (tab: string, onStatus: (body: PanelStatus | null, fa
     } catch { /* counted below */ }
     // Any answer from the host clears the banner; only silence or a 5xx counts as lost.
     failures = status && status < 500 ? 0 : failures + 1
-    if (onStatus(body, failures, status) !== false) timer = setTimeout(tick, STATUS_EVERY_MS)
+    if (onStatus(body, failures, status, sentAt) !== false) timer = setTimeout(tick, STATUS_EVERY_MS)
   }
   void tick()
   return () => clearTimeout(timer)

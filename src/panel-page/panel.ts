@@ -12,6 +12,7 @@ import { PointerCapture } from './pointer.js'
 import { KeyboardCapture } from './keyboard.js'
 import { BANNER_THRESHOLD, declineOverHttp, doneOverHttp, pollStatus, renewLease, Socket, type HttpAnswer } from './connection.js'
 import { PageUi } from './page-ui.js'
+import { statusIsNewer } from '../core/panel-status.js'
 
 // The panel's own elements (panel/index.html): always there, so looked up without a null check.
 const $ = <E extends HTMLElement = HTMLElement>(id: string): E => document.getElementById(id) as E
@@ -24,7 +25,7 @@ const stats: PanelStats = window.afhttpPanelStats = {
   frames: 0, bytes: 0, last_frame_at: null, inputs_sent: 0,
   frames_drawn: 0, frames_skipped: 0, first_frame_at: null, last_drawn_at: null,
   script_at: now(), last_input_at: null, ws_connects: 0, ws_open_at: null, aim: null, controller: null, you_control: false, state: null,
-  mode: null, zoom: 1, tab_id: tab, stills_drawn: 0, stills_dropped: 0, still_bytes: 0
+  generation: null, status_answers: 0, status_stale: 0, mode: null, zoom: 1, tab_id: tab, stills_drawn: 0, stills_dropped: 0, still_bytes: 0
 }
 const ui = {
   view: $('afhttp-view'), control: $<HTMLButtonElement>('afhttp-control'), done: $<HTMLButtonElement>('afhttp-done'), focus: $('afhttp-focus'),
@@ -37,6 +38,8 @@ ui.declineReason.maxLength = DECLINE_NOTE_MAX_CHARS
 
 /** The last state from the host (a revoked one carries no summary), kept current by the status poll. */
 let state: Partial<LiveStateMessage> | null = null
+/** When the socket's latest state arrived (performance.now()): older status answers lose to it. */
+let socketStateAt: number | undefined
 let focus: FocusState = { editable: false, kind: 'none', label: '' }
 let skew = 0
 let ended = false
@@ -80,7 +83,7 @@ const socket = new Socket({
     if (!ended && !ui.overlay.hidden) overlay(null)
   },
   onMessage: (m) => {
-    if (m.t === 'state') { state = m; if ('now' in m) skew = m.now - Date.now(); render() }
+    if (m.t === 'state') { state = m; socketStateAt = performance.now(); if ('now' in m) skew = m.now - Date.now(); render() }
     else if (m.t === 'focus') { onFocus(m) }
     else if (m.t === 'refused') notify(refusal(m), 'warn')
     else if (m.t === 'ended') end(m)
@@ -177,7 +180,7 @@ function refusal (m: Extract<HostMessage, { t: 'refused' }>): string {
 
 function render (): void {
   const you = state?.you_control === true
-  Object.assign(stats, { controller: state?.controller ?? null, you_control: you, state: state?.state ?? null })
+  Object.assign(stats, { controller: state?.controller ?? null, you_control: you, state: state?.state ?? null, generation: state?.generation ?? null })
   const mode = state?.mode ?? 'control'
   stats.mode = mode
   document.body.dataset.mode = mode
@@ -288,7 +291,7 @@ ui.aim.addEventListener('click', () => {
 ui.kbd.hidden = !coarse
 ui.kbd.addEventListener('click', () => keyboard.focus())
 
-stops.push(pollStatus(tab, (body, failures, status) => {
+stops.push(pollStatus(tab, (body, failures, status, sentAt) => {
   ui.banner.hidden = failures < BANNER_THRESHOLD
   ui.banner.textContent = 'Connection to the host lost. Retrying…'
   // The socket's "ended" message says why, when it is on its way; give it a moment.
@@ -296,7 +299,12 @@ stops.push(pollStatus(tab, (body, failures, status) => {
   if (!body) return true
   skew = Date.parse(body.now) - Date.now()
   if (!LIVE.has(body.handoff.state)) { end(body.handoff); return false }
-  if (state) { Object.assign(state, body.handoff, { you_control: state.you_control }); render() }
+  stats.status_answers++
+  if (!state) return true
+  // A poll that left before the socket's latest state would put back an older control generation.
+  if (!statusIsNewer(sentAt, socketStateAt)) { stats.status_stale++; return true }
+  Object.assign(state, body.handoff, { you_control: state.you_control })
+  render()
   return true
 }))
 stops.push(renewLease(tab, (ok, status, body) => {

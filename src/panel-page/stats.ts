@@ -20,6 +20,11 @@ export interface PanelStats {
   controller: string | null
   you_control: boolean
   state: string | null
+  /** The control generation the panel stamps its input with (input under an older one is dropped). */
+  generation: number | null
+  /** Status poll answers handled, and those ignored as older than the socket's latest state. */
+  status_answers: number
+  status_stale: number
   mode: string | null
   zoom: number
   tab_id: string

@@ -301,6 +301,60 @@ t.test('panel exchange, lease and control', async (t) => {
     conn.ws.close()
   })
 
+  t.test('a status answer older than the socket\'s state does not make the next click stale', async (t) => {
+    // The race behind lost first clicks: a status poll that leaves before a control change
+    // (the one fired at page load leaves before the socket's take) can be answered after the
+    // socket's state, carrying the older generation. Here the viewer's network holds a poll's
+    // answer back while the person releases and takes control again through the panel.
+    const own = await host.app.tabs.open(host.config.defaultProfile)
+    own.retained = true
+    t.teardown(() => host.api(`/v1/tabs/${own.id}`, { method: 'DELETE' }).then(() => undefined))
+    await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: own.id, url: `${site.url}/wall`, timeout_ms: 5000 }) })
+    const url = await mint(host, own.id)
+    secrets.push(url)
+    const v = await openViewer(browser, host)
+    const stats = async (): Promise<any> => v.page.evaluate(() => (window as any).afhttpPanelStats)
+    const generation = async (): Promise<number> => ((await (await host.api(`/v1/tabs/${own.id}/handoff`)).json()) as { generation: number }).generation
+    await v.page.goto(url)
+    await waitForControl(v.page)
+    await waitForFrames(v.page)
+
+    const net = await v.page.createCDPSession()
+    let held = ''
+    let heldBody = ''
+    const paused = new Promise<void>((resolve) => {
+      net.on('Fetch.requestPaused', (ev: { requestId: string }) => {
+        if (held) { void net.send('Fetch.continueRequest', { requestId: ev.requestId }).catch(() => undefined); return }
+        held = ev.requestId
+        net.send('Fetch.getResponseBody', { requestId: ev.requestId }).then((b) => { heldBody = b.base64Encoded ? Buffer.from(b.body, 'base64').toString() : b.body }, () => undefined).finally(resolve)
+      })
+    })
+    await net.send('Fetch.enable', { patterns: [{ urlPattern: '*/panel/api/status*', requestStage: 'Response' }] })
+    await paused
+    const before = await generation()
+    t.equal(JSON.parse(heldBody).handoff.generation, before, 'a poll was answered, and its answer is held back')
+    await v.page.click('#afhttp-control')
+    await waitForControl(v.page, false)
+    await v.page.click('#afhttp-control')
+    await waitForControl(v.page)
+    const current = await generation()
+    t.ok(current > before, 'control moved on while the answer was held')
+    const answered = (await stats()).status_answers
+    await net.send('Fetch.continueRequest', { requestId: held })
+    await v.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.status_answers > n, { timeout: 5_000 }, answered)
+    const after = await stats()
+    t.equal(after.status_stale, 1, 'the late answer was known as older than the socket\'s state')
+    t.equal(after.generation, current, 'input is still stamped with the current generation')
+
+    await own.page.evaluate(() => { (window as any).log = [] })
+    const box = await v.page.$eval('#afhttp-view canvas', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width * 0.2, y: r.y + r.height * 0.25 } })
+    await v.page.mouse.click(box.x, box.y)
+    const landed = await own.page.waitForFunction(() => (window as any).log.some((e: { type: string }) => e.type === 'mousedown'), { timeout: 5_000, polling: 50 }).then(() => true, () => false)
+    t.ok(landed, 'the next click reached the page')
+    await net.detach()
+    await v.context.close()
+  })
+
   t.test('no secret and no lease token reaches the logs', async (t) => {
     const text = host.logs.text()
     for (const s of secrets) t.notOk(text.includes(new URL(s).pathname.split('/').pop()!), 'secret absent')
