@@ -51,6 +51,12 @@ export class DetailLayer {
    */
   readonly #recent: Kept[] = Array.from({ length: KEPT_FRAMES }, () => kept())
   #newest: Kept | null = null
+  /**
+   * Unzoomed, the newest frame's JPEG only (a reference, no copy): copying every frame of a
+   * viewer that never zooms would cost it a full-frame copy per frame. A zoom decodes it again.
+   */
+  #latest: { header: FrameHeader, jpeg: Uint8Array } | null = null
+  #seeding: Promise<void> = Promise.resolve()
   #shown: Shown | null = null
   #active = false
   #reask = 0
@@ -69,15 +75,39 @@ export class DetailLayer {
   setActive (active: boolean): void {
     if (active === this.#active) return
     this.#active = active
-    if (active) return
+    if (active) { this.#seeding = this.#seed(); return }
     this.clear()
-    // Let go of the kept frames' memory until the next zoom, all but the newest.
+    // Let go of the kept frames' memory until the next zoom.
+    this.#newest = null
     for (const f of this.#recent) {
-      if (f === this.#newest) continue
       f.seq = -1
       f.canvas.width = 1
       f.canvas.height = 1
     }
+  }
+
+  /** Settled once the frame on show when the zoom began is kept (a still may refine it). */
+  get seeding (): Promise<void> { return this.#seeding }
+
+  async #seed (): Promise<void> {
+    const latest = this.#latest
+    if (!latest) return
+    const bitmap = await createImageBitmap(new Blob([latest.jpeg as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' })).catch(() => null)
+    if (!bitmap) return
+    // Frames that came meanwhile were kept as they came; this one only if it is still the newest.
+    if (this.#active && (this.#newest?.seq ?? -1) < latest.header.seq) this.#keep(latest.header, bitmap)
+    bitmap.close()
+  }
+
+  #keep (header: FrameHeader, bitmap: ImageBitmap): Kept {
+    // Reuse the oldest kept frame for this one.
+    const slot = this.#recent.reduce((a, b) => (a.seq <= b.seq ? a : b))
+    slot.canvas.width = bitmap.width
+    slot.canvas.height = bitmap.height
+    slot.ctx.drawImage(bitmap, 0, 0)
+    Object.assign(slot, { seq: header.seq, scrollX: header.scrollX, scrollY: header.scrollY })
+    this.#newest = slot
+    return slot
   }
 
   /** Another tab is on show: neither the still nor the kept frames are pictures of it. */
@@ -85,6 +115,7 @@ export class DetailLayer {
     this.clear()
     for (const f of this.#recent) f.seq = -1
     this.#newest = null
+    this.#latest = null
   }
 
   clear (): void {
@@ -95,17 +126,14 @@ export class DetailLayer {
   }
 
   /**
-   * Every frame, before it is drawn (the bitmap is still whole). The newest frame is always
-   * kept, so that the first still after a zoom, of a page that draws nothing new, has its frame.
+   * Every frame, before it is drawn (the bitmap is still whole), with the JPEG it came from.
+   * Zoomed, the frame is kept to compare stills against; unzoomed, only its JPEG is remembered,
+   * so that the first still after a zoom, of a page that draws nothing new, has its frame.
    */
-  beforeFrame (header: FrameHeader, bitmap: ImageBitmap): void {
-    // Zoomed: reuse the oldest kept frame for this one; otherwise only the newest is kept.
-    const slot = this.#active ? this.#recent.reduce((a, b) => (a.seq <= b.seq ? a : b)) : (this.#newest ?? this.#recent[0])
-    slot.canvas.width = bitmap.width
-    slot.canvas.height = bitmap.height
-    slot.ctx.drawImage(bitmap, 0, 0)
-    Object.assign(slot, { seq: header.seq, scrollX: header.scrollX, scrollY: header.scrollY })
-    this.#newest = slot
+  beforeFrame (header: FrameHeader, bitmap: ImageBitmap, jpeg: Uint8Array): void {
+    this.#latest = { header, jpeg }
+    if (!this.#active) return
+    const slot = this.#keep(header, bitmap)
     const shown = this.#shown
     if (!shown) return
     if (header.scrollX !== shown.scrollX || header.scrollY !== shown.scrollY || header.deviceWidth !== shown.device.width || header.deviceHeight !== shown.device.height ||

@@ -85,8 +85,12 @@ export class View {
       const { header, jpeg } = (frame ?? still)!
       try {
         const bitmap = await createImageBitmap(new Blob([jpeg as Uint8Array<ArrayBuffer>], { type: 'image/jpeg' }))
-        if (frame) this.draw(header, bitmap)
-        else if (this.detail.show(header, bitmap)) this.placeDetail()
+        if (frame) this.draw(header, bitmap, jpeg)
+        else {
+          // The frame it refines may still be decoding, kept again at the zoom.
+          await this.detail.seeding
+          if (this.detail.show(header, bitmap)) this.placeDetail()
+        }
       } catch (err) {
         console.warn('afhttp: a frame could not be shown', err)
       }
@@ -94,11 +98,11 @@ export class View {
     this.decoding = false
   }
 
-  draw (header: FrameHeader, bitmap: ImageBitmap): void {
+  draw (header: FrameHeader, bitmap: ImageBitmap, jpeg: Uint8Array): void {
     const { width, height } = bitmap
     // A hook for embedding pages and the benchmark; the bitmap is gone once transferred.
     if (typeof window.afhttpOnFrame === 'function') window.afhttpOnFrame({ header, bitmap, drawnAt: now() })
-    this.detail.beforeFrame(header, bitmap)
+    this.detail.beforeFrame(header, bitmap, jpeg)
     this.ctx.transferFromImageBitmap(bitmap)
     // A new aim (or the first frame) changes how large the page is drawn: the stream and the
     // still this viewer wants may change with it.
