@@ -19,7 +19,8 @@ import type { Lease } from './lease.js'
 import { isInput, isUiAnswer, parsePanelMessage, type HostMessage, type PageUiMessage, type PanelMessage, type StateMessage, type TabsMessage } from './messages.js'
 import type { TabStreamer } from './streamer.js'
 import { pageUiRelayFor, type PageUiRelay } from './page-ui-relay.js'
-import { openPopup, releasePopup, tabsMessage, type Popup } from './popups.js'
+import { tabsMessage } from './popups.js'
+import { PopupFollower } from './popup-follower.js'
 
 export interface Viewer {
   readonly id: string
@@ -46,8 +47,6 @@ export interface PanelTabDeps {
 
 const FOCUS_POLL_MS = 700
 const AIM_MARGIN = 16
-/** Popups are adopted a moment after the browser reports them: look again shortly after. */
-const POPUP_LOOKS_MS = [60, 250, 800]
 
 export class PanelTab {
   readonly viewers = new Map<string, Viewer>()
@@ -62,10 +61,8 @@ export class PanelTab {
   #closed = false
   /** The tab every viewer of this handoff sees now: the handed-off tab or one of its popups. */
   #shown: string
-  readonly #popups = new Map<string, Popup>()
-  #syncing = false
+  readonly #popups: PopupFollower
   #tabsKey = ''
-  readonly #onTarget = (): void => { for (const ms of POPUP_LOOKS_MS) setTimeout(() => { void this.syncPopups() }, ms).unref() }
 
   static async open (deps: PanelTabDeps): Promise<PanelTab> {
     const session = await deps.tab.page.createCDPSession()
@@ -79,6 +76,25 @@ export class PanelTab {
     this.#deps = deps
     this.#session = session
     this.#shown = deps.tab.id
+    const { popups, streamerFor } = deps
+    this.#popups = new PopupFollower({
+      popups: () => (popups && streamerFor ? popups() : []),
+      streamerFor: (tab) => streamerFor!(tab),
+      popupDeps: (tab) => ({
+        hooks: { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focus.afterInput(), inputDelivered: deps.inputDelivered },
+        broadcast: (msg) => this.#broadcastUi(tab.id, msg),
+        log: deps.log,
+        now: deps.now
+      }),
+      opened: (popup) => this.#show(popup.tab.id),
+      closed: (popup) => {
+        if (this.#shown === popup.tab.id) this.#show(deps.tab.id)
+        // A sign-in popup that closed is when the opener moves on: look at it, as after a click.
+        this.#completion.moment()
+      },
+      synced: () => this.#announceTabs(),
+      disposed: () => this.#closed
+    })
     this.#relay = new InputRelay(session, {
       completionMoment: () => this.#completion.moment(),
       inputSent: () => this.#focus.afterInput(),
@@ -234,9 +250,8 @@ export class PanelTab {
     this.#completion.dispose()
     this.#ui.dispose()
     this.#unwatch()
-    for (const p of this.#popups.values()) releasePopup(p)
     // The popups stay open for the driver (SPEC section 7): only the panel lets go of them.
-    this.#popups.clear()
+    this.#popups.releaseAll()
     for (const v of this.viewers.values()) {
       this.#send(v, { t: 'ended', state: summary?.state ?? 'revoked', finish_reason: summary?.finish_reason ?? null, auto_done: summary?.auto_done ?? false, ...(summary?.human_note !== undefined ? { human_note: summary.human_note } : {}) })
       v.ws.close(1000, 'handoff ended')
@@ -293,32 +308,7 @@ export class PanelTab {
 
   /** The popup list changed (one opened or closed): follow it (SPEC section 7 "Popups"). */
   async syncPopups (): Promise<void> {
-    if (this.#closed || this.#syncing || !this.#deps.popups) return
-    this.#syncing = true
-    try {
-      const now = this.#deps.popups().filter((t) => !t.page.isClosed())
-      const ids = new Set(now.map((t) => t.id))
-      for (const [id, p] of this.#popups) {
-        if (ids.has(id)) continue
-        if (this.#shown === id) this.#show(this.#deps.tab.id)
-        this.#popups.delete(id)
-        releasePopup(p)
-        // A sign-in popup that closed is when the opener moves on: look at it, as after a click.
-        this.#completion.moment()
-      }
-      for (const tab of now) {
-        if (this.#popups.has(tab.id) || !this.#deps.streamerFor) continue
-        const hooks: RelayHooks = { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focus.afterInput(), inputDelivered: this.#deps.inputDelivered }
-        const popup = await openPopup(tab, this.#deps.streamerFor(tab), { hooks, broadcast: (msg) => this.#broadcastUi(tab.id, msg), log: this.#deps.log, now: this.#deps.now })
-        if (!popup) continue
-        if (this.#closed) { releasePopup(popup); continue }
-        this.#popups.set(tab.id, popup)
-        this.#show(tab.id)
-      }
-    } finally {
-      this.#syncing = false
-    }
-    this.#announceTabs()
+    await this.#popups.sync()
   }
 
   #streamerOf (tabId: string): TabStreamer {
@@ -368,8 +358,7 @@ export class PanelTab {
   #watch (): void {
     this.#aim.start()
     const browser = this.#deps.tab.page.browser()
-    browser.on('targetcreated', this.#onTarget)
-    browser.on('targetdestroyed', this.#onTarget)
+    this.#popups.watch(browser)
     void this.syncPopups()
     // The poll also catches a popup adopted later than the looks after its target appeared.
     this.#poll = setInterval(() => { void this.#focus.refresh(); void this.syncPopups() }, FOCUS_POLL_MS)
@@ -380,8 +369,7 @@ export class PanelTab {
   #unwatch (): void {
     this.#aim.stop()
     const browser = this.#deps.tab.page.browser()
-    browser.off('targetcreated', this.#onTarget)
-    browser.off('targetdestroyed', this.#onTarget)
+    this.#popups.unwatch(browser)
     clearInterval(this.#poll)
     this.#focus.stop()
   }
