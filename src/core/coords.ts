@@ -182,6 +182,20 @@ export function screencastSizeFor(
   }
 }
 
+/**
+ * The pan of a zoomed view (container px; a view point p is drawn at pan + zoom · p) that keeps
+ * the page point at the centre of the view where it was when the view is laid out again: a
+ * phone's keyboard rising, a rotation or a reflowed toolbar resizes the view under a person's
+ * zoom, and the part of the page they were looking at must stay in front of them. A layout with
+ * no room (scale 0) keeps the pan as it was.
+ */
+export function panKeepingCentre(pan: Point, zoom: number, before: { layout: Layout, size: Size }, after: { layout: Layout, size: Size }): Point {
+  if (!(before.layout.scale > 0) || !(after.layout.scale > 0)) return pan
+  const centre = unproject({ x: (before.size.width / 2 - pan.x) / zoom, y: (before.size.height / 2 - pan.y) / zoom }, before.layout)
+  const c = viewportToContainer(centre, after.layout)
+  return { x: after.size.width / 2 - c.x * zoom, y: after.size.height / 2 - c.y * zoom }
+}
+
 function unproject(pt: Point, layout: Layout): Point {
   return {
     x: (pt.x - layout.offsetX) / layout.scale + layout.aim.x,

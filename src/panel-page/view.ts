@@ -2,8 +2,8 @@
 // The same coordinate module the host's tests use maps pointer positions back to page
 // CSS pixels (SPEC section 10 "Aim" and "Coordinates").
 import {
-  clampAim, containerToViewport, containerToViewportClamped, drawnAim, imagePlacement, layoutAim,
-  type FrameGeometry, type Layout, type Point, type Rect
+  clampAim, containerToViewport, containerToViewportClamped, drawnAim, imagePlacement, layoutAim, panKeepingCentre,
+  type FrameGeometry, type Layout, type Point, type Rect, type Size
 } from '../core/coords.js'
 import { DETAIL_MIN_GAIN } from '../core/detail.js'
 import { decodeFrame, type DecodedFrame, type FrameHeader } from '../panel/frame-codec.js'
@@ -30,6 +30,8 @@ export class View {
   header: FrameHeader | null
   geom: FrameGeometry | null
   layout: Layout | null
+  /** The container size `layout` was made for. */
+  size: Size = { width: 0, height: 0 }
   pending: DecodedFrame | null
   pendingStill: DecodedFrame | null = null
   decoding: boolean
@@ -138,7 +140,13 @@ export class View {
   relayout (): void {
     const aim = this.aimRect()
     if (!aim || !this.geom) return
-    this.layout = layoutAim(aim, { width: this.el.clientWidth, height: this.el.clientHeight })
+    const size = { width: this.el.clientWidth, height: this.el.clientHeight }
+    // No room (the view hidden or mid-layout): nothing is shown, and the person's zoom is kept.
+    if (size.width < 1 || size.height < 1) return
+    const before = this.layout
+    this.layout = layoutAim(aim, size)
+    if (before && this.zoom > 1) this.pan = panKeepingCentre(this.pan, this.zoom, { layout: before, size: this.size }, { layout: this.layout, size })
+    this.size = size
     const drawn = drawnAim(this.layout)
     const place = imagePlacement(this.layout, this.geom)
     Object.assign(this.clip.style, { left: `${drawn.x}px`, top: `${drawn.y}px`, width: `${drawn.width}px`, height: `${drawn.height}px` })

@@ -1,5 +1,6 @@
 import t from 'tap'
 import {
+  panKeepingCentre,
   clampAim, containerToViewport, containerToViewportClamped, drawnAim, geometryFromScreencast,
   imagePixelToViewport, imagePlacement, layoutAim, screencastSizeFor, viewportToContainer, viewportToDocument,
   type FrameGeometry, type Layout, type Point, type Rect
@@ -260,3 +261,20 @@ function seeded(seed: number): () => number {
     return ((r ^ (r >>> 14)) >>> 0) / 4294967296
   }
 }
+
+t.test('panKeepingCentre keeps the page point at the view\'s centre across a relayout', async t => {
+  const aim = { x: 0, y: 0, width: 1280, height: 720 }
+  const tall = { width: 390, height: 705 }
+  const short = { width: 390, height: 400 }
+  const zoom = 5
+  const before = { layout: layoutAim(aim, tall), size: tall }
+  const after = { layout: layoutAim(aim, short), size: short }
+  const pan = { x: -700, y: -1500 }
+  // The viewport point at the centre, as a person zoomed 5× sees it (p drawn at pan + zoom · p).
+  const centreOf = (p: { x: number, y: number }, s: typeof before) => containerToViewport({ x: (s.size.width / 2 - p.x) / zoom, y: (s.size.height / 2 - p.y) / zoom }, s.layout)!
+  const kept = panKeepingCentre(pan, zoom, before, after)
+  const a = centreOf(pan, before)
+  const b = centreOf(kept, after)
+  t.ok(Math.abs(a.x - b.x) < 1e-9 && Math.abs(a.y - b.y) < 1e-9, 'the same viewport point is at the centre')
+  t.same(panKeepingCentre(pan, zoom, before, { layout: layoutAim(aim, { width: 0, height: 0 }), size: { width: 0, height: 0 } }), pan, 'no room: the pan is kept')
+})
