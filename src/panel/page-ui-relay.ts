@@ -3,6 +3,7 @@
 // person's answer into what the browser itself would do — Page.handleJavaScriptDialog for
 // a dialog, arrow keys and Enter in the open select list (so the page sees the browser's
 // own trusted input/change), DOM.setFileInputFiles for chosen files. Never answers for anyone.
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { CDPSession, Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import type { InputRelay } from './input-relay.js'
@@ -14,6 +15,11 @@ import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
 // A busy machine may take a while to show the list after the press: look for up to ~1.5 s.
 const PROBE_ATTEMPTS = 15
 const PROBE_RETRY_MS = 100
+/**
+ * A busy browser can open its own colour popup after the person's answer was set: look again
+ * for a moment and close it, or it stays open (`:open`) behind the panel.
+ */
+const LATE_POPUP_LOOKS_MS = [100, 250, 500]
 
 export interface UiRelayDeps {
   watch: PageWatch
@@ -163,7 +169,11 @@ export class PageUiRelay {
         this.forgetSelect()
         // The browser's own popup, if the press opened it, would take the keys: close it first.
         if (await this.#focusedOpen('INPUT')) this.#d.key('Escape')
-        if (msg.kind === 'color') { await this.#setColour(msg.value.toLowerCase()); return }
+        if (msg.kind === 'color') {
+          await this.#setColour(msg.value.toLowerCase())
+          void this.#closeLatePopup()
+          return
+        }
         for (const step of typedPickerKeys(msg.kind, msg.value, p.layout)) {
           if (step.key) this.#d.key(step.key)
           else if (step.char) this.#d.char(step.char)
@@ -183,6 +193,14 @@ export class PageUiRelay {
   async #setColour (value: string): Promise<void> {
     const res = await this.#d.session.send('Runtime.evaluate', { expression: SET_COLOUR(value), returnByValue: true, silent: true })
     if (res.result?.value !== true) throw new Error('That colour field is not focused any more; tap it again.')
+  }
+
+  async #closeLatePopup (): Promise<void> {
+    for (const ms of LATE_POPUP_LOOKS_MS) {
+      await sleep(ms)
+      if (!this.#d.watch.personPresent) return
+      if (await this.#focusedOpen('INPUT')) { this.#d.key('Escape'); return }
+    }
   }
 
   async #listStillOpen (): Promise<boolean> {
