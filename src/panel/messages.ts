@@ -107,15 +107,8 @@ export type HostMessage =
   | { t: 'refused'; action: string; reason?: string; message?: string }
   | { t: 'error'; message: string }
 
-/** GET /panel/api/status. */
-export interface PanelStatus {
-  now: string
-  lease_expires_at: string
-  handoff: HandoffSummary
-  viewers: number
-  mode: HandoffMode
-  backend_connected: boolean
-}
+/** GET /panel/api/status (its schema is src/schemas/panel.ts). */
+export type { PanelStatus } from '../schemas/panel.js'
 
 const COORD_LIMIT = 100_000
 const BUTTONS = new Set<MouseButton>(['left', 'right', 'middle', 'none'])

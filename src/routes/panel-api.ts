@@ -9,7 +9,8 @@ import { summarize } from '../core/handoff.js'
 import type { TabRecord } from '../plugins/tabs.js'
 import type { Lease } from '../panel/lease.js'
 import { noLeasePage, PAGE_CSP, unavailablePage } from '../panel/pages.js'
-import { DECLINE_NOTE_MAX_CHARS } from '../limits.js'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { answers, DeclineBody, HandoffSummary, LeaseRenewal, PanelStatus, PanelTabQuery } from '../schemas/index.js'
 import { noStore, sameOrigin, sendHtml } from '../panel/http.js'
 import { panelFileRoutes } from './panel-files.js'
 import { pageModules, preloadLinks } from '../panel/page-modules.js'
@@ -28,6 +29,8 @@ export const PANEL_CSP = [
 ].join('; ')
 
 export interface TabQuery { Querystring: { tab?: string } }
+/** Any panel API request: its query names the tab (PanelTabQuery). */
+export type PanelRequest = FastifyRequest & { query: { tab?: string } }
 
 
 /** The panel document, its static files, and the small JSON API the open panel calls. */
@@ -56,7 +59,7 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
     allowedPath: (path) => served.has(path)
   })
 
-  const leased = (req: FastifyRequest<TabQuery>): { tab: TabRecord, lease: Lease } => {
+  const leased = (req: PanelRequest): { tab: TabRecord, lease: Lease } => {
     const tab = req.query.tab ? app.tabs.find(req.query.tab) : undefined
     const lease = tab && app.panel.leaseFor(req, tab.id)
     if (!tab || !lease) throw new AfhttpError('panel_lease_invalid')
@@ -80,7 +83,11 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
     return sendHtml(reply, 200, indexHtml, PANEL_CSP)
   })
 
-  app.post<TabQuery>('/panel/api/lease', { preValidation: sameOriginOnly }, async (req, reply) => {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>()
+  r.post('/panel/api/lease', {
+    preValidation: sameOriginOnly,
+    schema: { summary: 'The panel page renews its UI lease (lease cookie, same origin; live checks first)', querystring: PanelTabQuery, response: answers({ 200: LeaseRenewal }) }
+  }, async (req, reply) => {
     noStore(reply)
     const { tab, lease } = leased(req)
     const checks = await app.handoffs.liveChecks(tab)
@@ -92,7 +99,9 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
     return { lease_expires_at: new Date(lease.expiresAt).toISOString(), handoff: summaryOf(tab) }
   })
 
-  app.get<TabQuery>('/panel/api/status', async (req, reply) => {
+  r.get('/panel/api/status', {
+    schema: { summary: 'The panel page\'s status poll (lease cookie): the handoff, the lease and the browser link', querystring: PanelTabQuery, response: answers({ 200: PanelStatus }) }
+  }, async (req, reply) => {
     noStore(reply)
     const { tab, lease } = leased(req)
     const panel = app.panel.find(tab.id)
@@ -108,7 +117,10 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
 
   // Done without the WebSocket (not open yet, or dropped): allowed to the person driving and,
   // as over the socket, to anyone while nobody else drives.
-  app.post<TabQuery>('/panel/api/done', { preValidation: sameOriginOnly }, async (req, reply) => {
+  r.post('/panel/api/done', {
+    preValidation: sameOriginOnly,
+    schema: { summary: 'Done from the panel page without its socket (lease cookie, same origin)', querystring: PanelTabQuery, response: answers({ 200: HandoffSummary }) }
+  }, async (req, reply) => {
     noStore(reply)
     const { tab, lease } = leased(req)
     if (lease.mode === 'view') throw new AfhttpError('panel_view_only')
@@ -118,9 +130,9 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
   })
 
   // "I can't do this" without the WebSocket: the same rules as Done.
-  app.post<TabQuery & { Body: { reason?: string } | null }>('/panel/api/decline', {
+  r.post('/panel/api/decline', {
     preValidation: sameOriginOnly,
-    schema: { body: { type: ['object', 'null'], additionalProperties: false, properties: { reason: { type: 'string', maxLength: DECLINE_NOTE_MAX_CHARS } } } }
+    schema: { summary: '"I can\'t do this" from the panel page without its socket (lease cookie, same origin)', querystring: PanelTabQuery, body: DeclineBody, response: answers({ 200: HandoffSummary }) }
   }, async (req, reply) => {
     noStore(reply)
     const { tab, lease } = leased(req)

@@ -3,20 +3,21 @@ import { AfhttpError } from '../errors.js'
 import type { TabRecord } from '../plugins/tabs.js'
 import type { Lease } from '../panel/lease.js'
 import { noStore } from '../panel/http.js'
-import { UPLOAD_FILE_BYTES_MAX, UPLOAD_FILES_MAX } from '../limits.js'
+import { UPLOAD_FILE_BYTES_MAX } from '../limits.js'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { answers, ChooserAnswer, ChooserBody, PanelFileQuery, StoredFile } from '../schemas/index.js'
 import { PageWatch } from '../page-ui/page-watch.js'
-import type { TabQuery } from './panel-api.js'
+import type { PanelRequest } from './panel-api.js'
 
-interface FileQuery { Querystring: { tab?: string, name?: string } }
 const MB = (n: number): string => (n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)
 
 /**
  * A file chooser's files from the person driving (SPEC section 16): one raw file per request,
  * then the choice, both under the lease and only for the viewer in control.
  */
-export async function panelFileRoutes (app: FastifyInstance, leased: (req: FastifyRequest<TabQuery>) => { tab: TabRecord, lease: Lease }, sameOriginOnly: (req: FastifyRequest) => Promise<void>): Promise<void> {
+export async function panelFileRoutes (app: FastifyInstance, leased: (req: PanelRequest) => { tab: TabRecord, lease: Lease }, sameOriginOnly: (req: FastifyRequest) => Promise<void>): Promise<void> {
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: UPLOAD_FILE_BYTES_MAX }, (_req, body, done) => { done(null, body) })
-  const driving = (req: FastifyRequest<TabQuery>): { tab: TabRecord, lease: Lease, watch: PageWatch } => {
+  const driving = (req: PanelRequest): { tab: TabRecord, lease: Lease, watch: PageWatch } => {
     const { tab, lease } = leased(req)
     if (!app.panel.find(tab.id)?.holderUnder(lease)) throw new AfhttpError('panel_control_held', 'Only the person in control can hand files to the page; take control first.')
     // The chooser of the window on show: the handed-off tab or a popup it opened.
@@ -25,8 +26,10 @@ export async function panelFileRoutes (app: FastifyInstance, leased: (req: Fasti
     return { tab, lease, watch }
   }
 
-  app.post<FileQuery>('/panel/api/files', {
+  const r = app.withTypeProvider<TypeBoxTypeProvider>()
+  r.post('/panel/api/files', {
     bodyLimit: UPLOAD_FILE_BYTES_MAX,
+    schema: { summary: 'One file for the page\'s open file chooser, from the person driving (lease cookie, same origin)', querystring: PanelFileQuery, response: answers({ 200: StoredFile }) },
     // Origin, lease, control and the declared size are checked before a byte of the body is read.
     onRequest: [sameOriginOnly, async (req) => {
       driving(req)
@@ -43,9 +46,9 @@ export async function panelFileRoutes (app: FastifyInstance, leased: (req: Fasti
     return app.panel.uploads.add(tab.id, lease.fence, String(req.query.name ?? 'file'), body)
   })
 
-  app.post<TabQuery & { Body: { files: string[] } }>('/panel/api/chooser', {
+  r.post('/panel/api/chooser', {
     preValidation: sameOriginOnly,
-    schema: { body: { type: 'object', additionalProperties: false, required: ['files'], properties: { files: { type: 'array', maxItems: UPLOAD_FILES_MAX, items: { type: 'string', maxLength: 64 } } } } }
+    schema: { summary: 'Answer the page\'s file chooser with stored files, none to cancel (lease cookie, same origin)', querystring: PanelFileQuery, body: ChooserBody, response: answers({ 200: ChooserAnswer }) }
   }, async (req, reply) => {
     noStore(reply)
     const { tab, lease, watch } = driving(req)
