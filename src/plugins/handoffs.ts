@@ -220,8 +220,9 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     }).then((checks) => { app.metrics?.liveChecks(checks); return checks }),
     onChange (fn) { listeners.push(fn) },
     touched (tabId) {
+      // Checks left and will_check_again change only while the handoff is held; an ended one was told once.
       const h = perTab.get(tabId)?.current
-      if (h) emit(h)
+      if (h && isHeld(h, clock.now())) emit(h)
     },
     autoFinish (tabId) {
       const h = held(tabId)

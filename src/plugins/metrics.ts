@@ -109,7 +109,9 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
       for (const [state, n] of Object.entries(counts)) this.set({ state }, n)
     }
   })
-  // Each handoff (fence) counts once per state it reaches; bounded by forgetting ended ones.
+  // Each handoff (fence) counts once per state it reaches. A finished or revoked one is final: it
+  // is remembered (bounded, oldest forgotten first) so that a later change event for it — the
+  // outcome arriving after the ending, its tab closing — does not count its ending again.
   const seen = new Map<string, { states: Set<string>, openedAt: number }>()
   app.handoffs.onChange((tabId, summary) => {
     const h = app.handoffs.current(tabId)
@@ -119,7 +121,7 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
       rec = { states: new Set(), openedAt: h?.fence === key ? h.openedAt : app.clock.now() }
       seen.set(key, rec)
     }
-    if (rec.states.has(summary.state)) return
+    if (rec.states.has(summary.state) || rec.states.has('finished') || rec.states.has('revoked')) return
     rec.states.add(summary.state)
     handoffs.inc({ state: summary.state, finish_reason: summary.finish_reason ?? '' })
     if (summary.state === 'finished' || summary.state === 'revoked' || summary.state === 'expired') {
@@ -127,7 +129,6 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
         rec.states.add('ended')
         handoffSeconds.observe({ state: summary.state }, Math.max(0, app.clock.now() - rec.openedAt) / 1000)
       }
-      if (summary.state !== 'expired') seen.delete(key)
     }
     if (seen.size > 10_000) seen.delete(seen.keys().next().value as string)
   })

@@ -99,6 +99,9 @@ t.test('/metrics counts real work', async (t) => {
 
   const finish = await host.api(`/v1/tabs/${wall.tab_id}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: action.handoff_fence }) })
   t.equal(finish.status, 200)
+  // A completion watch that ends after the finish tells the handoff service so: the ending must
+  // not be counted again (a clean-clone run once counted this finish twice).
+  host.app.handoffs.touched(wall.tab_id)
 
   // The reaper closes the retained tab once it is idle.
   clock.advance(120_000)
