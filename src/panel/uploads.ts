@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { AfhttpError } from '../errors.js'
 import { safeUploadName, UPLOAD_FILES_PER_HANDOFF_MAX } from '../core/page-ui.js'
+import type { StoredFile } from '../schemas/panel.js'
 
 interface Stored { path: string, size: number }
 interface HandoffFiles { fence: string, dir: string, files: Map<string, Stored> }
@@ -15,7 +16,7 @@ export class UploadStore {
   #root: Promise<string> | undefined
   readonly #byTab = new Map<string, HandoffFiles>()
 
-  async add (tabId: string, fence: string, name: string, bytes: Buffer): Promise<{ file_id: string, name: string, size: number }> {
+  async add (tabId: string, fence: string, name: string, bytes: Buffer): Promise<StoredFile> {
     const h = await this.#handoff(tabId, fence)
     if (h.files.size >= UPLOAD_FILES_PER_HANDOFF_MAX) {
       throw new AfhttpError('payload_too_large', `This handoff already holds ${UPLOAD_FILES_PER_HANDOFF_MAX} uploaded files; no more are accepted.`, { limit: UPLOAD_FILES_PER_HANDOFF_MAX })

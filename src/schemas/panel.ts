@@ -8,7 +8,8 @@ import { CLOSED, OPEN } from './common.js'
 import { HandoffMode, HandoffSummary } from './handoff.js'
 
 /** Which handed-off tab the panel belongs to; a missing or unknown one is `panel_lease_invalid`. */
-export const PanelTabQuery = Type.Object({ tab: Type.Optional(Type.String({ maxLength: 64 })) })
+const PanelTab = Type.Optional(Type.String({ maxLength: 64 }))
+export const PanelTabQuery = Type.Object({ tab: PanelTab })
 
 /** GET /panel/api/status: the connection banner's poll, and the handoff while the socket is down. */
 export const PanelStatus = Type.Object({
@@ -29,7 +30,7 @@ const DeclineOptions = Type.Object({ reason: Type.Optional(Type.String({ maxLeng
 export const DeclineBody = Type.Unsafe<Static<typeof DeclineOptions> | null>({ ...DeclineOptions, type: ['object', 'null'] })
 
 /** POST /panel/api/files: one raw file (`application/octet-stream`) for the open file chooser. */
-export const PanelFileQuery = Type.Object({ tab: Type.Optional(Type.String({ maxLength: 64 })), name: Type.Optional(Type.String({ description: 'the file name the page will see (made safe, shortened if need be)' })) })
+export const PanelFileQuery = Type.Object({ tab: PanelTab, name: Type.Optional(Type.String({ description: 'the file name the page will see (made safe, shortened if need be)' })) })
 export const StoredFile = Type.Object({ file_id: Type.String(), name: Type.String(), size: Type.Number() }, OPEN)
 export type StoredFile = Static<typeof StoredFile>
 
