@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// The floor under any pooled host (issue 13's targets): raw puppeteer's ordinary flow against the
+// same flow on pages opened before the clock starts and closed after it stops, with no HTTP, no
+// inspection and no bookkeeping, in the browser launch the host uses. A host can only add to the
+// pooled times, so their ratio to raw puppeteer is the best ratio any host could reach here.
+// Pages ready: windows (what SPEC section 14 gives each fetch), or background tabs made shown by
+// DevTools focus emulation (the cheapest page that is still visible; see bench/visibility.mjs).
+// A fetch that finds no page ready opens one, as the host's pool does.
+// Nothing leaves 127.0.0.1. Run: npm run bench:floor
+// Knobs: BENCH_N (paused fetches, 20), BENCH_READY (pages ready, 8), BENCH_DRIVERS (8),
+// BENCH_PER_DRIVER (4), BENCH_GAP_MS (250), BENCH_MODES (headful,headless).
+import { createServer } from 'node:http'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { startBrowser } from '../dist/browser/backend.js'
+import { startXvfb } from '../dist/browser/xvfb.js'
+
+const N = Number(process.env.BENCH_N ?? 20)
+const READY = Number(process.env.BENCH_READY ?? 8)
+const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8)
+const PER_DRIVER = Number(process.env.BENCH_PER_DRIVER ?? 4)
+const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250)
+const MODES = (process.env.BENCH_MODES ?? 'headful,headless').split(',').map((m) => m.trim()).filter(Boolean)
+const CHROMIUM = process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium'
+const PAGE = '<!doctype html><title>Bench</title><main><h1>Benchmark article</h1>' + '<p>Some steady text for the benchmark page. </p>'.repeat(60) + '</main>'
+
+const site = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(PAGE) })
+await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve))
+const url = `http://127.0.0.1:${site.address().port}/`
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+
+async function capture (page) {
+  await page.goto(url, { waitUntil: 'load' })
+  await page.content()
+  await page.evaluate(() => document.body.innerText)
+}
+
+const opens = {
+  window: (browser) => browser.newPage({ type: 'window', background: true }),
+  'focused tab': async (browser) => {
+    const page = await browser.newPage({ background: true })
+    const session = await page.createCDPSession()
+    await session.send('Emulation.setFocusEmulationEnabled', { enabled: true })
+    return page
+  }
+}
+
+/** One way of fetching: `prepare` runs before each timed part (untimed), `one` is timed. */
+function ways (browser) {
+  const list = [{ name: 'raw puppeteer newPage()', prepare: async () => {}, one: async () => { const page = await browser.newPage(); await capture(page); await page.close() } }]
+  for (const [kind, open] of Object.entries(opens)) {
+    const ready = []
+    list.push({
+      name: `${kind}s, ${READY} ready`,
+      prepare: async () => { while (ready.length < READY) ready.push(await open(browser)) },
+      one: async () => {
+        const page = ready.shift() ?? await open(browser)
+        await capture(page)
+        page.close().catch(() => undefined)
+      }
+    })
+  }
+  return list
+}
+
+console.log(`floor under a pooled host: ${DRIVERS} drivers × ${PER_DRIVER} fetches, and ${N} fetches ${GAP_MS} ms apart; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
+for (const mode of MODES) {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-floor-'))
+  const xvfb = mode === 'headful' ? await startXvfb('Xvfb', process.env) : undefined
+  const { browser } = await startBrowser({ backend: 'chromium', chromiumPath: CHROMIUM, userDataDir: join(dir, 'browser'), mode, display: xvfb?.display })
+  let raw
+  for (const way of ways(browser)) {
+    await way.prepare()
+    await sleep(500)
+    const t0 = performance.now()
+    await Promise.all(Array.from({ length: DRIVERS }, async () => { for (let i = 0; i < PER_DRIVER; i++) await way.one() }))
+    const wall = performance.now() - t0
+    const times = []
+    for (let i = 0; i < N; i++) {
+      await way.prepare()
+      await sleep(GAP_MS)
+      const t1 = performance.now()
+      await way.one()
+      times.push(performance.now() - t1)
+    }
+    raw ??= { wall, p50: p50(times) }
+    const ratio = (a, b) => `${(a / b).toFixed(2)}×`
+    console.log(`${mode}: ${way.name}: 8-way wall ${Math.round(wall)} ms (${ratio(wall, raw.wall)}), paused p50 ${Math.round(p50(times))} ms (${ratio(p50(times), raw.p50)})`)
+  }
+  await browser.close()
+  await xvfb?.stop()
+  await rm(dir, { recursive: true, force: true })
+}
+site.close()
