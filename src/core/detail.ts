@@ -5,10 +5,12 @@
 // with Page.captureScreenshot (which the page cannot observe) and the panel lays it over the
 // stream, falling back to the stream tile by tile wherever a newer frame changed.
 //
-// Pure and import-free apart from the limits: compiled into the panel page too.
+// Pure and import-free apart from the limits and a type: compiled into the panel page too.
 import { DETAIL_PIXELS_MAX, DETAIL_SCALE_MAX } from '../limits.js'
+import type { DetailRect } from '../schemas/panel-messages.js'
 
-export interface DetailRect { x: number; y: number; width: number; height: number }
+/** The part of the viewport a viewer shows, in viewport CSS px (its schema is the panel's `detail` message). */
+export type { DetailRect }
 export interface DetailClip extends DetailRect { scale: number }
 
 /** Below this many CSS px a side, a still is not worth a round trip. */

@@ -6,11 +6,13 @@
 import { modsOf } from './pointer.js'
 import { PASTE_CHARS_MAX as MAX_PASTE_CHARS, TEXT_CHARS_MAX } from '../limits.js'
 import type { PanelInput } from '../panel/messages.js'
+import { NAMED_KEYS, PAGE_SHORTCUT_KEYS, type PageShortcutKey } from '../panel/keys.js'
 
 /** Code points per text message: at most two UTF-16 units each, so within the host's TEXT_CHARS_MAX. */
 const TEXT_CHUNK = TEXT_CHARS_MAX / 2
-const KEYS = new Set(['Tab', 'Enter', 'Backspace', 'Delete', 'Escape', 'ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown', ' '])
-const PAGE_SHORTCUTS = new Set(['a', 'z', 'y'])
+// The keys and shortcuts the host relays (its schema checks them against the same tables).
+const KEYS = new Set(Object.keys(NAMED_KEYS))
+const PAGE_SHORTCUTS = new Set<string>(PAGE_SHORTCUT_KEYS)
 
 export type Notify = (text: string, tone?: 'info' | 'warn') => void
 
@@ -65,7 +67,7 @@ export class KeyboardCapture {
       const letter = e.key.length === 1 ? e.key.toLowerCase() : ''
       if (PAGE_SHORTCUTS.has(letter)) {
         e.preventDefault()
-        if (this.guard()) this.send({ t: 'shortcut', key: letter, shift: e.shiftKey })
+        if (this.guard()) this.send({ t: 'shortcut', key: letter as PageShortcutKey, shift: e.shiftKey })
       }
       return
     }

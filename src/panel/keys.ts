@@ -41,6 +41,10 @@ export const MOD = Object.freeze({ alt: 1, ctrl: 2, meta: 4, shift: 8 })
 
 export interface Shortcut { key: string; code: string; keyCode: number; commands: string[] }
 
+/** The letters whose Ctrl/Cmd shortcut belongs to the page (every other one is the browser's). */
+export const PAGE_SHORTCUT_KEYS = ['a', 'z', 'y'] as const
+export type PageShortcutKey = typeof PAGE_SHORTCUT_KEYS[number]
+
 /**
  * Ctrl/Cmd shortcuts that belong to the page. The page runs on Linux, so a Mac viewer's
  * Cmd-A arrives as Ctrl-A; the editing command is named too so it works in any field.

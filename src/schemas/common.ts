@@ -13,7 +13,7 @@ export const OPEN = { additionalProperties: true } as const
 export const CLOSED = { additionalProperties: false } as const
 
 /** A field the host always sends that may be null (`status: null` when no response was seen). */
-export const Nullable = <T extends TSchema>(schema: T, options: { description?: string } = {}) => Type.Union([schema, Type.Null()], options)
+export const Nullable = <T extends TSchema>(schema: T, options: { description?: string, default?: unknown } = {}) => Type.Union([schema, Type.Null()], options)
 
 /** A shared schema with a description for one use of it (the copy keeps every JSON Schema keyword). */
 export function described<T extends TSchema> (schema: T, description: string): T {

@@ -25,7 +25,9 @@ export type PanelStatus = Static<typeof PanelStatus>
 /** POST /panel/api/lease: the UI lease renewed (live checks first). */
 export const LeaseRenewal = Type.Object({ lease_expires_at: Type.String(), handoff: HandoffSummary }, OPEN)
 
-const DeclineOptions = Type.Object({ reason: Type.Optional(Type.String({ maxLength: DECLINE_NOTE_MAX_CHARS, description: 'why the person could not do it, for the driver (`human_note`)' })) }, CLOSED)
+/** The person's note when they cannot do it (over HTTP here, or the socket's `decline`). */
+export const DeclineReason = Type.Optional(Type.String({ maxLength: DECLINE_NOTE_MAX_CHARS, description: 'why the person could not do it, for the driver (`human_note`)' }))
+const DeclineOptions = Type.Object({ reason: DeclineReason }, CLOSED)
 /** POST /panel/api/decline: "I can't do this" without the socket; a missing or null body declines with no reason. */
 export const DeclineBody = Type.Unsafe<Static<typeof DeclineOptions> | null>({ ...DeclineOptions, type: ['object', 'null'] })
 

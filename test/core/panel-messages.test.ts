@@ -9,8 +9,10 @@ t.test('control and size messages', async (t) => {
   t.same(ok({ t: 'take' }), { t: 'take' })
   t.same(ok({ t: 'done', extra: 1 }), { t: 'done' }, 'extra fields are ignored, never passed on')
   t.same(ok({ t: 'size', width: 390, height: 600, dpr: 3, whole: true }), { t: 'size', width: 390, height: 600, dpr: 3, whole: true })
-  t.same(ok({ t: 'size', width: 390, height: 600, dpr: 'x' }), { t: 'size', width: 390, height: 600, dpr: 1, whole: false })
-  t.match(err({ t: 'size', width: -1, height: 2 }), /out of range/)
+  t.same(ok({ t: 'size', width: 390, height: 600 }), { t: 'size', width: 390, height: 600, dpr: 1, whole: false }, 'dpr 1 and not whole when left out')
+  t.same(ok({ t: 'size', width: 390, height: 600, dpr: 12 }), { t: 'size', width: 390, height: 600, dpr: 8, whole: false }, 'a zoomed-in viewer\'s ratio is kept within range')
+  t.match(err({ t: 'size', width: 390, height: 600, dpr: 'x' }), /size\.dpr must be number \(device pixel ratio/)
+  t.match(err({ t: 'size', width: -1, height: 2 }), /size\.width must be >= 0/)
 })
 
 t.test('input messages are checked field by field', async (t) => {
@@ -19,21 +21,21 @@ t.test('input messages are checked field by field', async (t) => {
   t.ok(isInput(down as never))
   t.same(ok({ t: 'mouse', type: 'move', g: 3, x: 1, y: 1 }), { t: 'mouse', g: 3, type: 'move', x: 1, y: 1, button: 'none', clicks: 1, mods: 0 })
   t.match(err({ t: 'mouse', type: 'down', g: 3, x: 1, y: 1 }), /need a button/)
-  t.match(err({ t: 'mouse', type: 'down', g: 3, x: Infinity, y: 1, button: 'left' }), /finite/)
-  t.match(err({ t: 'mouse', type: 'drag', g: 3, x: 1, y: 1 }), /down, move or up/)
+  t.match(err({ t: 'mouse', type: 'down', g: 3, x: Infinity, y: 1, button: 'left' }), /mouse\.x must be number/)
+  t.match(err({ t: 'mouse', type: 'drag', g: 3, x: 1, y: 1 }), /mouse\.type must be one of "down", "move", "up"/)
   t.match(err({ t: 'mouse', type: 'down', x: 1, y: 1, button: 'left' }), /generation/)
   t.match(err({ t: 'mouse', type: 'down', g: 1.5, x: 1, y: 1, button: 'left' }), /generation/)
   t.same(ok({ t: 'wheel', g: 1, x: 5, y: 5, dx: 0, dy: -120 }), { t: 'wheel', g: 1, x: 5, y: 5, dx: 0, dy: -120, mods: 0 })
-  t.same(ok({ t: 'key', g: 1, type: 'down', key: 'Enter', mods: 99 }), { t: 'key', g: 1, type: 'down', key: 'Enter', mods: 0 }, 'bad modifiers become none')
+  t.match(err({ t: 'key', g: 1, type: 'down', key: 'Enter', mods: 99 }), /key\.mods must be <= 15 \(CDP modifier bits/, 'bad modifiers are refused, never sent as none (Ctrl-Enter is not Enter)')
   t.match(err({ t: 'key', g: 1, type: 'down', key: 'a' }), /printable characters go as text/)
-  t.match(err({ t: 'key', g: 1, type: 'down', key: 'constructor' }), /not a relayed key/, 'no prototype keys')
+  t.match(err({ t: 'key', g: 1, type: 'down', key: 'constructor' }), /key\.key .*relayed key/, 'no prototype keys')
   t.same(ok({ t: 'shortcut', g: 1, key: 'z', shift: true }), { t: 'shortcut', g: 1, key: 'z', shift: true })
-  t.match(err({ t: 'shortcut', g: 1, key: 'r' }), /a, z or y/, 'reload is never the page\'s')
+  t.match(err({ t: 'shortcut', g: 1, key: 'r' }), /shortcut\.key must be one of "a", "z", "y"/, 'reload is never the page\'s')
   t.same(ok({ t: 'text', g: 1, text: 'ıé日本' }), { t: 'text', g: 1, text: 'ıé日本' })
-  t.match(err({ t: 'text', g: 1, text: 'x'.repeat(MAX_TEXT_CHARS + 1) }), /limit/)
+  t.match(err({ t: 'text', g: 1, text: 'x'.repeat(MAX_TEXT_CHARS + 1) }), /text\.text is 1025 characters; the limit is 1024/)
   t.ok(ok({ t: 'paste', g: 1, text: 'p'.repeat(MAX_PASTE_CHARS) }))
-  t.match(err({ t: 'paste', g: 1, text: 'p'.repeat(MAX_PASTE_CHARS + 1) }), /limit is 16384/)
-  t.match(err({ t: 'paste', g: 1, text: '' }), /non-empty/)
+  t.match(err({ t: 'paste', g: 1, text: 'p'.repeat(MAX_PASTE_CHARS + 1) }), /paste\.text is 16385 characters; the limit is 16384/)
+  t.match(err({ t: 'paste', g: 1, text: '' }), /paste\.text must not be empty/)
 })
 
 t.test('malformed messages', async (t) => {
@@ -72,4 +74,19 @@ t.test('detail messages: the part on show and its density, or none', async (t) =
   t.match(err({ t: 'detail', rect: { x: 0, y: 0, width: -1, height: 10 }, scale: 2 }), /rect/)
   t.match(err({ t: 'detail', rect: 'all', scale: 2 }), /rect/)
   t.match(err({ t: 'detail', rect: { x: 0, y: 0, width: 10, height: 10 }, scale: Infinity }), /scale/)
+})
+
+t.test('each picker kind takes its own input type\'s syntax and nothing else', async (t) => {
+  const values = { date: '2026-05-17', time: '14:30', 'datetime-local': '2026-05-17T09:00', month: '2026-05', week: '2026-W07', color: '#1E90ff' }
+  for (const [kind, value] of Object.entries(values)) {
+    t.same(ok({ t: 'picker', g: 1, kind, value }), { t: 'picker', g: 1, kind, value }, `${kind} ${value}`)
+    const other = Object.values(values).find((v) => v !== value && !v.startsWith(value))!
+    t.match(err({ t: 'picker', g: 1, kind, value: other }), new RegExp(`picker\\.value is not a ${kind} value in HTML's own syntax`), `${kind} refuses ${other}`)
+  }
+})
+
+t.test('fields nobody asked for are dropped at every level', async (t) => {
+  t.same(ok({ t: 'detail', rect: { x: 1, y: 2, width: 30, height: 40, z: 9 }, scale: 2, extra: true }), { t: 'detail', rect: { x: 1, y: 2, width: 30, height: 40 }, scale: 2 })
+  t.same(ok({ t: 'show', tab_id: 'tab_abc-1', g: 4 }), { t: 'show', tab_id: 'tab_abc-1' })
+  t.match(err({ t: 'show', tab_id: 'x'.repeat(65) }), /show\.tab_id is 65 characters; the limit is 64/)
 })

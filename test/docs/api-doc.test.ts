@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises'
 import type { TSchema } from 'typebox'
 import { openApiDocument } from '../../src/docs/openapi-document.js'
 import { renderApiMarkdown } from '../../src/docs/api-markdown.js'
+import { withPanelMessageTable } from '../../src/docs/panel-messages-markdown.js'
 import { requiresToken } from '../../src/plugins/auth.js'
 import * as S from '../../src/schemas/index.js'
 import { startHost } from '../helpers/host.js'
@@ -53,6 +54,12 @@ function operation (doc: Json, method: string, path: string): Json | undefined {
 t.test('docs/api.md is what the schemas say (regenerate with npm run docs:api)', async (t) => {
   const doc = await readFile(new URL('../../docs/api.md', import.meta.url), 'utf8')
   t.equal(doc, renderApiMarkdown(await openApiDocument()))
+})
+
+t.test('docs/panel.md lists the panel messages the schemas accept (regenerate with npm run docs:api)', async (t) => {
+  const doc = await readFile(new URL('../../docs/panel.md', import.meta.url), 'utf8')
+  t.equal(doc, withPanelMessageTable(doc))
+  t.match(doc, /\| `\{t:"mouse", g, type:"down"\\\|"move"\\\|"up", x, y, button\?, clicks\?, mods\?\}` \| pointer/, 'the table is there, one row per message')
 })
 
 t.test('GET /docs/openapi.json is public, OpenAPI 3.1, and declares every route with its schemas', async (t) => {

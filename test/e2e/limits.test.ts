@@ -75,7 +75,7 @@ t.test('the advertised limits hold on a live host', async (t) => {
     t.equal((await value()).length, limits.paste_chars_max, 'one character more is refused, not cut short: nothing more was typed')
 
     ws.send(JSON.stringify({ t: 'decline', reason: 'r'.repeat(limits.decline_note_chars_max + 1) }))
-    await until(() => errors().some((e) => e.includes(`at most ${limits.decline_note_chars_max}`)))
+    await until(() => errors().some((e) => e.includes(`the limit is ${limits.decline_note_chars_max}`)))
     t.pass('a decline reason above decline_note_chars_max is refused (and the handoff stays open)')
 
     // Exactly ws_message_bytes_max bytes of valid JSON is read (a release answers with state);
