@@ -36,9 +36,9 @@ export interface PanelTabDeps {
   handoffs: HandoffService
   streamer: TabStreamer
   /** The shared screencast of another tab (a popup shown in this panel). */
-  streamerFor?: (tab: TabRecord) => TabStreamer
+  streamerFor: (tab: TabRecord) => TabStreamer
   /** Open popups of the handed-off tab, oldest first (SPEC section 7 "Popups"). */
-  popups?: () => TabRecord[]
+  popups: () => TabRecord[]
   now: () => number
   log: FastifyBaseLogger
   /** Relayed input acknowledged by Chromium (the input → page latency of /metrics). */
@@ -76,10 +76,9 @@ export class PanelTab {
     this.#deps = deps
     this.#session = session
     this.#shown = deps.tab.id
-    const { popups, streamerFor } = deps
     this.#popups = new PopupFollower({
-      popups: () => (popups && streamerFor ? popups() : []),
-      streamerFor: (tab) => streamerFor!(tab),
+      popups: deps.popups,
+      streamerFor: deps.streamerFor,
       popupDeps: (tab) => ({
         hooks: { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focus.afterInput(), inputDelivered: deps.inputDelivered },
         broadcast: (msg) => this.#broadcastUi(tab.id, msg),
