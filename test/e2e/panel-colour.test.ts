@@ -20,6 +20,11 @@ const brand = document.getElementById('brand')
 for (const type of ['input', 'change']) brand.addEventListener(type, (e) => events.push(type + ':' + e.target.value + ':' + e.isTrusted))
 </script>`
 
+// The browser's own popup opening only after the answer, as a busy browser opens it: the page
+// reopens it from its change listener (the person's press still counts as a user activation).
+const LATE = THEME.replace('</script>', `brand.addEventListener('change', () => { brand.showPicker(); window.reopened = brand.matches(':open') })
+</script>`)
+
 /** Sets the panel's own colour input as the viewer's colour picker would, then presses Set. */
 async function pickInPanel (panel: Page, value: string, phone: boolean): Promise<void> {
   await panel.$eval('#afhttp-native-input', (el, v) => {
@@ -69,4 +74,28 @@ for (const mode of ['headful', 'headless']) t.test(`a colour is picked in the vi
       await host.api(`/v1/tabs/${tab.id}`, { method: 'DELETE' })
     })
   }
+})
+
+t.test('a colour popup the browser opens after the answer is closed by the host (headful)', async (t) => {
+  const host = await startHost(t, { env: { AFHTTP_BROWSER_MODE: 'headful' } })
+  const site = await startFixtureServer(t, { '/late': { body: LATE } })
+  const browser = await launchViewerBrowser(t)
+  const tab = await host.app.tabs.open(host.config.defaultProfile)
+  tab.retained = true
+  await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tab.id, url: `${site.url}/late`, timeout_ms: 5000 }) })
+  const minted = await (await host.api(`/v1/tabs/${tab.id}/handoff`, { method: 'POST', body: '{}' })).json() as Record<string, string>
+  const { page: panel } = await openViewer(browser, host, DESKTOP)
+  await panel.goto(onHost(host, minted.takeover_url_secret))
+  await waitForControl(panel)
+  await waitForFrames(panel)
+  const r = await tab.page.$eval('#brand', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 } })
+  const at = await clientPointOf(panel, r.x, r.y)
+  await panel.mouse.click(at.x, at.y)
+  await panel.waitForSelector('#afhttp-native:not([hidden])', { timeout: 10_000 })
+  await pickInPanel(panel, '#10a040', false)
+  await tab.page.waitForFunction(() => (window as any).reopened !== undefined, { timeout: 10_000, polling: 50 })
+  t.equal(await tab.page.evaluate(() => (window as any).reopened), true, 'the browser opened its own colour popup after the answer')
+  const popupClosed = await tab.page.waitForFunction(() => !document.getElementById('brand')!.matches(':open'), { timeout: 3_000, polling: 50 }).then(() => true, () => false)
+  t.ok(popupClosed, 'the host closed it within its late looks')
+  t.equal(await tab.page.$eval('#brand', (el) => (el as HTMLInputElement).value), '#10a040', 'the answer stands')
 })
