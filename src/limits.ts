@@ -45,16 +45,17 @@ export const SSE_CLIENTS_MAX = 32
 // ---------------------------------------------------------------- the panel
 
 /**
- * Largest text message on the panel WebSocket (SPEC section 12), and the host's default for any
- * WebSocket route that claims no limit of its own. It holds a whole paste of PASTE_CHARS_MAX
- * printable characters: at most 3 UTF-8 bytes per UTF-16 unit is 48 KiB, plus the envelope.
- */
-export const WS_MESSAGE_BYTES_MAX = 64 * KiB
-/**
  * Largest paste relayed into the page; a bigger one is refused, never cut short. A long password,
  * a recovery key or a PGP block is a few KiB; 16 Ki characters leaves room to spare.
  */
 export const PASTE_CHARS_MAX = 16 * KiB
+/**
+ * Largest text message on the panel WebSocket (SPEC section 12), and the host's default for any
+ * WebSocket route that claims no limit of its own. It holds a whole paste of PASTE_CHARS_MAX
+ * characters (code points, as the schemas count them) however they are written: JSON text takes
+ * at most 6 bytes for one (a control character or a lone surrogate as `\u0001`), plus the envelope.
+ */
+export const WS_MESSAGE_BYTES_MAX = 6 * PASTE_CHARS_MAX + 4 * KiB
 /** Typed text arrives a few characters at a time; IME commits can be longer. */
 export const TEXT_CHARS_MAX = 1024
 /** The person's reason for "I can't do this" (SPEC section 7 "Decline"). */

@@ -6,7 +6,7 @@ import { PANEL_MESSAGES } from '../schemas/panel-messages.js'
 export const PANEL_MESSAGES_START = '<!-- panel-messages: rendered from src/schemas/panel-messages.ts by npm run docs:api -->'
 export const PANEL_MESSAGES_END = '<!-- /panel-messages -->'
 
-interface Shape { properties?: Record<string, Shape>, required?: string[], const?: unknown, enum?: unknown[], description?: string }
+interface Shape { properties?: Record<string, Shape>, required?: string[], const?: unknown, enum?: unknown[], description?: string, maxLength?: number }
 
 // A field's few allowed values are shown as the message takes them; anything else by its name.
 function field (name: string, schema: Shape, required: boolean): string {
@@ -23,7 +23,8 @@ function shape (schema: TSchema): string {
 
 // The message's description, then each field's own (g is described once, under the table).
 function meaning (s: Shape): string {
-  const fields = Object.entries(s.properties ?? {}).filter(([name, f]) => name !== 'g' && f.description).map(([name, f]) => `\`${name}\`: ${f.description}`)
+  const note = (f: Shape): string => [f.description, f.maxLength !== undefined ? `at most ${f.maxLength} characters` : undefined].filter(Boolean).join(', ')
+  const fields = Object.entries(s.properties ?? {}).filter(([name, f]) => name !== 'g' && note(f)).map(([name, f]) => `\`${name}\`: ${note(f)}`)
   return [s.description ?? '', ...fields].join('; ')
 }
 

@@ -8,8 +8,8 @@ import { PASTE_CHARS_MAX as MAX_PASTE_CHARS, TEXT_CHARS_MAX } from '../limits.js
 import type { PanelInput } from '../panel/messages.js'
 import { NAMED_KEYS, PAGE_SHORTCUT_KEYS, type PageShortcutKey } from '../panel/keys.js'
 
-/** Code points per text message: at most two UTF-16 units each, so within the host's TEXT_CHARS_MAX. */
-const TEXT_CHUNK = TEXT_CHARS_MAX / 2
+/** Characters (code points, as the host's schemas count them) per text message. */
+const TEXT_CHUNK = TEXT_CHARS_MAX
 // The keys and shortcuts the host relays (its schema checks them against the same tables).
 const KEYS = new Set(Object.keys(NAMED_KEYS))
 const PAGE_SHORTCUTS = new Set<string>(PAGE_SHORTCUT_KEYS)
@@ -113,15 +113,16 @@ export class KeyboardCapture {
     e.preventDefault()
     const text = e.clipboardData?.getData('text/plain') ?? ''
     if (!text || !this.guard()) return
-    if (text.length > MAX_PASTE_CHARS) {
-      this.notify(`Nothing was pasted: the clipboard holds ${text.length} characters and the limit is ${MAX_PASTE_CHARS}.`, 'warn')
+    const chars = [...text].length
+    if (chars > MAX_PASTE_CHARS) {
+      this.notify(`Nothing was pasted: the clipboard holds ${chars} characters and the limit is ${MAX_PASTE_CHARS}.`, 'warn')
       return
     }
     this.send({ t: 'paste', text })
   }
 
   sendText (text: string): void {
-    // Cut on code points, never inside a surrogate pair; the host takes ≤ 1024 UTF-16 units.
+    // Cut on code points, never inside a surrogate pair.
     const chars = [...text]
     for (let i = 0; i < chars.length; i += TEXT_CHUNK) this.send({ t: 'text', text: chars.slice(i, i + TEXT_CHUNK).join('') })
   }

@@ -9,8 +9,8 @@ import {
   PASTE_CHARS_MAX as MAX_PASTE_CHARS, TEXT_CHARS_MAX as MAX_TEXT_CHARS, UPLOAD_LIMITS, WS_MESSAGE_BYTES_MAX as MAX_MESSAGE_BYTES
 } from '../limits.js'
 import {
-  PANEL_MESSAGES, PICKER_KINDS, PICKER_VALUE,
-  type InputWire, type PanelWireMessage, type PickerKind, type UiAnswerWire
+  DPR_MAX, DPR_MIN, PANEL_MESSAGES, PICKER_KINDS, PICKER_VALUE,
+  type DEFAULTED, type InputWire, type PanelWireMessage, type PickerKind, type UiAnswerWire
 } from '../schemas/panel-messages.js'
 import type { FinishReason, HandoffMode, HandoffState, HandoffSummary } from '../core/handoff.js'
 import type { FileChooserInfo, OpenDialog, OpenSelect } from '../core/page-ui.js'
@@ -21,7 +21,7 @@ export { PICKER_KINDS }
 export type { MouseButton, PanelWireMessage, PickerKind } from '../schemas/panel-messages.js'
 
 /** Fields the parser fills in when a message leaves them out (clicks 1, mods 0, button none…). */
-type Defaulted = 'clicks' | 'mods' | 'button' | 'shift' | 'dpr' | 'whole' | 'rect'
+type Defaulted = typeof DEFAULTED[number]
 type Filled<T> = T extends unknown ? Omit<T, Defaulted & keyof T> & { [K in Defaulted & keyof T]-?: Exclude<T[K], undefined> } : never
 
 export type InputMessage = Filled<InputWire>
@@ -84,7 +84,8 @@ export function isUiAnswer (msg: PanelMessage): msg is UiAnswer {
 
 /** The schema of a message by its `t`, or why there is none. */
 function validatorFor (m: Record<string, unknown>): Validator | string {
-  return validators.get(String(m.t)) ?? `unknown message type ${JSON.stringify(String(m.t)).slice(0, 40)}`
+  if (typeof m.t !== 'string') return 't must be a message type'
+  return validators.get(m.t) ?? `unknown message type ${JSON.stringify(m.t).slice(0, 40)}`
 }
 
 /** The field at a path below an object schema, for its description. */
@@ -95,9 +96,11 @@ function fieldAt (schema: TSchema, path: string[]): TSchema | undefined {
 }
 
 /** What is wrong, in words a person reading the panel's console can act on. */
-function wrong (e: TLocalizedValidationError, value: unknown): string {
+function wrong (e: TLocalizedValidationError, value: unknown, field: { const?: unknown } | undefined): string {
   const params = e.params as { limit?: number, allowedValues?: unknown[] }
   const text = typeof value === 'string' ? [...value] : undefined
+  if (e.keyword === 'type' && typeof value === 'number') return 'must be a finite number'
+  if (e.keyword === 'const' && field?.const !== undefined) return `must be ${JSON.stringify(field.const)}`
   if (e.keyword === 'maxLength' && text) return `is ${text.length} characters; the limit is ${params.limit}`
   if (e.keyword === 'minLength' && text?.length === 0) return 'must not be empty'
   const allowed = e.keyword === 'enum' ? params.allowedValues ?? [] : []
@@ -116,10 +119,11 @@ function complaint (t: string, schema: TSchema, value: unknown, errors: TLocaliz
   const e = errors.filter((x) => x.instancePath === first.instancePath).at(-1) ?? first
   const path = e.instancePath.split('/').filter(Boolean)
   const missing = e.keyword === 'required' ? (e.params as { requiredProperties?: string[] }).requiredProperties ?? [] : []
-  const field = fieldAt(schema, missing.length > 0 ? [...path, missing[0]] : path) as { description?: string } | undefined
+  // One missing field is described; several are only named.
+  const field = (missing.length > 1 ? undefined : fieldAt(schema, missing.length === 1 ? [...path, missing[0]] : path)) as { description?: string, const?: unknown } | undefined
   const hint = field?.description ? ` (${field.description})` : ''
   const at = path.reduce<unknown>((v, name) => (v as Record<string, unknown> | undefined)?.[name], value)
-  return `${[t, ...path].join('.')} ${wrong(e, at)}${hint}`
+  return `${[t, ...path].join('.')} ${wrong(e, at, field)}${hint}`
 }
 
 export function parsePanelMessage (raw: string): Parsed {
@@ -129,10 +133,16 @@ export function parsePanelMessage (raw: string): Parsed {
   if (typeof m !== 'object' || m === null || Array.isArray(m)) return { ok: false, error: 'not an object' }
   const validator = validatorFor(m as Record<string, unknown>)
   if (typeof validator === 'string') return { ok: false, error: validator }
-  // Fields the schema does not name are dropped, never passed on; left-out ones get their default.
-  const value = validator.Default(validator.Clean(m))
-  if (!validator.Check(value)) return { ok: false, error: complaint(String((m as { t: unknown }).t), validator.Type(), value, validator.Errors(value)) }
-  return settled(value as PanelMessage)
+  try {
+    // Fields the schema does not name are dropped, never passed on; left-out ones get their default.
+    const value = validator.Default(validator.Clean(m))
+    if (!validator.Check(value)) return { ok: false, error: complaint(String((m as { t: unknown }).t), validator.Type(), value, validator.Errors(value)) }
+    return settled(value as PanelMessage)
+  } catch {
+    // TypeBox walks values recursively: a field nested thousands deep (within the size limit)
+    // overflows the stack. It is refused like any other bad message, never the host's crash.
+    return { ok: false, error: 'a field is nested too deep' }
+  }
 }
 
 // What a schema cannot say: rules across fields, and values brought into range.
@@ -142,7 +152,7 @@ function settled (msg: PanelMessage): Parsed {
       if (msg.type !== 'move' && msg.button === 'none') return { ok: false, error: 'mouse down/up need a button' }
       return { ok: true, msg }
     case 'size':
-      return { ok: true, msg: { ...msg, dpr: Math.min(8, Math.max(0.25, msg.dpr)) } }
+      return { ok: true, msg: { ...msg, dpr: Math.min(DPR_MAX, Math.max(DPR_MIN, msg.dpr)) } }
     case 'picker':
       if (!PICKER_VALUE[msg.kind].test(msg.value)) return { ok: false, error: `picker.value is not a ${msg.kind} value in HTML's own syntax` }
       return { ok: true, msg }

@@ -69,7 +69,14 @@ export default async function panelWsRoutes (app: FastifyInstance): Promise<void
       app.metrics.viewerLeft(viewer.sink.sent, viewer.sink.skipped)
       req.log.info({ tab_id: tab.id, viewer: viewer.id, code, frames_sent: viewer.sink.sent, frames_skipped: viewer.sink.skipped }, 'panel viewer left')
     })
-    inbox.deliver = (text) => panel.receive(viewer, text)
+    inbox.deliver = (text) => {
+      // A socket listener that throws takes the whole host down: one message's failure is that message's.
+      try {
+        panel.receive(viewer, text)
+      } catch (err) {
+        req.log.error({ err, tab_id: tab.id, viewer: viewer.id }, 'a panel message could not be handled')
+      }
+    }
     for (const text of early.splice(0)) inbox.deliver(text)
   })
 }

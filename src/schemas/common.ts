@@ -25,6 +25,8 @@ export const Warning = Type.Object({ code: Type.String(), message: Type.String()
 export type Warning = Static<typeof Warning>
 export const Warnings = Type.Array(Warning)
 
+/** What newTabId() mints (src/core/tab-id.ts). */
+export const TAB_ID_RE = /^tab_[A-Za-z0-9_-]{16}$/
 export const TabId = Type.String({ minLength: 1, maxLength: 64 })
 export const TabParams = Type.Object({ tab_id: TabId })
 export type TabParams = Static<typeof TabParams>

@@ -7,13 +7,19 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { DIALOG_ANSWER_MAX_CHARS, PASTE_CHARS_MAX, TEXT_CHARS_MAX } from '../limits.js'
 import { NAMED_KEYS, PAGE_SHORTCUT_KEYS } from '../panel/keys.js'
-import { CLOSED, Nullable, TabId } from './common.js'
+import { CLOSED, Nullable, TAB_ID_RE } from './common.js'
 import { DeclineReason } from './panel.js'
 
 // Far beyond any viewport: a coordinate past it is a broken panel, not a person.
 const COORD_LIMIT = 100_000
 const Coord = Type.Number({ minimum: -COORD_LIMIT, maximum: COORD_LIMIT })
 const Extent = Type.Number({ minimum: 0, maximum: COORD_LIMIT })
+// No screen is this wide: a view size past it is a broken panel.
+const VIEW_SIDE_MAX = 20_000
+const ViewSide = Type.Number({ minimum: 0, maximum: VIEW_SIDE_MAX })
+/** The device pixel ratios a view's size is taken at; a ratio outside is brought to the nearer end. */
+export const DPR_MIN = 0.25
+export const DPR_MAX = 8
 const Generation = Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'the control generation the input was sent under' })
 const Mods = Type.Optional(Type.Integer({ minimum: 0, maximum: 15, default: 0, description: 'CDP modifier bits: Alt 1, Ctrl 2, Meta 4, Shift 8' }))
 
@@ -65,8 +71,8 @@ export const ShortcutMessage = message('shortcut', {
   shift: Type.Optional(Type.Boolean({ default: false }))
 }, 'Ctrl/Cmd-A, -Z, -Shift-Z, -Y for the page')
 
-export const TextMessage = message('text', { g: Generation, text: Type.String({ minLength: 1, maxLength: TEXT_CHARS_MAX }) }, `typed text (at most ${TEXT_CHARS_MAX} characters per message)`)
-export const PasteMessage = message('paste', { g: Generation, text: Type.String({ minLength: 1, maxLength: PASTE_CHARS_MAX }) }, `a paste (at most ${PASTE_CHARS_MAX} characters; a bigger one is refused, never cut)`)
+export const TextMessage = message('text', { g: Generation, text: Type.String({ minLength: 1, maxLength: TEXT_CHARS_MAX }) }, 'typed text, a chunk at a time')
+export const PasteMessage = message('paste', { g: Generation, text: Type.String({ minLength: 1, maxLength: PASTE_CHARS_MAX }) }, 'a paste; a bigger one is refused, never cut')
 
 // ------------------------------------------------- answers to browser UI (SPEC section 16)
 
@@ -96,24 +102,24 @@ export const PickerAnswer = message('picker', {
 // ------------------------------------------------------------------------ the view, control
 
 export const SizeMessage = message('size', {
-  width: Extent,
-  height: Extent,
-  dpr: Type.Optional(Type.Number({ exclusiveMinimum: 0, default: 1, description: 'device pixel ratio (kept within 0.25–8)' })),
+  width: ViewSide,
+  height: ViewSide,
+  dpr: Type.Optional(Type.Number({ exclusiveMinimum: 0, default: 1, description: `device pixel ratio (kept within ${DPR_MIN}–${DPR_MAX})` })),
   whole: Type.Optional(Type.Boolean({ default: false, description: 'the person asked to see the whole viewport' }))
 }, 'the view\'s size in CSS px and device pixel ratio (sent on connect and resize); sets the frame size')
 
 export const DetailRect = Type.Object({ x: Coord, y: Coord, width: Extent, height: Extent }, CLOSED)
 export type DetailRect = Static<typeof DetailRect>
 export const DetailMessage = message('detail', {
-  rect: Type.Optional(Nullable(DetailRect, { default: null, description: 'viewport CSS px; null withdraws the ask' })),
+  rect: Type.Optional(Nullable(DetailRect, { default: null, description: '`{x, y, width, height}` in viewport CSS px, or null to withdraw the ask' })),
   scale: Type.Number({ minimum: 0, maximum: 100, description: 'device px per CSS px it is shown at' })
-}, 'the part of the viewport on show: asks for one sharp still of it (docs/panel.md "Sharp when zoomed")')
+}, 'the part of the viewport on show: asks for one sharp still of it ("Sharp when zoomed" below); view links may send it')
 
 export const TakeMessage = message('take', {}, 'take control (SPEC section 7)')
 export const ReleaseMessage = message('release', {}, 'hand control back')
 export const DoneMessage = message('done', {}, 'the person is done: the agent gets the tab back')
 export const DeclineMessage = message('decline', { reason: DeclineReason }, '"I can\'t do this", with an optional note for the driver')
-export const ShowMessage = message('show', { tab_id: TabId }, 'show another tab of this handoff (a popup) to every viewer')
+export const ShowMessage = message('show', { tab_id: Type.String({ pattern: TAB_ID_RE.source, description: 'a tab id from the `tabs` message' }) }, 'show another tab of this handoff (a popup) to every viewer')
 
 /** Every panel → host text message by its `t`, in the order docs/panel.md lists them. */
 export const PANEL_MESSAGES = {
@@ -135,6 +141,9 @@ export const PANEL_MESSAGES = {
   decline: DeclineMessage,
   show: ShowMessage
 } as const
+
+/** The fields some message may leave out, filled in from their schema's `default` (a test checks the list). */
+export const DEFAULTED = ['button', 'clicks', 'mods', 'shift', 'dpr', 'whole', 'rect'] as const
 
 type Wire<S> = S extends TSchema ? Static<S> : never
 /** Input as the panel may send it (defaulted fields may be left out). */

@@ -1,5 +1,7 @@
 import t from 'tap'
 import { isInput, MAX_MESSAGE_BYTES, MAX_PASTE_CHARS, MAX_TEXT_CHARS, parsePanelMessage } from '../../src/panel/messages.js'
+import { DEFAULTED, PANEL_MESSAGES } from '../../src/schemas/panel-messages.js'
+import { newTabId } from '../../src/core/tab-id.js'
 import { keyByCode, NAMED_KEYS, shortcutFor } from '../../src/panel/keys.js'
 
 const ok = (m: unknown): unknown => { const r = parsePanelMessage(JSON.stringify(m)); if (!r.ok) throw new Error(r.error); return r.msg }
@@ -21,7 +23,10 @@ t.test('input messages are checked field by field', async (t) => {
   t.ok(isInput(down as never))
   t.same(ok({ t: 'mouse', type: 'move', g: 3, x: 1, y: 1 }), { t: 'mouse', g: 3, type: 'move', x: 1, y: 1, button: 'none', clicks: 1, mods: 0 })
   t.match(err({ t: 'mouse', type: 'down', g: 3, x: 1, y: 1 }), /need a button/)
-  t.match(err({ t: 'mouse', type: 'down', g: 3, x: Infinity, y: 1, button: 'left' }), /mouse\.x must be number/)
+  // JSON has no Infinity, but 1e400 parses to it.
+  t.match(err('{"t":"mouse","type":"down","g":3,"x":1e400,"y":1,"button":"left"}'), /mouse\.x must be a finite number/)
+  t.match(err({ t: 'mouse', type: 'down', g: 3, x: 'left', y: 1, button: 'left' }), /mouse\.x must be number/)
+  t.match(err({ t: 'mouse', type: 'down', button: 'left' }), /^mouse must have required properties g, x, y$/, 'several missing fields are named, none described')
   t.match(err({ t: 'mouse', type: 'drag', g: 3, x: 1, y: 1 }), /mouse\.type must be one of "down", "move", "up"/)
   t.match(err({ t: 'mouse', type: 'down', x: 1, y: 1, button: 'left' }), /generation/)
   t.match(err({ t: 'mouse', type: 'down', g: 1.5, x: 1, y: 1, button: 'left' }), /generation/)
@@ -87,6 +92,26 @@ t.test('each picker kind takes its own input type\'s syntax and nothing else', a
 
 t.test('fields nobody asked for are dropped at every level', async (t) => {
   t.same(ok({ t: 'detail', rect: { x: 1, y: 2, width: 30, height: 40, z: 9 }, scale: 2, extra: true }), { t: 'detail', rect: { x: 1, y: 2, width: 30, height: 40 }, scale: 2 })
-  t.same(ok({ t: 'show', tab_id: 'tab_abc-1', g: 4 }), { t: 'show', tab_id: 'tab_abc-1' })
-  t.match(err({ t: 'show', tab_id: 'x'.repeat(65) }), /show\.tab_id is 65 characters; the limit is 64/)
+  const tabId = newTabId()
+  t.same(ok({ t: 'show', tab_id: tabId, g: 4 }), { t: 'show', tab_id: tabId })
+  t.match(err({ t: 'show', tab_id: '../../x y' }), /show\.tab_id is not valid \(a tab id/)
+  t.match(err({ t: 'chooser', g: 1, cancel: false }), /chooser\.cancel must be true/)
+})
+
+t.test('a message nested thousands deep is refused, never thrown', async (t) => {
+  const deep = (n: number): string => '['.repeat(n) + ']'.repeat(n)
+  for (const raw of [`{"t":"detail","scale":1,"rect":${deep(15_000)}}`, `{"t":"select","g":1,"index":${deep(15_000)}}`]) {
+    t.ok(raw.length < MAX_MESSAGE_BYTES, `${raw.length} characters, within the message limit`)
+    const r = parsePanelMessage(raw)
+    t.equal(r.ok, false)
+  }
+  t.match(err({ t: ['mouse'], g: 1 }), /^t must be a message type$/)
+})
+
+t.test('the defaulted fields are the ones the schemas give a default', async (t) => {
+  const withDefault = new Set<string>()
+  for (const schema of Object.values(PANEL_MESSAGES)) {
+    for (const [name, field] of Object.entries((schema as unknown as { properties: Record<string, { default?: unknown }> }).properties)) if ('default' in field) withDefault.add(name)
+  }
+  t.same([...withDefault].sort(), [...DEFAULTED].sort())
 })

@@ -213,7 +213,7 @@ t.test('hostile input against a real host', async (t) => {
     const frame = fc.oneof(
       { weight: 6, arbitrary: message },
       { weight: 1, arbitrary: fc.string({ maxLength: 300 }) },
-      { weight: 1, arbitrary: fc.constantFrom(deep(5000), '{"t":', 'null', '[]', '"mouse"', '{"__proto__":{"t":"take"}}') }
+      { weight: 1, arbitrary: fc.constantFrom(deep(5000), `{"t":"detail","scale":1,"rect":${deep(15_000)}}`, '{"t":', 'null', '[]', '"mouse"', '{"__proto__":{"t":"take"}}') }
     )
     const frames = fc.sample(frame, { numRuns: 2000, seed: 42 })
       .filter((f) => Buffer.byteLength(f) <= MAX_MESSAGE_BYTES)

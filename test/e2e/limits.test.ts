@@ -74,6 +74,15 @@ t.test('the advertised limits hold on a live host', async (t) => {
     await until(() => errors().some((e) => e.includes(`limit is ${limits.paste_chars_max}`)))
     t.equal((await value()).length, limits.paste_chars_max, 'one character more is refused, not cut short: nothing more was typed')
 
+    // Characters are code points, and the message limit holds a whole paste of the widest ones:
+    // an emoji is 4 bytes of UTF-8 and two UTF-16 units.
+    await page.$eval('#key', (el) => { (el as HTMLInputElement).value = '' })
+    const wide = '\u{1F511}'.repeat(limits.paste_chars_max)
+    t.ok(Buffer.byteLength(JSON.stringify({ t: 'paste', g, text: wide })) > 64 * 1024, 'a paste of paste_chars_max emoji is over 64 KiB of JSON')
+    ws.send(JSON.stringify({ t: 'paste', g, text: wide }))
+    await until(async () => [...await value()].length === limits.paste_chars_max)
+    t.equal(await value(), wide, `a paste of paste_chars_max (${limits.paste_chars_max}) emoji reaches the page whole`)
+
     ws.send(JSON.stringify({ t: 'decline', reason: 'r'.repeat(limits.decline_note_chars_max + 1) }))
     await until(() => errors().some((e) => e.includes(`the limit is ${limits.decline_note_chars_max}`)))
     t.pass('a decline reason above decline_note_chars_max is refused (and the handoff stays open)')
