@@ -21,11 +21,13 @@ const FRESH_FOR_MS = 1_000
 /** Frames kept to compare a late still against: each is a full frame of GPU memory. */
 const KEPT_FRAMES = 3
 
-interface Kept { canvas: OffscreenCanvas, ctx: OffscreenCanvasRenderingContext2D, seq: number, scrollX: number, scrollY: number }
+interface Kept { canvas: OffscreenCanvas | HTMLCanvasElement, ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D, seq: number, scrollX: number, scrollY: number }
 
 function kept (): Kept {
-  const canvas = new OffscreenCanvas(1, 1)
-  return { canvas, ctx: canvas.getContext('2d', { willReadFrequently: true })!, seq: -1, scrollX: 0, scrollY: 0 }
+  // Safari before 16.4 has no OffscreenCanvas: a <canvas> that is never attached does the same job.
+  const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(1, 1) : Object.assign(document.createElement('canvas'), { width: 1, height: 1 })
+  const ctx = canvas.getContext('2d', { willReadFrequently: true }) as Kept['ctx']
+  return { canvas, ctx, seq: -1, scrollX: 0, scrollY: 0 }
 }
 
 interface Shown {
