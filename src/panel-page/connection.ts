@@ -99,11 +99,14 @@ export function pollStatus (tab: string, onStatus: (body: PanelStatus | null, fa
     let body: PanelStatus | null = null
     let status = 0
     const sentAt = performance.now()
+    // Not AbortSignal.timeout: Safari before 16 has none, and every poll would count as lost.
+    const abort = new AbortController()
+    const giveUp = setTimeout(() => abort.abort(), STATUS_TIMEOUT_MS)
     try {
-      const res = await fetch(api('status', tab), { cache: 'no-store', signal: AbortSignal.timeout(STATUS_TIMEOUT_MS) })
+      const res = await fetch(api('status', tab), { cache: 'no-store', signal: abort.signal })
       status = res.status
       body = res.ok ? await res.json() as PanelStatus : null
-    } catch { /* counted below */ }
+    } catch { /* counted below */ } finally { clearTimeout(giveUp) }
     // Any answer from the host clears the banner; only silence or a 5xx counts as lost.
     failures = status && status < 500 ? 0 : failures + 1
     if (onStatus(body, failures, status, sentAt) !== false) timer = setTimeout(tick, STATUS_EVERY_MS)

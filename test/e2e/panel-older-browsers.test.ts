@@ -1,7 +1,8 @@
-// A phone whose browser has no OffscreenCanvas (Safari before 16.4, still on some older
-// iPhones): the panel keeps its recent frames in detached <canvas> elements instead. The viewer
-// is a mobile-emulated headless Chromium with OffscreenCanvas removed before the panel's
-// scripts run; the person pinches in, gets a sharp still, and taps a target on the page.
+// A phone whose browser predates OffscreenCanvas and AbortSignal.timeout (Safari before 16.4 and
+// 16, still on some older iPhones): the panel keeps its recent frames in detached <canvas>
+// elements, and its status poll times out with its own timer. The viewer is a mobile-emulated
+// headless Chromium with both removed before the panel's scripts run; the person pinches in,
+// gets a sharp still, and taps a target on the page, and the status poll is answered.
 import t from 'tap'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
@@ -12,7 +13,7 @@ const PAGE = `<!doctype html><title>Confirm</title><body style="margin:0;font:16
 <button id="ok" style="position:absolute;left:600px;top:300px;width:40px;height:24px">OK</button>
 <script>window.clicks = []; addEventListener('click', (e) => clicks.push(e.target.id))</script>`
 
-t.test('the panel works on a phone without OffscreenCanvas', async (t) => {
+t.test('the panel works on a phone without OffscreenCanvas or AbortSignal.timeout', async (t) => {
   const host = await startHost(t)
   const site = await startFixtureServer(t, { '/confirm': { status: 403, body: PAGE } })
   const browser = await launchViewerBrowser(t)
@@ -21,11 +22,13 @@ t.test('the panel works on a phone without OffscreenCanvas', async (t) => {
   const { page } = await openViewer(browser, host, PHONE)
   const errors: string[] = []
   page.on('pageerror', (err) => errors.push(String(err)))
-  await page.evaluateOnNewDocument(() => { delete (window as any).OffscreenCanvas })
+  await page.evaluateOnNewDocument(() => { delete (window as any).OffscreenCanvas; delete (AbortSignal as any).timeout })
   await page.goto(onHost(host, fetched.actions[0].takeover_url_secret))
-  t.equal(await page.evaluate(() => typeof (window as any).OffscreenCanvas), 'undefined', 'the viewer has no OffscreenCanvas')
+  t.same(await page.evaluate(() => [typeof (window as any).OffscreenCanvas, typeof (AbortSignal as any).timeout]), ['undefined', 'undefined'], 'the viewer has neither')
   await waitForFrames(page)
   await waitForControl(page)
+  await page.waitForFunction(() => (window as any).afhttpPanelStats.status_answers >= 1, { timeout: 10_000, polling: 50 })
+  t.pass('the status poll was answered')
 
   const cdp = await page.createCDPSession()
   const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', points: Array<{ x: number, y: number }>): Promise<unknown> =>
