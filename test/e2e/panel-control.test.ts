@@ -10,6 +10,7 @@ import { startFixtureServer } from '../helpers/fixture-server.js'
 import { launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import { decodeFrame } from '../../src/panel/frame-codec.js'
 import { ManualClock } from '../../src/core/clock.js'
+import { WS_MESSAGE_BYTES_MAX } from '../../src/limits.js'
 
 const WALL = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
 <p style="height:3000px">Please sign in to keep reading this article.</p>
@@ -147,7 +148,7 @@ t.test('panel exchange, lease and control', async (t) => {
     ws.send(JSON.stringify({ t: 'release' }))
     await until(async () => (await summary()).controller === 'agent')
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)))
-    ws.send('x'.repeat(70 * 1024))
+    ws.send('x'.repeat(WS_MESSAGE_BYTES_MAX + 1))
     t.equal(await closed, 1009, 'an oversized message closes the socket')
   })
 
