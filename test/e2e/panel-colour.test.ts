@@ -5,8 +5,9 @@
 // second headless Chromium through the panel's hooks, on a desktop and on a phone viewport, with
 // the host's browser in both modes (headful opens a real colour window of its own).
 import t from 'tap'
-import type { Page } from 'puppeteer-core'
-import { startHost } from '../helpers/host.js'
+import type { Browser, Page } from 'puppeteer-core'
+import { startHost, type TestHost } from '../helpers/host.js'
+import type { TabRecord } from '../../src/tabs/types.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { clientPointOf, DESKTOP, launchViewerBrowser, onHost, openViewer, PHONE, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 
@@ -24,6 +25,29 @@ for (const type of ['input', 'change']) brand.addEventListener(type, (e) => even
 // reopens it from its change listener (the person's press still counts as a user activation).
 const LATE = THEME.replace('</script>', `brand.addEventListener('change', () => { brand.showPicker(); window.reopened = brand.matches(':open') })
 </script>`)
+
+/**
+ * A handed-off tab showing `path` and a person's panel on it, who then presses the page's colour
+ * input; resolves once the panel offers its own colour box.
+ */
+async function pressColourInPanel (host: TestHost, browser: Browser, url: string, viewport: typeof DESKTOP | typeof PHONE): Promise<{ tab: TabRecord, panel: Page }> {
+  const tab = await host.app.tabs.open(host.config.defaultProfile)
+  tab.retained = true
+  await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tab.id, url, timeout_ms: 5000 }) })
+  const minted = await (await host.api(`/v1/tabs/${tab.id}/handoff`, { method: 'POST', body: '{}' })).json() as Record<string, string>
+  const { page: panel } = await openViewer(browser, host, viewport)
+  await panel.goto(onHost(host, minted.takeover_url_secret))
+  await waitForControl(panel)
+  await waitForFrames(panel)
+  const r = await tab.page.$eval('#brand', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 } })
+  const at = await clientPointOf(panel, r.x, r.y)
+  if (viewport === PHONE) await panel.touchscreen.tap(at.x, at.y); else await panel.mouse.click(at.x, at.y)
+  await panel.waitForSelector('#afhttp-native:not([hidden])', { timeout: 10_000 }).catch(async (err) => {
+    console.error('no colour box; input at, panel point, presses the page saw, panel stats:', r, at, JSON.stringify(await tab.page.evaluate(() => (window as any).downs)), JSON.stringify(await panel.evaluate(() => (window as any).afhttpPanelStats)))
+    throw err
+  })
+  return { tab, panel }
+}
 
 /** Sets the panel's own colour input as the viewer's colour picker would, then presses Set. */
 async function pickInPanel (panel: Page, value: string, phone: boolean): Promise<void> {
@@ -44,22 +68,7 @@ for (const mode of ['headful', 'headless']) t.test(`a colour is picked in the vi
 
   for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
     t.test(name, async (t) => {
-      const tab = await host.app.tabs.open(host.config.defaultProfile)
-      tab.retained = true
-      await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tab.id, url: `${site.url}/theme`, timeout_ms: 5000 }) })
-      const minted = await (await host.api(`/v1/tabs/${tab.id}/handoff`, { method: 'POST', body: '{}' })).json() as Record<string, string>
-      const { page: panel } = await openViewer(browser, host, viewport)
-      await panel.goto(onHost(host, minted.takeover_url_secret))
-      await waitForControl(panel)
-      await waitForFrames(panel)
-
-      const r = await tab.page.$eval('#brand', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 } })
-      const at = await clientPointOf(panel, r.x, r.y)
-      if (name === 'phone') await panel.touchscreen.tap(at.x, at.y); else await panel.mouse.click(at.x, at.y)
-      await panel.waitForSelector('#afhttp-native:not([hidden])', { timeout: 10_000 }).catch(async (err) => {
-        console.error('no colour box; input at, panel point, presses the page saw, panel stats:', r, at, JSON.stringify(await tab.page.evaluate(() => (window as any).downs)), JSON.stringify(await panel.evaluate(() => (window as any).afhttpPanelStats)))
-        throw err
-      })
+      const { tab, panel } = await pressColourInPanel(host, browser, `${site.url}/theme`, viewport)
       t.equal(await panel.$eval('#afhttp-native-input', (el) => (el as HTMLInputElement).type), 'color', "the viewer's own colour input")
       t.equal(await panel.$eval('#afhttp-native-input', (el) => (el as HTMLInputElement).value), '#336699', 'holding the page value')
 
@@ -80,18 +89,7 @@ t.test('a colour popup the browser opens after the answer is closed by the host 
   const host = await startHost(t, { env: { AFHTTP_BROWSER_MODE: 'headful' } })
   const site = await startFixtureServer(t, { '/late': { body: LATE } })
   const browser = await launchViewerBrowser(t)
-  const tab = await host.app.tabs.open(host.config.defaultProfile)
-  tab.retained = true
-  await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tab.id, url: `${site.url}/late`, timeout_ms: 5000 }) })
-  const minted = await (await host.api(`/v1/tabs/${tab.id}/handoff`, { method: 'POST', body: '{}' })).json() as Record<string, string>
-  const { page: panel } = await openViewer(browser, host, DESKTOP)
-  await panel.goto(onHost(host, minted.takeover_url_secret))
-  await waitForControl(panel)
-  await waitForFrames(panel)
-  const r = await tab.page.$eval('#brand', (el) => { const b = el.getBoundingClientRect(); return { x: b.x + b.width / 2, y: b.y + b.height / 2 } })
-  const at = await clientPointOf(panel, r.x, r.y)
-  await panel.mouse.click(at.x, at.y)
-  await panel.waitForSelector('#afhttp-native:not([hidden])', { timeout: 10_000 })
+  const { tab, panel } = await pressColourInPanel(host, browser, `${site.url}/late`, DESKTOP)
   await pickInPanel(panel, '#10a040', false)
   await tab.page.waitForFunction(() => (window as any).reopened !== undefined, { timeout: 10_000, polling: 50 })
   t.equal(await tab.page.evaluate(() => (window as any).reopened), true, 'the browser opened its own colour popup after the answer')
