@@ -87,7 +87,7 @@ export const SelectAnswer = message('select', {
   index: Nullable(Type.Integer({ minimum: 0, maximum: 100_000 }), { description: 'an option\'s index, or null to dismiss the list' })
 }, 'the option chosen in the panel\'s list for the page\'s `<select>`')
 
-export const ChooserAnswer = message('chooser', {
+export const ChooserCancel = message('chooser', {
   g: Generation,
   cancel: Type.Literal(true, { description: 'the socket only cancels; files go over POST /panel/api/files' })
 }, 'close the page\'s file chooser without files')
@@ -131,7 +131,7 @@ export const PANEL_MESSAGES = {
   paste: PasteMessage,
   dialog: DialogAnswer,
   select: SelectAnswer,
-  chooser: ChooserAnswer,
+  chooser: ChooserCancel,
   picker: PickerAnswer,
   size: SizeMessage,
   detail: DetailMessage,
@@ -148,6 +148,6 @@ export const DEFAULTED = ['button', 'clicks', 'mods', 'shift', 'dpr', 'whole', '
 type Wire<S> = S extends TSchema ? Static<S> : never
 /** Input as the panel may send it (defaulted fields may be left out). */
 export type InputWire = Wire<typeof MouseMessage | typeof WheelMessage | typeof KeyMessage | typeof ShortcutMessage | typeof TextMessage | typeof PasteMessage>
-export type UiAnswerWire = Wire<typeof DialogAnswer | typeof SelectAnswer | typeof ChooserAnswer | typeof PickerAnswer>
+export type UiAnswerWire = Wire<typeof DialogAnswer | typeof SelectAnswer | typeof ChooserCancel | typeof PickerAnswer>
 /** A message as the panel may send it: what parsePanelMessage accepts. */
 export type PanelWireMessage = InputWire | UiAnswerWire | Wire<typeof SizeMessage | typeof DetailMessage | typeof TakeMessage | typeof ReleaseMessage | typeof DoneMessage | typeof DeclineMessage | typeof ShowMessage>
