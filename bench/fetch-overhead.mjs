@@ -6,7 +6,6 @@
 // 0, 2 and 8. Nothing leaves 127.0.0.1. Run: npm run bench:fetch
 // Knobs: BENCH_N (sequential fetches, 40), BENCH_POOLS (0,2,8), BENCH_DRIVERS (8), BENCH_PER_DRIVER (4),
 // BENCH_MODES (headful,headless: raw and host in the same browser mode, each mode in turn).
-import { createServer } from 'node:http'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,6 +15,8 @@ import { createLogger } from '../dist/logger.js'
 import { startBrowser } from '../dist/browser/backend.js'
 import { startXvfb } from '../dist/browser/xvfb.js'
 import * as windowPool from '../dist/browser/window-pool.js'
+import { ARTICLE as PAGE, serveHtml } from './article-site.mjs'
+import { sleep } from './stats.mjs'
 
 const N = Number(process.env.BENCH_N ?? 40)
 const WARM = 3
@@ -29,14 +30,11 @@ const poolStats = (browser) => windowPool.poolStats?.(browser) ?? { opened: 0, o
 const MODES = (process.env.BENCH_MODES ?? 'headful,headless').split(',').map((m) => m.trim()).filter(Boolean)
 const TOKEN = 'bench-token-0123456789'
 const CHROMIUM = process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium'
-const PAGE = '<!doctype html><title>Bench</title><main><h1>Benchmark article</h1>' + '<p>Some steady text for the benchmark page. </p>'.repeat(60) + '</main>'
 
-const site = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(PAGE) })
-await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${site.address().port}/`
+const site = await serveHtml(PAGE)
+const url = site.url
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] }
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** RSS and PSS (shared pages split between processes) of a process and all its descendants, in MB. */
 async function treeMemory (rootPid) {

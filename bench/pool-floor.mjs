@@ -10,12 +10,13 @@
 // Nothing leaves 127.0.0.1. Run: npm run bench:floor
 // Knobs: BENCH_N (paused fetches, 20), BENCH_READY (pages ready, 8), BENCH_DRIVERS (8),
 // BENCH_PER_DRIVER (4), BENCH_GAP_MS (250), BENCH_MODES (headful,headless).
-import { createServer } from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startBrowser } from '../dist/browser/backend.js'
 import { startXvfb } from '../dist/browser/xvfb.js'
+import { ARTICLE as PAGE, serveHtml } from './article-site.mjs'
+import { percentile, sleep } from './stats.mjs'
 
 const N = Number(process.env.BENCH_N ?? 20)
 const READY = Number(process.env.BENCH_READY ?? 8)
@@ -24,13 +25,10 @@ const PER_DRIVER = Number(process.env.BENCH_PER_DRIVER ?? 4)
 const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250)
 const MODES = (process.env.BENCH_MODES ?? 'headful,headless').split(',').map((m) => m.trim()).filter(Boolean)
 const CHROMIUM = process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium'
-const PAGE = '<!doctype html><title>Bench</title><main><h1>Benchmark article</h1>' + '<p>Some steady text for the benchmark page. </p>'.repeat(60) + '</main>'
 
-const site = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(PAGE) })
-await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${site.address().port}/`
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const site = await serveHtml(PAGE)
+const url = site.url
+const p50 = (xs) => percentile(xs, 50)
 
 async function capture (page) {
   await page.goto(url, { waitUntil: 'load' })

@@ -9,7 +9,6 @@
 // its window's geometry (a page of a window has browser chrome above it: outerHeight > innerHeight).
 // Nothing leaves 127.0.0.1. Run after `npm run build`: node bench/visibility.mjs
 // Knobs: BENCH_DRIVERS (8), BENCH_PER_DRIVER (4), BENCH_MODES (headful,headless).
-import { createServer } from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +17,7 @@ import { loadConfig } from '../dist/config.js'
 import { createLogger } from '../dist/logger.js'
 import { startBrowser } from '../dist/browser/backend.js'
 import { startXvfb } from '../dist/browser/xvfb.js'
+import { serveHtml } from './article-site.mjs'
 
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8)
 const PER_DRIVER = Number(process.env.BENCH_PER_DRIVER ?? 4)
@@ -31,9 +31,8 @@ const seen = { parse: document.visibilityState }
 addEventListener('load', () => { document.documentElement.dataset.seen = JSON.stringify({ ...seen, load: document.visibilityState, chrome: outerHeight > innerHeight }) })
 </script>`
 
-const site = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(PAGE) })
-await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${site.address().port}/`
+const site = await serveHtml(PAGE)
+const url = site.url
 
 // A page that did not record what it saw is a broken run, never a page that saw nothing amiss.
 const seenIn = (html) => {

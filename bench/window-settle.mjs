@@ -4,24 +4,22 @@
 // that takes a window opened in a short pause navigates in one that has not settled yet.
 // Nothing leaves 127.0.0.1. Run after `npm run build`: node bench/window-settle.mjs
 // Knobs: BENCH_ROUNDS (10), BENCH_WAITS (0,100,200,400,800).
-import { createServer } from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startBrowser } from '../dist/browser/backend.js'
 import { startXvfb } from '../dist/browser/xvfb.js'
 import { openWindow } from '../dist/browser/open-window.js'
+import { ARTICLE as PAGE, serveHtml } from './article-site.mjs'
+import { percentile, sleep } from './stats.mjs'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10)
 const WAITS = (process.env.BENCH_WAITS ?? '0,100,200,400,800').split(',').map(Number)
 const CHROMIUM = process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium'
-const PAGE = '<!doctype html><title>Bench</title><main><h1>Benchmark article</h1>' + '<p>Some steady text for the benchmark page. </p>'.repeat(60) + '</main>'
 
-const site = createServer((_req, res) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end(PAGE) })
-await new Promise((resolve) => site.listen(0, '127.0.0.1', resolve))
-const url = `http://127.0.0.1:${site.address().port}/`
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
-const p50 = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
+const site = await serveHtml(PAGE)
+const url = site.url
+const p50 = (xs) => percentile(xs, 50)
 
 const dir = await mkdtemp(join(tmpdir(), 'bench-settle-'))
 const xvfb = await startXvfb('Xvfb', process.env)
