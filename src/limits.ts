@@ -3,8 +3,8 @@
 // advertises is what is enforced (test/e2e/limits.test.ts proves it on a live host).
 //
 // Pure and import-free: the panel page loads it in the viewer's browser as an ES module, like
-// core/coords.js. Nothing Node-only may appear here. Character counts are UTF-16 code units
-// (JavaScript string length), as the host measures them.
+// core/coords.js. Nothing Node-only may appear here. Character counts are code points, as the
+// schemas count them (ajv for HTTP bodies, TypeBox for panel messages).
 
 const KiB = 1024
 const MiB = 1024 * KiB

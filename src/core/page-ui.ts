@@ -23,14 +23,20 @@ export function dialogOrigin (url: string): string {
   }
 }
 
+/** The first `max` characters (code points, as the limits count them): never half an emoji. */
+function cut (text: string, max: number): string {
+  if (text.length <= max) return text
+  return Array.from(text).slice(0, max).join('')
+}
+
 /** From CDP's Page.javascriptDialogOpening event. */
 export function describeDialog (ev: { type: string, message: string, url: string, defaultPrompt?: string }, now: number): OpenDialog {
   const type = TYPES.has(ev.type as DialogType) ? ev.type as DialogType : 'alert'
   return {
     type,
-    message: ev.message.slice(0, DIALOG_MESSAGE_MAX_CHARS),
+    message: cut(ev.message, DIALOG_MESSAGE_MAX_CHARS),
     origin: dialogOrigin(ev.url),
-    ...(type === 'prompt' ? { default_prompt: (ev.defaultPrompt ?? '').slice(0, DIALOG_MESSAGE_MAX_CHARS) } : {}),
+    ...(type === 'prompt' ? { default_prompt: cut(ev.defaultPrompt ?? '', DIALOG_MESSAGE_MAX_CHARS) } : {}),
     opened_at: new Date(now).toISOString()
   }
 }

@@ -1,6 +1,7 @@
 // The small HTML pages a person may meet instead of the panel: a dead link (410), a host
 // that cannot show the page right now (503), no lease (401), too many tries (429).
-// Self-contained, no script; they say what happened and what to do next.
+// Self-contained, no script; they say what happened and what to do next, and the 503 page
+// does it too: it reloads itself, so a person on a phone need not know to try again.
 import type { LiveCheck } from '../browser/live-checks.js'
 import type { SecretProblem } from '../plugins/handoffs.js'
 
@@ -8,10 +9,16 @@ const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCo
 
 export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
 
-function page (title: string, paragraphs: string[], extra = ''): string {
+/**
+ * How soon the 503 page asks again. The link it reloads is not used up by a refusal, and the
+ * tries stay well inside /takeover's rate limit (TAKEOVER_RATE_LIMIT a minute).
+ */
+export const UNAVAILABLE_RETRY_S = 5
+
+function page (title: string, paragraphs: string[], extra = '', head = ''): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${escape(title)} · afhttp</title>
+<meta name="referrer" content="no-referrer">${head}<title>${escape(title)} · afhttp</title>
 <style>body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:2rem 1.25rem;background:#f6f7f9;color:#1d2330}
 main{max-width:34rem;margin:0 auto;background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 3px #0002}
 h1{font-size:1.3rem;margin:0 0 .75rem}code{font-size:.9em}ul{padding-left:1.2rem}.bad{color:#a3261b}</style></head>
@@ -35,8 +42,8 @@ export function unavailablePage (failed: LiveCheck, checks: LiveCheck[]): string
   const list = checks.map((c) => `<li${c.ok ? '' : ' class="bad"'}><code>${escape(c.name)}</code>: ${c.ok ? 'ok' : escape(c.error ?? 'failed')}</li>`).join('')
   return page('The live page is not available right now', [
     `The host could not show the page: the check "${failed.name}" failed (${failed.error ?? 'no detail'}).`,
-    'Nothing was used up: this link still works. Try again in a moment.'
-  ], `<ul>${list}</ul>`)
+    `Nothing was used up: this link still works. This page tries again by itself every ${UNAVAILABLE_RETRY_S} seconds.`
+  ], `<ul>${list}</ul>`, `<meta http-equiv="refresh" content="${UNAVAILABLE_RETRY_S}">`)
 }
 
 export function noLeasePage (): string {
