@@ -13,6 +13,7 @@ import { onHost } from '../helpers/panel-browser.js'
 import { ManualClock } from '../../src/core/clock.js'
 import { ERRORS } from '../../src/errors.js'
 import { MAX_MESSAGE_BYTES } from '../../src/panel/messages.js'
+import { openLink } from '../helpers/open-link.js'
 
 const WALL = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
 <p>Sign in to see this page. Your session ended and the page needs a person to continue.</p>
@@ -94,7 +95,7 @@ const until = async (what: () => boolean | Promise<boolean>, ms = 10_000): Promi
 }
 
 async function exchange (host: TestHost, url: string): Promise<Response> {
-  return fetch(onHost(host, url), { redirect: 'manual' })
+  return openLink(onHost(host, url))
 }
 
 t.test('hostile input against a real host', async (t) => {

@@ -6,6 +6,7 @@ import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { clientPointOf, launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import { PUBLIC_LIMITS } from '../../src/limits.js'
+import { leaseCookieOf, openLink } from '../helpers/open-link.js'
 
 const FORM = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
 <p>Sign in to see this page.</p><input id="key" style="position:absolute;left:20px;top:80px;width:300px"></body>`
@@ -51,9 +52,9 @@ t.test('the advertised limits hold on a live host', async (t) => {
   t.test('pastes and messages on the panel WebSocket', async (t) => {
     const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/form`, takeover: true }) })).json() as any
     const tabId: string = fetched.tab_id
-    const exchanged = await fetch(onHost(host, fetched.actions[0].takeover_url_secret), { redirect: 'manual' })
+    const exchanged = await openLink(onHost(host, fetched.actions[0].takeover_url_secret))
     t.equal(exchanged.status, 303)
-    const cookie = exchanged.headers.getSetCookie()[0].split(';')[0]
+    const cookie = leaseCookieOf(exchanged)
     const page = host.app.tabs.get(tabId).page
     await page.focus('#key')
     const value = (): Promise<string> => page.$eval('#key', (el) => (el as HTMLInputElement).value)

@@ -6,6 +6,7 @@ import t from 'tap'
 import WebSocket from 'ws'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { openLink } from '../helpers/open-link.js'
 
 const PAGE = '<!doctype html><title>Blocked</title><p>Access denied for now; a person must look at this page.</p>'
 
@@ -18,7 +19,7 @@ t.test('every live-check gate refuses while the browser does not answer', async 
   const pathOf = (minted: string): string => new URL(minted).pathname
 
   // One link exchanged while healthy (a person already has the panel open), one kept for later.
-  const exchanged = await fetch(host.url + pathOf(fetched.actions[0].takeover_url_secret), { redirect: 'manual' })
+  const exchanged = await openLink(host.url + pathOf(fetched.actions[0].takeover_url_secret))
   t.equal(exchanged.status, 303, 'the first link is exchanged while the browser answers')
   const cookie = (exchanged.headers.get('set-cookie') ?? '').split(';')[0]
   t.match(cookie, /^afhttp_lease_/, 'for a lease cookie')
@@ -62,7 +63,7 @@ t.test('every live-check gate refuses while the browser does not answer', async 
   }
 
   // The same gates open again once the browser answers; the unconsumed spare link still works.
-  const again = await fetch(host.url + pathOf(spare.takeover_url_secret), { redirect: 'manual' })
+  const again = await openLink(host.url + pathOf(spare.takeover_url_secret))
   t.equal(again.status, 303, 'a link refused by a failed check was not consumed')
   const leaseAgain = await fetch(`${host.url}/panel/api/lease?tab=${tabId}`, { method: 'POST', headers: { cookie, origin } })
   t.equal(leaseAgain.status, 200, 'the lease renews')

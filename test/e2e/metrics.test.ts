@@ -5,6 +5,7 @@ import WebSocket from 'ws'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { ManualClock } from '../../src/core/clock.js'
+import { leaseCookieOf, openLink } from '../helpers/open-link.js'
 
 const ARTICLE = '<!doctype html><title>Article</title><main><h1>An article</h1><p>Plenty of ordinary readable text for the reader.</p></main>'
 const WALL = '<!doctype html><title>Sign in required</title><p>Please sign in to keep reading this article.</p>'
@@ -57,8 +58,7 @@ t.test('/metrics counts real work', async (t) => {
   t.ok(action.takeover_url_secret, 'a panel URL was minted')
 
   // A viewer connects through the real exchange, receives frames, leaves.
-  const exchanged = await fetch(action.takeover_url_secret, { redirect: 'manual' })
-  const cookie = (exchanged.headers.getSetCookie()[0] ?? '').split(';')[0]
+  const cookie = leaseCookieOf(await openLink(action.takeover_url_secret))
   const ws = new WebSocket(`${host.url.replace('http', 'ws')}/panel/ws?tab=${wall.tab_id}`, { headers: { cookie, origin: host.url } })
   let frames = 0
   const states: any[] = []

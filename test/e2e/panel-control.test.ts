@@ -11,7 +11,7 @@ import { launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames 
 import { decodeFrame } from '../../src/panel/frame-codec.js'
 import { ManualClock } from '../../src/core/clock.js'
 import { WS_MESSAGE_BYTES_MAX } from '../../src/limits.js'
-import { UNAVAILABLE_RETRY_S } from '../../src/panel/pages.js'
+import { openLink } from '../helpers/open-link.js'
 
 const WALL = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
 <p style="height:3000px">Please sign in to keep reading this article.</p>
@@ -20,18 +20,8 @@ const WALL = `<!doctype html><title>Sign in required</title><body style="margin:
 
 interface Exchanged { cookie: string, location: string, setCookie: string, token: string }
 
-async function exchange (host: TestHost, url: string): Promise<Response> {
-  return fetch(url, { redirect: 'manual' })
-}
-
-async function exchanged (host: TestHost, url: string): Promise<Exchanged> {
-  let res = await exchange(host, url)
-  // A busy machine can fail a live check for a moment; the 503 page then asks again by itself
-  // (a person's browser follows it, as the 503 test shows), and so does this helper, twice.
-  for (let retry = 0; retry < 2 && res.status === 503 && /http-equiv="refresh"/.test(await res.clone().text()); retry++) {
-    await new Promise((resolve) => setTimeout(resolve, UNAVAILABLE_RETRY_S * 1000))
-    res = await exchange(host, url)
-  }
+async function exchanged (url: string): Promise<Exchanged> {
+  const res = await openLink(url)
   // A refusal is an HTML page that says why: show it, not just an empty cookie.
   if (res.status !== 303) throw new Error(`exchange answered ${res.status}: ${(await res.text()).replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()}`)
   const setCookie = res.headers.getSetCookie()[0] ?? ''
@@ -79,7 +69,7 @@ t.test('panel exchange, lease and control', async (t) => {
   let raw: Exchanged
 
   t.test('a secret is exchanged once for an HttpOnly, SameSite=Strict lease scoped to /panel', async (t) => {
-    raw = await exchanged(host, first)
+    raw = await exchanged(first)
     tokens.push(raw.token)
     t.equal(raw.location, `/panel/?tab=${tabId}`, 'redirects to /panel/ without the secret')
     t.match(raw.setCookie, new RegExp(`^afhttp_lease_${tabId}=[A-Za-z0-9_-]{40,};`))
@@ -88,13 +78,13 @@ t.test('panel exchange, lease and control', async (t) => {
     t.match(raw.setCookie, /; SameSite=Strict/)
     t.notMatch(raw.setCookie, /Secure/, 'no Secure flag on a plain-http public URL')
 
-    const again = await exchange(host, first)
+    const again = await openLink(first)
     t.equal(again.status, 410, 'a reused secret is gone')
     t.match(await again.text(), /already used/)
-    const unknown = await exchange(host, `${host.url}/takeover/${'A'.repeat(43)}`)
+    const unknown = await openLink(`${host.url}/takeover/${'A'.repeat(43)}`)
     t.equal(unknown.status, 410)
     t.match(await unknown.text(), /does not work/)
-    t.equal((await exchange(host, `${host.url}/takeover/<script>`)).status, 410, 'a malformed secret is just unknown')
+    t.equal((await openLink(`${host.url}/takeover/<script>`)).status, 410, 'a malformed secret is just unknown')
 
     const bare = await fetch(`${host.url}/panel/?tab=${tabId}`)
     t.equal(bare.status, 401, 'the panel document needs the lease')
@@ -266,7 +256,7 @@ t.test('panel exchange, lease and control', async (t) => {
       await back.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished')
       t.match(await summary(), { state: 'finished', finish_reason: 'human_done' })
       t.match(await back.$eval('#afhttp-overlay', (el) => el.textContent), /handed back/)
-      t.equal((await exchange(host, secrets[secrets.length - 1])).status, 410)
+      t.equal((await openLink(secrets[secrets.length - 1])).status, 410)
       await until(() => host.app.panel.streamer(tab).running === undefined)
       t.pass('the screencast stops when no viewer is left')
       await back.close()
@@ -313,7 +303,7 @@ t.test('panel exchange, lease and control', async (t) => {
     await until(() => conn.messages.some((m) => m.t === 'state' && m.controller === 'human_disconnected'))
     conn.ws.send(JSON.stringify({ t: 'take' }))
     await until(() => conn.messages.some((m) => m.t === 'state' && m.you_control))
-    const other = await exchanged(host, await mint(host, tabId))
+    const other = await exchanged(await mint(host, tabId))
     tokens.push(other.token)
     const done = (cookie: string): Promise<Response> => fetch(`${host.url}/panel/api/done?tab=${tabId}`, { method: 'POST', headers: { cookie, origin: host.url } })
     const refused = await done(other.cookie)
@@ -392,7 +382,7 @@ t.test('behind https: a Secure cookie, the public origin, expiry ends the panel,
   const host = await startHost(t, { clock, env: { AFHTTP_PUBLIC_URL: 'https://panel.example.test' } })
   const site = await startFixtureServer(t, { '/wall': { status: 403, body: WALL } })
   const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/wall`, takeover: true }) })).json() as any
-  const { setCookie, cookie } = await exchanged(host, onHost(host, fetched.actions[0].takeover_url_secret))
+  const { setCookie, cookie } = await exchanged(onHost(host, fetched.actions[0].takeover_url_secret))
   t.match(setCookie, /; Secure/)
   const conn = await openSocket(host, fetched.tab_id, { origin: 'https://panel.example.test', cookie })
   if (!('ws' in conn)) throw new Error(`socket refused: ${conn.status}`)

@@ -8,6 +8,7 @@ import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { launchViewerBrowser, onHost, openViewer, PHONE, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import { ManualClock } from '../../src/core/clock.js'
+import { leaseCookieOf, openLink } from '../helpers/open-link.js'
 
 const WALL = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
 <p>Please sign in to keep reading.</p>
@@ -37,8 +38,7 @@ function openSocket (host: TestHost, tabId: string, cookie: string): Promise<Soc
 }
 
 async function exchange (url: string): Promise<string> {
-  const res = await fetch(url, { redirect: 'manual' })
-  return (res.headers.getSetCookie()[0] ?? '').split(';')[0]
+  return leaseCookieOf(await openLink(url))
 }
 
 async function mint (host: TestHost, tabId: string, body: object): Promise<any> {
@@ -205,8 +205,8 @@ t.test('expiry, driver finish and tab close end every open panel, each saying wh
     const firstView = onHost(host, (await mint(host, tabId, { mode: 'view' })).takeover_url_secret)
     const secondView = onHost(host, (await mint(host, tabId, { mode: 'view' })).takeover_url_secret)
     t.equal((await fetch(firstView, { redirect: 'manual' })).status, 410, 'the earlier view link is revoked')
-    t.equal((await fetch(secondView, { redirect: 'manual' })).status, 303, 'the newer view link works')
-    t.equal((await fetch(onHost(host, fetched.actions[0].takeover_url_secret), { redirect: 'manual' })).status, 303, 'the control link still works')
+    t.equal((await openLink(secondView)).status, 303, 'the newer view link works')
+    t.equal((await openLink(onHost(host, fetched.actions[0].takeover_url_secret))).status, 303, 'the control link still works')
     await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
   })
 

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { launchViewerBrowser, waitForFrames } from '../helpers/panel-browser.js'
+import { openLink } from '../helpers/open-link.js'
 
 const PREFIX = '/r/afhttp-2'
 const WALL = '<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif"><p>Please sign in to keep reading this article.</p></body>'
@@ -87,7 +88,7 @@ t.test('a host mounted under a path prefix behind a stripping proxy', async (t) 
   const peek = await fetch(`${proxy.url}${PREFIX}/v1/tabs/${body.tab_id}/handoff`, { method: 'POST', headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' }, body: '{}' })
   const second = (await peek.json() as any).takeover_url_secret as string
   t.ok(second.startsWith(`${proxy.url}${PREFIX}/takeover/`), 'a second mint too')
-  const exchanged = await fetch(second, { redirect: 'manual' })
+  const exchanged = await openLink(second)
   t.equal(exchanged.status, 303)
   t.equal(exchanged.headers.get('location'), `${PREFIX}/panel/?tab=${encodeURIComponent(body.tab_id)}`, 'the redirect stays under the prefix')
   t.match(exchanged.headers.getSetCookie()[0], new RegExp(`; Path=${PREFIX}/panel(;|$)`), 'the lease cookie is scoped to the prefixed panel')

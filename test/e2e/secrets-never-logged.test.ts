@@ -13,6 +13,7 @@ import { startHost, LogCapture, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { onHost } from '../helpers/panel-browser.js'
 import { createLogger, REDACT_PATHS, redactUrl } from '../../src/logger.js'
+import { openLink } from '../helpers/open-link.js'
 
 const SITE_COOKIE = `sid-${randomBytes(12).toString('hex')}`
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`
@@ -37,7 +38,7 @@ function leaks (logs: LogCapture, secrets: Record<string, string>): string[] {
 
 /** Panel link exchange as a browser does it; returns the lease cookie pair. */
 async function exchange (host: TestHost, panelUrl: string): Promise<{ cookie: string, location: string }> {
-  const res = await fetch(onHost(host, panelUrl), { redirect: 'manual' })
+  const res = await openLink(onHost(host, panelUrl))
   if (res.status !== 303) throw new Error(`exchange answered ${res.status}`)
   const setCookie = res.headers.getSetCookie()
   const pair = setCookie[0].split(';')[0]
