@@ -1,22 +1,35 @@
 import type { Browser, Page } from 'puppeteer-core'
+import { browserSession } from './window-anchor.js'
+import { idOfTarget } from './target-id.js'
 
 const GEOMETRY_WAIT_MS = 1_000
+/** puppeteer's own bound for a new page's target to appear. */
+const TARGET_WAIT_MS = 30_000
 
-/** Rejects as soon as the browser goes away (puppeteer's newPage would wait out its 30 s timeout). */
-function whileConnected<T> (browser: Browser, work: Promise<T>): Promise<T> {
-  if (!browser.connected) {
-    work.catch(() => undefined)
-    return Promise.reject(new Error('Browser closed: it disconnected before a window could open'))
+const goneError = (): Error => new Error('Browser closed: it disconnected while a window was opening')
+
+/**
+ * What `browser.newPage({type: 'window'})` does, but stopped the moment the browser goes away:
+ * puppeteer's newPage waits for the new target under a 30 s timer it never cancels, so a browser
+ * killed while a window opened kept the host's process alive for half a minute after close.
+ */
+async function newWindow (browser: Browser, background: boolean): Promise<Page> {
+  if (!browser.connected) throw new Error('Browser closed: it disconnected before a window could open')
+  const abort = new AbortController()
+  const onGone = (): void => abort.abort(goneError())
+  browser.once('disconnected', onGone)
+  try {
+    const gone = new Promise<never>((_resolve, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), { once: true }))
+    gone.catch(() => undefined)
+    const session = await Promise.race([browserSession(browser), gone])
+    const { targetId } = await Promise.race([session.send('Target.createTarget', { url: 'about:blank', newWindow: true, background }), gone])
+    const target = await browser.waitForTarget((t) => idOfTarget(t) === targetId, { timeout: TARGET_WAIT_MS, signal: abort.signal })
+    const page = await Promise.race([target.page(), gone])
+    if (!page) throw new Error(`the new window ${targetId} has no page`)
+    return page
+  } finally {
+    browser.off('disconnected', onGone)
   }
-  let onGone: (() => void) | undefined
-  const gone = new Promise<never>((_resolve, reject) => {
-    onGone = () => reject(new Error('Browser closed: it disconnected while a window was opening'))
-    browser.once('disconnected', onGone)
-  })
-  return Promise.race([work, gone]).finally(() => {
-    if (onGone) browser.off('disconnected', onGone)
-    work.catch(() => undefined)
-  })
 }
 
 /**
@@ -27,7 +40,7 @@ function whileConnected<T> (browser: Browser, work: Promise<T>): Promise<T> {
  * browser this host launched is known to be headful; an attached one is left as it is.
  */
 export async function openWindow (browser: Browser, headful: boolean, background = false): Promise<Page> {
-  const page = await whileConnected(browser, browser.newPage({ type: 'window', background }))
+  const page = await newWindow(browser, background)
   if (headful && browser.process()) {
     try {
       await page.waitForFunction('window.outerWidth > 0 && window.outerHeight > window.innerHeight', { timeout: GEOMETRY_WAIT_MS, polling: 10 })
