@@ -6,7 +6,16 @@ import type { LiveCheck } from '../schemas/host.js'
 // The public shape lives once, in src/schemas/host.ts.
 export type { LiveCheck }
 
-export const LIVE_CHECK_BUDGET_MS = 1_500
+/**
+ * The bound on the checks in front of a mint, an exchange, the panel document, a lease renewal
+ * and the panel socket. They tell a dead or hung browser from a live one, not a fast one from a
+ * slow one: on two busy cores a live browser took 0.5 s for a CDP round trip and 1.6 s for the
+ * three checks, which the earlier 1.5 s refused. A person waits 4 s for a 503 page that then
+ * retries by itself; `/health` keeps its own shorter bound (SPEC: at most 2 s).
+ */
+export const LIVE_CHECK_BUDGET_MS = 4_000
+/** The frame check's own floor, so a slow CDP round trip never leaves it no time at all. */
+const FRAME_CHECK_MIN_MS = 25
 
 function bounded<T> (p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -57,8 +66,8 @@ export interface LiveCheckTarget {
   page?: Page
   /** Skip the screencast check where a running stream already proves it. */
   screencast?: boolean
-  /** Proves a frame through the tab's shared stream instead of a private screencast. */
-  proveFrame?: () => Promise<void>
+  /** Proves a frame through the tab's shared stream instead of a private screencast, within `timeoutMs`. */
+  proveFrame?: (timeoutMs: number) => Promise<void>
 }
 
 /**
@@ -84,7 +93,11 @@ export async function runLiveChecks (target: LiveCheckTarget, budgetMs = LIVE_CH
       if (dialog) await pageSession(page).send('Page.getNavigationHistory')
       else await page.evaluate('1')
     }])
-    if (target.screencast !== false && !dialog) steps.push(['screencast_frame', target.proveFrame ?? (() => oneScreencastFrame(page, Math.max(25, left() - 25)))])
+    if (target.screencast !== false && !dialog) {
+      const frameWithin = (): number => Math.max(FRAME_CHECK_MIN_MS, left() - 25)
+      const prove = target.proveFrame
+      steps.push(['screencast_frame', prove ? () => prove(frameWithin()) : () => oneScreencastFrame(page, frameWithin())])
+    }
   }
   for (const [name, fn] of steps) {
     if (!checks[checks.length - 1].ok) {

@@ -10,7 +10,7 @@ import type { TabRecord } from '../plugins/tabs.js'
 export type SecretProblem = 'unknown' | 'used' | 'revoked' | 'finished' | 'expired'
 
 /** Proves the screencast delivers a frame, through the tab's shared stream when there is one. */
-export type FrameProver = (tab: TabRecord, opts: { keepStreaming: boolean }) => Promise<void>
+export type FrameProver = (tab: TabRecord, opts: { keepStreaming: boolean, timeoutMs: number }) => Promise<void>
 
 export interface LiveCheckOptions {
   screencast?: boolean

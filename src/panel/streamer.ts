@@ -118,7 +118,7 @@ export class TabStreamer {
    * recent frame, or a fresh one forced by (re)starting. With `keep` the stream stays up
    * for a viewer about to connect; otherwise it stops again unless someone watches.
    */
-  async proveFrame (keep: boolean, timeoutMs = 1_200): Promise<void> {
+  async proveFrame (keep: boolean, timeoutMs: number): Promise<void> {
     const fresh = this.#running !== undefined && this.#last !== undefined && wallClock() - this.#last.receivedAt < FRESH_MS
     if (!fresh) {
       const next = this.#nextFrame(timeoutMs)

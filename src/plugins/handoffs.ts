@@ -216,7 +216,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       browser: tab.page.browser(),
       page: tab.page,
       screencast: opts?.screencast,
-      proveFrame: frameProver && (() => frameProver!(tab, { keepStreaming: opts?.keepStreaming === true }))
+      proveFrame: frameProver && ((timeoutMs) => frameProver!(tab, { keepStreaming: opts?.keepStreaming === true, timeoutMs }))
     }).then((checks) => { app.metrics?.liveChecks(checks); return checks }),
     onChange (fn) { listeners.push(fn) },
     touched (tabId) {

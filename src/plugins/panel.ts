@@ -96,7 +96,7 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
   }
 
   app.decorate('panel', service)
-  app.handoffs.setFrameProver((tab, { keepStreaming }) => service.streamer(tab).proveFrame(keepStreaming))
+  app.handoffs.setFrameProver((tab, { keepStreaming, timeoutMs }) => service.streamer(tab).proveFrame(keepStreaming, timeoutMs))
   app.handoffs.onChange((tabId, summary) => {
     const live = summary.state === 'open' || summary.state === 'human' || summary.state === 'human_disconnected'
     if (live) opened.get(tabId)?.update(summary)
