@@ -72,13 +72,20 @@ async function mintPanel (host: TestHost, url: string): Promise<{ tabId: string,
   const tab = await host.app.tabs.open(host.config.defaultProfile)
   tab.retained = true
   await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tab.id, url, timeout_ms: 5000 }) })
-  const minted = await (await host.api(`/v1/tabs/${tab.id}/handoff`, { method: 'POST', body: '{}' })).json() as Record<string, string>
+  const minted = await mint(host, tab.id)
   return { tabId: tab.id, panelUrl: onHost(host, minted.takeover_url_secret), fence: minted.handoff_fence }
 }
 
+/** A mint's answer, or a failure that carries the host's refusal (which live check, and why). */
+async function mint (host: TestHost, tabId: string): Promise<Record<string, string>> {
+  const res = await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })
+  const text = await res.text()
+  if (res.status !== 200) throw new Error(`mint answered ${res.status}: ${text}`)
+  return JSON.parse(text) as Record<string, string>
+}
+
 async function mintAgain (host: TestHost, tabId: string): Promise<string> {
-  const minted = await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })).json() as Record<string, string>
-  return onHost(host, minted.takeover_url_secret)
+  return onHost(host, (await mint(host, tabId)).takeover_url_secret)
 }
 
 const textOf = (page: Page, selector: string): Promise<string> => page.$eval(selector, (el) => el.textContent ?? '')
