@@ -12,21 +12,31 @@ const goneError = (): Error => new Error('Browser closed: it disconnected while 
  * What `browser.newPage({type: 'window'})` does, but stopped the moment the browser goes away:
  * puppeteer's newPage waits for the new target under a 30 s timer it never cancels, so a browser
  * killed while a window opened kept the host's process alive for half a minute after close.
+ * (newPage also waits for screenshots in flight in the context; a new window of its own does not
+ * disturb another window's capture, so that wait is left out on purpose.)
  */
 async function newWindow (browser: Browser, background: boolean): Promise<Page> {
   if (!browser.connected) throw new Error('Browser closed: it disconnected before a window could open')
   const abort = new AbortController()
   const onGone = (): void => abort.abort(goneError())
-  browser.once('disconnected', onGone)
+  // on/off, not once: puppeteer's once() registers a wrapper that off(onGone) cannot remove.
+  browser.on('disconnected', onGone)
+  let targetId: string | undefined
   try {
     const gone = new Promise<never>((_resolve, reject) => abort.signal.addEventListener('abort', () => reject(abort.signal.reason as Error), { once: true }))
     gone.catch(() => undefined)
     const session = await Promise.race([browserSession(browser), gone])
-    const { targetId } = await Promise.race([session.send('Target.createTarget', { url: 'about:blank', newWindow: true, background }), gone])
+    targetId = (await Promise.race([session.send('Target.createTarget', { url: 'about:blank', newWindow: true, background }), gone])).targetId
+    // puppeteer listens for the abort event only: a signal aborted already would wait out the timer.
+    abort.signal.throwIfAborted()
     const target = await browser.waitForTarget((t) => idOfTarget(t) === targetId, { timeout: TARGET_WAIT_MS, signal: abort.signal })
     const page = await Promise.race([target.page(), gone])
     if (!page) throw new Error(`the new window ${targetId} has no page`)
     return page
+  } catch (err) {
+    // A window that opened but never became a page would be left on the person's screen.
+    if (targetId && browser.connected) await browserSession(browser).then((s) => s.send('Target.closeTarget', { targetId: targetId! })).catch(() => undefined)
+    throw err
   } finally {
     browser.off('disconnected', onGone)
   }

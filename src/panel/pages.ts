@@ -11,7 +11,8 @@ export const PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-an
 
 /**
  * How soon the 503 page asks again. The link it reloads is not used up by a refusal, and the
- * tries stay well inside /takeover's rate limit (TAKEOVER_RATE_LIMIT a minute).
+ * tries of one open page stay well inside /takeover's rate limit (TAKEOVER_RATE_LIMIT a minute
+ * per address; a person with many such tabs open at once could meet the 429 page).
  */
 export const UNAVAILABLE_RETRY_S = 5
 
