@@ -253,7 +253,11 @@ t.test('panel exchange, lease and control', async (t) => {
 
     t.test('Done in the panel finishes the handoff', async (t) => {
       await back.click('#afhttp-done')
-      await back.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished')
+      // On a miss, say what the panel and the host saw (a flake in one clean-clone run, cause unknown).
+      await back.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished', { timeout: 15_000 }).catch(async (err: Error) => {
+        const seen = await back.evaluate(() => ({ stats: (window as any).afhttpPanelStats, note: document.querySelector('#afhttp-note')?.textContent })).catch(() => 'unreadable')
+        throw new Error(`${err.message}; panel: ${JSON.stringify(seen)}; host: ${JSON.stringify(await summary())}`)
+      })
       t.match(await summary(), { state: 'finished', finish_reason: 'human_done' })
       t.match(await back.$eval('#afhttp-overlay', (el) => el.textContent), /handed back/)
       t.equal((await openLink(secrets[secrets.length - 1])).status, 410)
