@@ -6,7 +6,7 @@ import t from 'tap'
 import WebSocket from 'ws'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
-import { openLink } from '../helpers/open-link.js'
+import { leaseCookieOf, openLink } from '../helpers/open-link.js'
 
 const PAGE = '<!doctype html><title>Blocked</title><p>Access denied for now; a person must look at this page.</p>'
 
@@ -21,7 +21,7 @@ t.test('every live-check gate refuses while the browser does not answer', async 
   // One link exchanged while healthy (a person already has the panel open), one kept for later.
   const exchanged = await openLink(host.url + pathOf(fetched.actions[0].takeover_url_secret))
   t.equal(exchanged.status, 303, 'the first link is exchanged while the browser answers')
-  const cookie = (exchanged.headers.get('set-cookie') ?? '').split(';')[0]
+  const cookie = leaseCookieOf(exchanged)
   t.match(cookie, /^afhttp_lease_/, 'for a lease cookie')
   const spare = await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })).json() as { takeover_url_secret: string }
 
