@@ -81,4 +81,4 @@ export type McpTabList = Static<typeof McpTabList>
 export const McpCloseResult = TabCloseResult
 
 /** POST /mcp: one JSON-RPC message (or a batch) of the MCP Streamable HTTP transport. */
-export const McpMessage = Type.Unsafe<unknown>({ type: ['object', 'array'], description: 'a JSON-RPC message (or batch) of MCP\'s Streamable HTTP transport; tools are listed by `tools/list`' })
+export const McpMessage = Type.Unsafe<unknown>({ description: 'a JSON-RPC message (or batch) of MCP\'s Streamable HTTP transport; tools are listed by `tools/list`' })

@@ -1,7 +1,7 @@
 // A gated page on 127.0.0.1 the host recognises as a bot check, and a person (a second, headless
 // Chromium) who gets through it in the panel: a click on Continue, drawn and relayed by the panel.
 import type { Browser } from 'puppeteer-core'
-import type { TestHost } from '../helpers/host.js'
+import { startHost, type HostOptions, type TestHost } from '../helpers/host.js'
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js'
 import { clientPointOf, DESKTOP, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 
@@ -39,4 +39,21 @@ export async function passGate (host: TestHost, browser: Browser, link: string):
   } finally {
     await context.close().catch(() => undefined)
   }
+}
+
+/**
+ * A host whose browsers are up before the test uses it: started here rather than in the host's
+ * onReady hook, whose fixed timeout a loaded machine can exceed. `profiles` are created and warmed too.
+ */
+export async function warmHost (t: Teardown, opts: HostOptions = {}): Promise<TestHost> {
+  const host = await startHost(t, { ...opts, startBrowser: false })
+  await host.app.browsers.get(host.config.defaultProfile)
+  return host
+}
+
+/** Creates a profile on `host` and starts its browser. */
+export async function warmProfile (host: TestHost, name: string): Promise<void> {
+  const res = await host.api('/v1/profiles', { method: 'POST', body: JSON.stringify({ name }) })
+  if (res.status !== 201) throw new Error(`creating profile ${name}: HTTP ${res.status} ${await res.text()}`)
+  await host.app.browsers.get(name)
 }

@@ -5,7 +5,7 @@ import { startHost, TEST_TOKEN } from '../helpers/host.js'
 import { launchViewerBrowser } from '../helpers/panel-browser.js'
 import { until } from '../helpers/until.js'
 import { mcpOverHttp, structured, toolError } from '../helpers/mcp-client.js'
-import { passGate, startGateSite } from './_gate.js'
+import { passGate, startGateSite, warmHost } from './_gate.js'
 
 t.test('/mcp refuses a request without the API token', async (t) => {
   const host = await startHost(t, { startBrowser: false })
@@ -20,7 +20,7 @@ t.test('/mcp refuses a request without the API token', async (t) => {
 })
 
 t.test('MCP over Streamable HTTP', async (t) => {
-  const host = await startHost(t)
+  const host = await warmHost(t)
   const site = await startGateSite(t)
   const browser = await launchViewerBrowser(t)
 
@@ -78,8 +78,9 @@ t.test('MCP over Streamable HTTP', async (t) => {
 
   t.test('URL elicitation: the person opens the elicited link and gets through', async (t) => {
     let passing: Promise<void> | undefined
+    // A person who cannot get through ends the call (the client closes) rather than waiting out the hold.
     const mcp = await mcpOverHttp(t, host.url, TEST_TOKEN, {
-      answer: (e) => { passing = passGate(host, browser, e.url); return 'accept' }
+      answer: (e) => { passing = passGate(host, browser, e.url).catch(async (err: unknown) => { await mcp.close(); throw err }); return 'accept' }
     })
     const result = await mcp.call('fetch_page', { url: `${site.url}/members`, instructions: 'Press Continue, please.' })
     await passing
