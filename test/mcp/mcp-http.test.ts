@@ -8,12 +8,13 @@ import { mcpOverHttp, structured, toolError } from '../helpers/mcp-client.js'
 import { passGate, startGateSite, warmHost } from './_gate.js'
 
 t.test('/mcp refuses a request without the API token', async (t) => {
-  const host = await startHost(t, { startBrowser: false })
+  const ops = 'ops-token-0123456789abcdef'
+  const host = await startHost(t, { startBrowser: false, env: { AFHTTP_OPS_TOKEN: ops } })
   const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }
-  for (const auth of [undefined, 'Bearer wrong-token']) {
+  for (const [auth, status, code] of [[undefined, 401, 'unauthorized'], ['Bearer wrong-token', 401, 'unauthorized'], [`Bearer ${ops}`, 403, 'forbidden']] as const) {
     const res = await fetch(`${host.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(auth ? { authorization: auth } : {}) }, body: JSON.stringify(init) })
-    t.equal(res.status, 401, `${auth ?? 'no bearer'}: 401`)
-    t.equal((await res.json()).error.code, 'unauthorized')
+    t.equal(res.status, status, `${auth === undefined ? 'no bearer' : auth.slice(0, 12)}: ${status}`)
+    t.equal((await res.json()).error.code, code)
   }
   t.equal(host.app.mcpSessions.size, 0, 'no session was opened')
   await t.rejects(mcpOverHttp(t, host.url, 'wrong-token'), 'the SDK client cannot connect with a wrong token')
@@ -70,7 +71,7 @@ t.test('MCP over Streamable HTTP', async (t) => {
     const waiting = mcp.call('wait_for_person', { tab_id: first.tab_id, timeout_s: 120 })
     await passGate(host, browser, first.person.panel_url)
     const after = structured(await waiting)
-    t.match(after, { ok: true, page_kind: 'content', tab_id: first.tab_id, handoff: { state: 'finished', finish_reason: 'auto_detected' } })
+    t.match(after, { ok: true, page_kind: 'content', tab_id: first.tab_id, handoff: { state: 'finished', finish_reason: /^(auto_detected|human_done)$/ } })
     t.match(after.text, /Members area/)
     t.ok(mcp.progress.length >= 1, 'progress was reported while the person worked')
     t.notOk(host.logs.text().includes(first.person.panel_url.split('/takeover/')[1]), 'the link never reached a log')
@@ -85,7 +86,7 @@ t.test('MCP over Streamable HTTP', async (t) => {
     const result = await mcp.call('fetch_page', { url: `${site.url}/members`, instructions: 'Press Continue, please.' })
     await passing
     const page = structured(result)
-    t.match(page, { ok: true, status: 200, page_kind: 'content', handoff: { state: 'finished', finish_reason: 'auto_detected' } })
+    t.match(page, { ok: true, status: 200, page_kind: 'content', handoff: { state: 'finished', finish_reason: /^(auto_detected|human_done)$/ } })
     t.match(page.text, /Members area/)
     t.equal(mcp.elicited.length, 1)
     t.match(mcp.elicited[0].message, /needs a person: the page shows a bot check/)
@@ -114,23 +115,25 @@ t.test('MCP over Streamable HTTP', async (t) => {
   t.test('a client that goes away while the person works: the handoff stays, nothing leaks', async (t) => {
     let asked!: () => void
     const elicited = new Promise<void>((resolve) => { asked = resolve })
+    const connections = (): Promise<number> => new Promise((resolve, reject) => host.app.server.getConnections((err, n) => err ? reject(err) : resolve(n)))
+    const baseline = await connections()
     const mcp = await mcpOverHttp(t, host.url, TEST_TOKEN, { answer: () => { asked(); return 'accept' } })
-    const call = mcp.call('fetch_page', { url: `${site.url}/members` }).catch((err: unknown) => err)
+    const call = mcp.call('fetch_page', { url: `${site.url}/members?who=leaver` }).catch((err: unknown) => err)
     await elicited
     await until(() => mcp.progress.length >= 1, 'a progress notification')
-    const tab = host.app.tabs.list().find((x) => x.retained && host.app.handoffs.isHeld(x.id))
+    const tab = host.app.tabs.list().find((x) => x.page.url().endsWith('?who=leaver'))
     t.ok(tab, 'the handoff is open')
     await mcp.close()
     t.type(await call, Error, 'the call ends on the client side')
     await until(() => host.app.mcpSessions.size === 0, 'the session to end', 15_000)
     const summary = await (await host.api(`/v1/tabs/${tab!.id}/handoff`)).json()
     t.match(summary, { state: 'open' }, 'the handoff stays for a person and wait_for_person')
-    // The tools' own calls to the host (the event stream they waited on) are closed too.
-    const connections = (): Promise<number> => new Promise((resolve, reject) => host.app.server.getConnections((err, n) => err ? reject(err) : resolve(n)))
+    // The tools' own calls to the host (the event stream they waited on) are closed too: idle
+    // keep-alive connections go within seconds, a leaked stream would stay.
     const end = Date.now() + 30_000
     let open = await connections()
-    while (open > 0 && Date.now() < end) { await new Promise((resolve) => setTimeout(resolve, 250)); open = await connections() }
-    t.equal(open, 0, 'no connection to the host is left open')
+    while (open > baseline && Date.now() < end) { await new Promise((resolve) => setTimeout(resolve, 250)); open = await connections() }
+    t.ok(open <= baseline, `no connection to the host is left open (${open} now, ${baseline} before)`)
     t.equal((await host.api(`/v1/tabs/${tab!.id}`, { method: 'DELETE', headers: { connection: 'close' } })).status, 200)
   })
 })

@@ -22,7 +22,7 @@ t.test('over one host: elicitation, a person, the page after; a client that goes
     const result = await mcp.call('fetch_page', { url: `${site.url}/members`, instructions: 'Press Continue.', max_chars: 1000 })
     await passing
     const page = structured(result)
-    t.match(page, { ok: true, page_kind: 'content', title: 'Members & friends', handoff: { state: 'finished', finish_reason: 'auto_detected' } })
+    t.match(page, { ok: true, page_kind: 'content', title: 'Members & friends', handoff: { state: 'finished', finish_reason: /^(auto_detected|human_done)$/ } })
     t.match(page.text, /Members area/)
     t.same(mcp.completed, [mcp.elicited[0]?.elicitationId], 'the elicitation is completed')
     t.notOk(JSON.stringify(result).includes('/takeover/'), 'no link in the result')
@@ -44,10 +44,10 @@ t.test('over one host: elicitation, a person, the page after; a client that goes
     const elicited = new Promise<void>((resolve) => { asked = resolve })
     const mcp = await mcpOverStdio(t, { AFHTTP_URL: host.url, AFHTTP_TOKEN: TEST_TOKEN }, { answer: () => { asked(); return 'accept' } })
     const pid = (mcp.transport as unknown as { pid: number | null }).pid
-    const call = mcp.call('fetch_page', { url: `${site.url}/members` }).catch((err: unknown) => err)
+    const call = mcp.call('fetch_page', { url: `${site.url}/members?who=leaver` }).catch((err: unknown) => err)
     await elicited
     await until(() => mcp.progress.length >= 1, 'a progress notification')
-    const tab = host.app.tabs.list().find((x) => host.app.handoffs.isHeld(x.id))
+    const tab = host.app.tabs.list().find((x) => x.page.url().endsWith('?who=leaver'))
     t.ok(tab, 'the handoff is open')
     await mcp.close()
     t.type(await call, Error)
