@@ -57,7 +57,7 @@ t.test('MCP over Streamable HTTP', async (t) => {
       const err = toolError(await mcp.call('fetch_page', args))
       t.match(err, { code: 'invalid_request', details: { field } }, `${JSON.stringify(args).slice(0, 60)} → ${field}`)
     }
-    t.match(toolError(await mcp.call('fetch_page', { url: 'file:///etc/passwd' })), { code: 'url_not_allowed' }, 'the host\'s own code')
+    t.match(toolError(await mcp.call('fetch_page', { url: 'file:///etc/passwd', takeover: false })), { code: 'url_not_allowed' }, 'the host\'s own code')
     t.match(toolError(await mcp.call('snapshot', { tab_id: 'tab_nosuchtab000000' })), { code: 'tab_not_found' })
     t.equal(host.app.tabs.list().length, before, 'no tab was opened')
   })
@@ -116,7 +116,10 @@ t.test('MCP over Streamable HTTP', async (t) => {
     let asked!: () => void
     const elicited = new Promise<void>((resolve) => { asked = resolve })
     const connections = (): Promise<number> => new Promise((resolve, reject) => host.app.server.getConnections((err, n) => err ? reject(err) : resolve(n)))
-    const baseline = await connections()
+    // Settle first: idle keep-alive connections of the earlier tests close within seconds.
+    const settleUntil = Date.now() + 15_000
+    let baseline = await connections()
+    while (baseline > 0 && Date.now() < settleUntil) { await new Promise((resolve) => setTimeout(resolve, 250)); baseline = await connections() }
     const mcp = await mcpOverHttp(t, host.url, TEST_TOKEN, { answer: () => { asked(); return 'accept' } })
     const call = mcp.call('fetch_page', { url: `${site.url}/members?who=leaver` }).catch((err: unknown) => err)
     await elicited
