@@ -84,7 +84,8 @@ const REASONS: Record<string, string> = {
   capture_failed: 'the page could not be captured',
   readiness_unsatisfied: 'the content the program waits for did not appear',
   content_unverified: 'the page could not be verified as the content the program needs',
-  dialog: 'the page is waiting on a dialog'
+  dialog: 'the page is waiting on a dialog',
+  person_needed: 'the page still needs a person'
 }
 
 /** One sentence on why a person is needed, from the fetch action's reason. */

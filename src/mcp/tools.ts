@@ -22,8 +22,8 @@ export interface ToolDef {
   run: (client: AfhttpClient, call: ToolCall, args: never) => Promise<unknown>
 }
 
-// What the host's completion checks cannot see is pressed by the person (Done); a re-ask mints a
-// fresh link for the same handoff (same fence and expiry, the earlier unused link revoked).
+// wait_for_person does not know why the fetch needed a person (the summary does not say), so a
+// re-ask's message says only that the page still needs one.
 const RE_ASK_REASON = 'person_needed'
 
 async function fetchPage (client: AfhttpClient, call: ToolCall, args: FetchPageArgs): Promise<Page> {

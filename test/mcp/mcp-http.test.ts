@@ -137,6 +137,18 @@ t.test('MCP over Streamable HTTP', async (t) => {
     let open = await connections()
     while (open > baseline && Date.now() < end) { await new Promise((resolve) => setTimeout(resolve, 250)); open = await connections() }
     t.ok(open <= baseline, `no connection to the host is left open (${open} now, ${baseline} before)`)
+
+    // The agent comes back: wait_for_person asks its person again, with a fresh link for the same handoff.
+    let passing: Promise<void> | undefined
+    const again = await mcpOverHttp(t, host.url, TEST_TOKEN, {
+      answer: (e) => { passing = passGate(host, browser, e.url).catch(async (err: unknown) => { await again.close(); throw err }); return 'accept' }
+    })
+    const result = await again.call('wait_for_person', { tab_id: tab!.id, timeout_s: 300 })
+    await passing
+    t.match(structured(result), { ok: true, page_kind: 'content', tab_id: tab!.id, handoff: { state: 'finished', handoff_fence: undefined } })
+    t.equal(again.elicited.length, 1, 'the person was asked again')
+    t.match(again.elicited[0].message, /still needs a person/)
+    t.same(again.completed, [again.elicited[0].elicitationId])
     t.equal((await host.api(`/v1/tabs/${tab!.id}`, { method: 'DELETE', headers: { connection: 'close' } })).status, 200)
   })
 })
