@@ -1,5 +1,3 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { createMcpServer } from '../../mcp/server.js'
 import { positionals } from '../args.js'
 import { EXIT } from '../output.js'
 import type { HostCommand } from './command.js'
@@ -22,6 +20,11 @@ See docs/mcp.md.`,
   access: 'token',
   async run (ctx) {
     positionals('mcp', ctx.positionals, [])
+    // Loaded here, not at the top: every other command would pay for the SDK and zod at start.
+    const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('../../mcp/server.js')
+    ])
     const server = createMcpServer(ctx.client())
     const transport = new StdioServerTransport()
     const closed = new Promise<void>((resolve) => { server.onclose = resolve })
