@@ -32,6 +32,7 @@ import idempotency from './plugins/idempotency.js'
 import events from './events/plugin.js'
 import eventsRoutes from './routes/events.js'
 import openapi from './plugins/openapi.js'
+import mcpRoutes from './routes/mcp.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -101,6 +102,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(panelApiRoutes)
   await app.register(panelWsRoutes)
   await app.register(eventsRoutes)
+  await app.register(mcpRoutes, { token: opts.token })
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {

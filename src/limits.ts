@@ -112,3 +112,17 @@ export const PUBLIC_LIMITS = Object.freeze({
   instructions_chars_max: INSTRUCTIONS_MAX_CHARS,
   decline_note_chars_max: DECLINE_NOTE_MAX_CHARS
 })
+
+// The MCP server (SPEC section 18).
+/** Page text an MCP tool returns when the agent names no `max_chars`: enough for an article, not a whole site. */
+export const MCP_TEXT_CHARS_DEFAULT = 20_000
+/** The most page text one MCP tool result carries (`max_chars` is bounded by it). */
+export const MCP_TEXT_CHARS_MAX = 500_000
+/** `wait_for_person` waits at most one full hold (`timeout_s` default and bound). */
+export const MCP_WAIT_S_MAX = MAX_HANDOFF_HOLD_MS / 1000
+/** How often a tool call that waits for a person reports progress. */
+export const MCP_PROGRESS_MS = 3_000
+/** Open `/mcp` sessions per host; past it an initialize is refused with `rate_limited`. */
+export const MCP_SESSIONS_MAX = 64
+/** A `/mcp` session nobody used for this long (no request, no tool call running) is closed. */
+export const MCP_SESSION_IDLE_MS = 30 * 60_000

@@ -189,6 +189,16 @@ export class AfhttpClient {
     return this.#call('POST', `/v1/tabs/${enc(tabId)}/handoff/finish`, { handoff_fence: handoffFence }, opts)
   }
 
+  /**
+   * Ends the handoff as declined (`finish_reason: human_declined`, `human_note`): for a driver that
+   * asked its person outside the panel and heard "no" (an MCP client's URL elicitation). The tab
+   * stays retained, as after a decline in the panel.
+   */
+  declineHandoff (tabId: string, handoffFence: string, note?: string, opts?: CallOptions): Promise<HandoffFinishResult> {
+    const body = { handoff_fence: handoffFence, reason: 'human_declined', ...(note !== undefined ? { human_note: note } : {}) }
+    return this.#call('POST', `/v1/tabs/${enc(tabId)}/handoff/finish`, body, opts)
+  }
+
   /** `POST /v1/cdp`: one raw CDP command (low level; `Target.closeTarget` here has no anchor protection). */
   cdp<T = unknown> (req: CdpRequest, opts?: CallOptions): Promise<CdpResult<T>> {
     return this.#call('POST', '/v1/cdp', req, opts)

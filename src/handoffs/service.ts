@@ -36,7 +36,8 @@ export interface HandoffService {
   mint (tabId: string, opts?: MintOptions): Promise<MintResult>
   current (tabId: string): Handoff | undefined
   summary (tabId: string): HandoffSummary
-  finish (tabId: string, fence: string, reason: FinishReason): HandoffSummary
+  /** `note` is kept as `human_note` (a driver reporting its person's decline, SPEC section 18). */
+  finish (tabId: string, fence: string, reason: FinishReason, note?: string): HandoffSummary
   /** Exchanges a panel secret once; the caller runs live checks first. */
   consumeSecret (secret: string): Handoff
   /** Whether a live secret is a control or a view link (before it is consumed). */

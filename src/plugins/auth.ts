@@ -3,10 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AfhttpError } from '../errors.js'
 import { tokenMatches } from '../core/token.js'
 
-/** Routes that need the bearer token: the API, health and metrics (SPEC section 5). */
+/** Routes that need the bearer token: the API, health, metrics and the MCP endpoint (SPEC sections 5 and 18). */
 export function requiresToken (url: string): boolean {
   const path = url.split('?')[0]
-  return path.startsWith('/v1/') || path === '/v1' || path === '/health' || path === '/metrics'
+  return path.startsWith('/v1/') || path === '/v1' || path === '/health' || path === '/metrics' || path === '/mcp'
 }
 
 function safeDecode (url: string): string {

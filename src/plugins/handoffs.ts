@@ -166,14 +166,14 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       if (!h) throw new AfhttpError('handoff_not_found', 'This tab has no handoff.', { tab_id: tabId })
       return summarize(h, clock.now())
     },
-    finish (tabId, fence, reason) {
+    finish (tabId, fence, reason, note) {
       const h = perTab.get(tabId)?.current
       if (!h) throw new AfhttpError('handoff_not_found', 'This tab has no handoff.', { tab_id: tabId })
       if (h.fence !== fence) throw new AfhttpError('handoff_fence_stale', 'That fence is not the current handoff of this tab; read GET /v1/tabs/:tab_id/handoff.', { tab_id: tabId })
       const state = handoffState(h, clock.now())
       if (state === 'finished' || state === 'revoked') throw new AfhttpError('handoff_fence_stale', `This handoff is already ${state}; re-fetch or snapshot the tab.`, { tab_id: tabId, state })
       if (state === 'expired') throw new AfhttpError('handoff_expired', `The hold expired at ${new Date(h.expiresAt).toISOString()}; re-fetch or snapshot the tab before acting on it.`, { tab_id: tabId, state })
-      end(h, 'finished', reason)
+      end(h, 'finished', reason, note)
       return summarize(h, clock.now())
     },
     peekSecret: (secret) => links.peek(secret),

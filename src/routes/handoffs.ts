@@ -33,7 +33,7 @@ export default async function handoffRoutes (app: FastifyInstance): Promise<void
     schema: { summary: 'End the hold from the driver side with the current fence', params: TabParams, body: FinishBody, response: answers({ 200: HandoffSummary }) }
   }, async (req) => {
     app.tabs.get(req.params.tab_id)
-    app.handoffs.finish(req.params.tab_id, req.body.handoff_fence, 'driver')
+    app.handoffs.finish(req.params.tab_id, req.body.handoff_fence, req.body.reason ?? 'driver', req.body.human_note?.trim())
     // The answer carries the outcome, cookie names included.
     await app.handoffs.settled(req.params.tab_id)
     return app.handoffs.summary(req.params.tab_id)

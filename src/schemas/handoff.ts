@@ -1,6 +1,7 @@
 // The driver's side of a handoff (SPEC section 7): mint options, the mint answer, the summary.
 import { Type, type Static } from 'typebox'
 import { HANDOFF_MODES } from '../core/handoff.js'
+import { DECLINE_NOTE_MAX_CHARS } from '../limits.js'
 import { CLOSED, described, OPEN, Warnings } from './common.js'
 import { Instructions, Selector } from './fetch.js'
 
@@ -54,7 +55,13 @@ export const MintBody = Type.Unsafe<MintOptions | null>({ ...MintOptions, type: 
 /** The one-time panel secret of `GET /takeover/:secret`; its shape is checked by the route, which answers a person in HTML. */
 export const TakeoverParams = Type.Object({ secret: Type.String() })
 
-export const FinishBody = Type.Object({ handoff_fence: Type.String({ minLength: 1, maxLength: 128 }) }, CLOSED)
+export const FinishBody = Type.Object({
+  handoff_fence: Type.String({ minLength: 1, maxLength: 128 }),
+  // A driver that asked its person elsewhere (an MCP client's URL elicitation, SPEC section 18)
+  // reports their refusal as the panel's decline would: the same reason, the tab stays retained.
+  reason: Type.Optional(Type.Enum(['driver', 'human_declined'], { description: 'default `driver`; `human_declined` when the person the driver asked said no outside the panel (e.g. declined an MCP elicitation)' })),
+  human_note: Type.Optional(Type.String({ maxLength: DECLINE_NOTE_MAX_CHARS, description: 'with `human_declined`: why, for the record (`human_note`)' }))
+}, CLOSED)
 
 export const AimRect = Type.Object({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() }, OPEN)
 export type AimRect = Static<typeof AimRect>

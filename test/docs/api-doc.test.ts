@@ -29,7 +29,10 @@ const ROUTES: Array<{ method: string, path: string, body?: TSchema, params?: TSc
   { method: 'post', path: '/v1/tabs/{tab_id}/handoff/finish', params: S.TabParams, body: S.FinishBody, answers: { 200: S.HandoffSummary } },
   { method: 'post', path: '/v1/cdp', body: S.CdpBody, answers: { 200: S.CdpResult } },
   { method: 'get', path: '/v1/events', query: S.EventsQuery },
-  { method: 'get', path: '/takeover/{secret}', params: S.TakeoverParams }
+  { method: 'get', path: '/takeover/{secret}', params: S.TakeoverParams },
+  { method: 'post', path: '/mcp', body: S.McpMessage },
+  { method: 'get', path: '/mcp' },
+  { method: 'delete', path: '/mcp' }
 ]
 
 /** Spellings @fastify/swagger changes on the way into OpenAPI, brought to one form on both sides. */

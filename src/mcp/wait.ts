@@ -1,0 +1,50 @@
+// Waiting while a person works (SPEC section 18): the tool call stays open on the tab's handoff
+// and tells the client how it goes every few seconds, as `--wait-for-human` does on a terminal.
+import type { AfhttpClient, HandoffSummary } from '../client/index.js'
+import { renderProgress } from '../cli/commands/fetch-wait.js'
+import { MCP_PROGRESS_MS } from '../limits.js'
+import type { ToolCall } from './tool-call.js'
+
+export interface WaitResult {
+  /** The last summary read: the ended one unless the wait timed out. */
+  summary: HandoffSummary | undefined
+  timedOut: boolean
+}
+
+/** States in which a person may still be working. */
+export function isLive (s: HandoffSummary): boolean {
+  return s.state === 'open' || s.state === 'human' || s.state === 'human_disconnected'
+}
+
+/**
+ * Resolves when the tab's handoff ends or `timeoutMs` passes; rejects with the call's abort
+ * reason when the client cancels or goes away (nothing is left running: the event stream and
+ * the ticker stop with it). Never touches the tab.
+ */
+export async function waitWithProgress (client: AfhttpClient, call: ToolCall, tabId: string, timeoutMs: number, first?: HandoffSummary): Promise<WaitResult> {
+  const started = Date.now()
+  const stop = new AbortController()
+  const signal = AbortSignal.any([call.signal, stop.signal])
+  let last = first
+  let step = 0
+  const tick = (): void => {
+    if (!last) return
+    step += 1
+    const { text } = renderProgress(last, Date.now() - started, Date.now())
+    call.progress(step, text)
+  }
+  tick()
+  const ticker = setInterval(tick, MCP_PROGRESS_MS)
+  const deadline = setTimeout(() => stop.abort(new Error('wait_for_person timed out')), Math.max(0, timeoutMs))
+  try {
+    const summary = await client.waitForHandoff(tabId, { signal, onSummary: (s) => { last = s } })
+    return { summary, timedOut: false }
+  } catch (err) {
+    if (call.signal.aborted) throw call.signal.reason
+    if (stop.signal.aborted) return { summary: last, timedOut: true }
+    throw err
+  } finally {
+    clearInterval(ticker)
+    clearTimeout(deadline)
+  }
+}
