@@ -130,7 +130,10 @@ async function inboxPlugin (app: FastifyInstance, opts: { apiToken: string }): P
         return h && isHeld(h, now) ? [{ tab, h }] : []
       })
       const handoffs = await Promise.all(held.map(async ({ tab, h }) => {
-        const title = tab.page.isClosed() ? null : await boundedTitle(tab.page)
+        // The browser's own record of the target answers without a renderer round trip (a busy
+        // page must not hold up every inbox); a read that fails keeps the last title seen.
+        const read = tab.page.isClosed() ? null : await boundedTitle(tab.page, { blocked: true })
+        const title = read ?? titles.get(tab.id) ?? null
         titles.set(tab.id, title)
         return inboxEntry(h, { id: tab.id, profile: tab.profile, url: tab.page.url(), title }, app.panel.find(tab.id)?.viewers.size ?? 0, now)
       }))
