@@ -4,7 +4,7 @@
 // VAPID authorization (an ES256 JWT against the host's public key), decrypts the aes128gcm
 // payload itself (ECDH P-256 + HKDF, RFC 8291 / RFC 8188), and finds no secret in it. A push
 // service answering 410 removes the subscription, on disk too.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import { execFileSync } from 'node:child_process'
 import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, verify } from 'node:crypto'
 import { readFile, stat } from 'node:fs/promises'
@@ -23,7 +23,7 @@ const INSTRUCTIONS = 'Sign in with the ops account'
 interface PushRequest { path: string, headers: Record<string, string | string[] | undefined>, body: Buffer }
 
 /** A push service on 127.0.0.1: records each request; `/push/gone…` answers 410 like a dead subscription. */
-async function pushService (t: Tap.Test, dir: string): Promise<{ url: string, requests: PushRequest[], ca: string }> {
+async function pushService (t: Test, dir: string): Promise<{ url: string, requests: PushRequest[], ca: string }> {
   const key = join(dir, 'push-key.pem')
   const cert = join(dir, 'push-cert.pem')
   execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert,
@@ -75,7 +75,7 @@ function decrypt (body: Buffer, ua: ReturnType<typeof browserKeys>): Buffer {
 }
 
 /** `vapid t=<jwt>, k=<key>` (RFC 8292): the JWT's ES256 signature checked against `k`. */
-function checkVapid (t: Tap.Test, authorization: string, audience: string, publicKey: string): void {
+function checkVapid (t: Test, authorization: string, audience: string, publicKey: string): void {
   const m = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(authorization)
   t.ok(m, `a vapid authorization: ${authorization.slice(0, 20)}…`)
   const [, jwt, k] = m!
