@@ -15,7 +15,8 @@ let skewMs = 0
 let latest = { handoffs: [], ended: [] }
 /** Per tab: a note to keep showing across re-renders (e.g. "someone is in it"). */
 const notes = new Map()
-window.afhttpInbox = { updates: 0, last_update_at: 0, handoffs: 0 }
+/** For support and tests: how many lists arrived, and when (this clock) each handoff was first shown. */
+window.afhttpInbox = { updates: 0, last_update_at: 0, handoffs: 0, first_seen: {} }
 
 function el (tag, cls, text) {
   const e = document.createElement(tag)
@@ -147,8 +148,10 @@ function connect () {
     const data = JSON.parse(ev.data)
     skewMs = Date.parse(data.now) - Date.now()
     latest = data
-    window.afhttpInbox = { updates: window.afhttpInbox.updates + 1, last_update_at: Date.now(), handoffs: data.handoffs.length }
     render()
+    const stats = window.afhttpInbox
+    for (const h of data.handoffs) if (!(h.tab_id in stats.first_seen)) stats.first_seen[h.tab_id] = Date.now()
+    window.afhttpInbox = { ...stats, updates: stats.updates + 1, last_update_at: Date.now(), handoffs: data.handoffs.length }
   })
   source.addEventListener('error', () => {
     status.textContent = 'reconnecting…'
