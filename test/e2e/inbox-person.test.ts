@@ -44,7 +44,10 @@ t.test('an operator on a phone finds, takes and finishes a handoff', async (t) =
   const fetched = await res.json() as any
   t.equal(fetched.actions[0].reason, 'challenge')
   const card = `.afhttp-inbox-item[data-tab-id="${fetched.tab_id}"]`
-  await phone.waitForSelector(card, { timeout: 15_000 })
+  await phone.waitForSelector(card, { timeout: 15_000 }).catch(async (err: Error) => {
+    const seen = await phone.evaluate(() => ({ stats: (window as any).afhttpInbox, status: document.querySelector('#afhttp-inbox-status')?.textContent }))
+    throw new Error(`${err.message}; the page saw ${JSON.stringify(seen)}; the host lists ${JSON.stringify((await host.app.inbox.list()).handoffs.map((h) => h.tab_id))}`)
+  })
   // When the page drew it, by the page's own clock (the same machine's), not when the test looked.
   const seenAfter = await phone.evaluate((id: string) => (window as any).afhttpInbox.first_seen[id], fetched.tab_id) - answeredAt
   t.ok(seenAfter <= 1000, `the handoff was on the phone ${seenAfter} ms after the fetch answered`)
