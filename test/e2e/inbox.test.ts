@@ -166,7 +166,10 @@ t.test('the operator inbox', async (t) => {
     const foreign = await fetch(`${host.url}/inbox/api/handoffs/${first.tab_id}/take`, { method: 'POST', headers: { cookie: op.cookie(), origin: 'http://evil.example' } })
     t.equal(foreign.status, 403)
     t.equal((await foreign.json()).error.code, 'inbox_origin_refused')
-    const res = await op.post(`/inbox/api/handoffs/${first.tab_id}/take`)
+    // The live checks are bounded; on a loaded machine one can miss its bound (503
+    // takeover_unavailable, retryable): a person taps again, and so does the test.
+    let res = await op.post(`/inbox/api/handoffs/${first.tab_id}/take`)
+    for (let i = 0; i < 5 && res.status === 503; i++) res = await op.post(`/inbox/api/handoffs/${first.tab_id}/take`)
     t.equal(res.status, 200)
     const taken = await res.json()
     t.match(taken, { mode: 'control', expires_at: first.actions[0].expires_at, takeover_url_secret: /\/takeover\/[A-Za-z0-9_-]{16,}$/ })
