@@ -32,6 +32,7 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY panel ./panel
+COPY inbox ./inbox
 COPY scripts ./scripts
 
 RUN mkdir -p /profiles && chown -R node:node /profiles

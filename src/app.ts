@@ -33,6 +33,8 @@ import events from './events/plugin.js'
 import eventsRoutes from './routes/events.js'
 import openapi from './plugins/openapi.js'
 import mcpRoutes from './routes/mcp.js'
+import inbox from './plugins/inbox.js'
+import inboxRoutes from './routes/inbox.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -90,6 +92,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(panel)
   await app.register(cookieRecords)
   await app.register(pageUi)
+  await app.register(inbox, { apiToken: opts.token })
   await app.register(capabilitiesRoutes)
   await app.register(healthRoutes)
   await app.register(profileRoutes)
@@ -103,6 +106,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(panelWsRoutes)
   await app.register(eventsRoutes)
   await app.register(mcpRoutes, { token: opts.token })
+  await app.register(inboxRoutes)
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {

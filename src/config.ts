@@ -24,6 +24,10 @@ export interface Config {
   /** AFHTTP_WEBHOOK_URL / AFHTTP_WEBHOOK_SECRET: where events are POSTed and their HMAC key (SPEC section 15). */
   readonly webhookUrl?: string
   readonly webhookSecret?: string
+  /** AFHTTP_OPERATOR_TOKEN: exchanged at /inbox/login for the inbox cookie (SPEC section 20); unset: no inbox. */
+  readonly operatorToken?: string
+  /** AFHTTP_PUSH_SUBJECT: the VAPID `sub` claim (mailto: or https:); default the https public URL, else a mailto. */
+  readonly pushSubject?: string
   readonly logLevel: string
   /** SPEC section 13: what was asked for (AFHTTP_BROWSER_MODE) ... */
   readonly browserModeConfigured: BrowserMode
@@ -53,6 +57,8 @@ const schema = {
     AFHTTP_OPS_TOKEN: { type: 'string', minLength: 16 },
     AFHTTP_WEBHOOK_URL: { type: 'string', pattern: '^https?://[^\\s]+$' },
     AFHTTP_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
+    AFHTTP_OPERATOR_TOKEN: { type: 'string', minLength: 16 },
+    AFHTTP_PUSH_SUBJECT: { type: 'string', pattern: '^(mailto:[^\\s]+|https://[^\\s]+)$' },
     AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     AFHTTP_BROWSER_MODE: { type: 'string', enum: BROWSER_MODES, default: 'auto' },
     AFHTTP_TAB_POOL: { type: 'integer', minimum: 0, maximum: MAX_TAB_POOL, default: 2 }
@@ -72,6 +78,8 @@ interface RawEnv {
   AFHTTP_OPS_TOKEN?: string
   AFHTTP_WEBHOOK_URL?: string
   AFHTTP_WEBHOOK_SECRET?: string
+  AFHTTP_OPERATOR_TOKEN?: string
+  AFHTTP_PUSH_SUBJECT?: string
   AFHTTP_LOG_LEVEL: string
   AFHTTP_BROWSER_MODE: BrowserMode
   AFHTTP_TAB_POOL: number
@@ -131,6 +139,9 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
   if ('error' in browser) throw new ConfigError('AFHTTP_BROWSER_MODE', browser.error)
   // A shared value would make the ops token a full API token.
   if (raw.AFHTTP_OPS_TOKEN !== undefined && raw.AFHTTP_OPS_TOKEN === raw.AFHTTP_TOKEN) throw new ConfigError('AFHTTP_OPS_TOKEN', 'must differ from AFHTTP_TOKEN')
+  // The operator cookie must never be worth an API (or ops) token: the same value would make it one.
+  if (raw.AFHTTP_OPERATOR_TOKEN !== undefined && raw.AFHTTP_OPERATOR_TOKEN === raw.AFHTTP_TOKEN) throw new ConfigError('AFHTTP_OPERATOR_TOKEN', 'must differ from AFHTTP_TOKEN')
+  if (raw.AFHTTP_OPERATOR_TOKEN !== undefined && raw.AFHTTP_OPERATOR_TOKEN === raw.AFHTTP_OPS_TOKEN) throw new ConfigError('AFHTTP_OPERATOR_TOKEN', 'must differ from AFHTTP_OPS_TOKEN')
   // Unsigned events would let anyone who can reach the receiver forge a handoff.
   if (raw.AFHTTP_WEBHOOK_URL !== undefined && raw.AFHTTP_WEBHOOK_SECRET === undefined) throw new ConfigError('AFHTTP_WEBHOOK_SECRET', 'must be set (at least 16 characters) when AFHTTP_WEBHOOK_URL is set')
   const publicHost = raw.AFHTTP_HOST === '0.0.0.0' || raw.AFHTTP_HOST === '::' ? '127.0.0.1' : raw.AFHTTP_HOST
@@ -151,6 +162,8 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     opsToken: raw.AFHTTP_OPS_TOKEN,
     webhookUrl: raw.AFHTTP_WEBHOOK_URL,
     webhookSecret: raw.AFHTTP_WEBHOOK_SECRET,
+    operatorToken: raw.AFHTTP_OPERATOR_TOKEN,
+    pushSubject: raw.AFHTTP_PUSH_SUBJECT,
     logLevel: raw.AFHTTP_LOG_LEVEL,
     browserModeConfigured: raw.AFHTTP_BROWSER_MODE,
     browser,

@@ -41,6 +41,10 @@ export const ERRORS = {
   panel_origin_refused: { status: 403, retryable: false, message: 'The panel only accepts requests from its own origin.' },
   panel_control_held: { status: 409, retryable: true, message: 'Another viewer is driving this tab.' },
   panel_view_only: { status: 403, retryable: false, message: 'This is a view-only panel link: it cannot take control, press Done, decline or send input.' },
+  operator_unauthorized: { status: 401, retryable: false, message: 'The inbox needs its operator cookie; open the inbox login link again.' },
+  inbox_not_configured: { status: 404, retryable: false, message: 'This host has no operator inbox: AFHTTP_OPERATOR_TOKEN is not set.' },
+  inbox_origin_refused: { status: 403, retryable: false, message: 'The inbox only accepts requests from its own origin.' },
+  handoff_in_use: { status: 409, retryable: true, message: 'Someone is already working this handoff; ask for a view link instead.' },
   internal: { status: 500, retryable: true, message: 'Internal error.' }
 } as const satisfies Record<string, ErrorSpec>
 

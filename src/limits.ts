@@ -126,3 +126,20 @@ export const MCP_PROGRESS_MS = 3_000
 export const MCP_SESSIONS_MAX = 64
 /** A `/mcp` session nobody used for this long (no request, no tool call running) is closed. */
 export const MCP_SESSION_IDLE_MS = 30 * 60_000
+
+// ---------------------------------------------------------------- operator inbox (SPEC section 20)
+
+/** How long an inbox login lasts before the operator opens the login link again. */
+export const OPERATOR_SESSION_MS = 7 * 24 * 3600 * 1000
+/** Inbox login attempts per client address per minute: an operator needs one. */
+export const INBOX_LOGIN_RATE_LIMIT = 10
+/** Browsers subscribed to Web Push at once; the oldest is dropped past it. */
+export const PUSH_SUBSCRIPTIONS_MAX = 200
+/** The longest push-service endpoint URL accepted (real ones are a few hundred characters). */
+export const PUSH_ENDPOINT_MAX_CHARS = 2048
+/** How long a push service keeps an undelivered notification: no longer than a hold can last. */
+export const PUSH_TTL_S = 600
+/** A push service that does not answer within this is given up on for that notification. */
+export const PUSH_TIMEOUT_MS = 10_000
+/** Open inbox streams at once (each is a phone or a desktop tab of an operator). */
+export const INBOX_STREAMS_MAX = 64

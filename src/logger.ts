@@ -17,8 +17,19 @@ const TAKEOVER_PATH = /\/takeover(\/|$)/i
  * on a decoded, case-insensitive view, and such a URL is logged decoded with the secret cut.
  */
 export function redactUrl (url: string): string {
-  if (!TAKEOVER_PATH.test(url) && !TAKEOVER_PATH.test(decodeForMatching(url))) return url
-  return decodeForMatching(url).replace(/\/takeover\/[^?#]*/gi, '/takeover/[redacted]')
+  const out = !TAKEOVER_PATH.test(url) && !TAKEOVER_PATH.test(decodeForMatching(url))
+    ? url
+    : decodeForMatching(url).replace(/\/takeover\/[^?#]*/gi, '/takeover/[redacted]')
+  return redactTokenQuery(out)
+}
+
+const TOKEN_QUERY = /([?&;])token=[^&#;]*/i
+
+/** The operator token travels once in `/inbox/login?token=` (SPEC section 20); it never reaches a log line either. */
+function redactTokenQuery (url: string): string {
+  const decoded = decodeForMatching(url)
+  if (!TOKEN_QUERY.test(url) && !TOKEN_QUERY.test(decoded)) return url
+  return decoded.replace(new RegExp(TOKEN_QUERY.source, 'gi'), '$1token=[redacted]')
 }
 
 export const REDACT_PATHS = [

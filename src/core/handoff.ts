@@ -30,6 +30,8 @@ export interface Handoff {
   viewSecretHash?: string
   /** Plain text for the person (≤ INSTRUCTIONS_MAX_CHARS); the panel never renders it as HTML. */
   instructions?: string
+  /** Why a person is needed (the fetch's `human_takeover` reason); undefined when a driver minted by API. */
+  reason?: string
   /** The person's reason when they declined. */
   humanNote?: string
   /** Filled when the handoff ends. */
@@ -51,7 +53,7 @@ export interface Handoff {
 
 export type HandoffWarning = Warning
 
-export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean, widgetSelector?: string, instructions?: string }): Handoff {
+export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean, widgetSelector?: string, instructions?: string, reason?: string }): Handoff {
   return {
     fence: init.fence,
     tabId: init.tabId,
@@ -64,6 +66,7 @@ export function newHandoff (init: { fence: string, tabId: string, now: number, h
     challengeSeen: init.challengeSeen,
     widgetSelector: init.widgetSelector,
     ...(init.instructions !== undefined ? { instructions: init.instructions } : {}),
+    ...(init.reason !== undefined ? { reason: init.reason } : {}),
     warnings: [],
     startUrl: init.startUrl,
     checksLeft: COMPLETION_CHECKS_PER_HANDOFF,

@@ -160,7 +160,8 @@ async function humanAction (app: FastifyInstance, tab: TabRecord, req: FetchRequ
       readySelector: req.wait.kind === 'selector-stable' ? req.wait.selector : undefined,
       challengeSeen: seen.recognition.challenge !== undefined,
       widgetSelector: seen.recognition.widget_selector,
-      instructions: req.instructions
+      instructions: req.instructions,
+      reason: action.reason
     })
     action.takeover_url_secret = minted.takeover_url_secret
     action.handoff_fence = minted.handoff_fence

@@ -25,6 +25,13 @@ export interface MintOptions {
   widgetSelector?: string
   /** Plain text for the person, shown in #afhttp-instructions. */
   instructions?: string
+  /** Why a person is needed (the fetch's takeover reason), shown in the operator inbox (SPEC section 20). */
+  reason?: string
+  /**
+   * Only a fresh link for the open handoff with this fence: never opens a new handoff (the
+   * operator inbox takes what is open; a hold that ended meanwhile is `handoff_expired`).
+   */
+  reissueOf?: string
   /** `view`: the link only watches (SPEC section 7 "Mint options"). Default `control`. */
   mode?: HandoffMode
 }

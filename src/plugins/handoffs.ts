@@ -114,7 +114,8 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       region: opts.region,
       challengeSeen: opts.challengeSeen ?? false,
       widgetSelector: opts.widgetSelector,
-      instructions: opts.instructions
+      instructions: opts.instructions,
+      reason: opts.reason
     })
     outcomes.begin(h, tab)
     rec.current = h
@@ -135,6 +136,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       const rec = perTab.get(tabId) ?? { finishedCount: 0, lastGeneration: 0 }
       perTab.set(tabId, rec)
       let h = held(tabId)
+      if (opts.reissueOf !== undefined && h?.fence !== opts.reissueOf) throw new AfhttpError('handoff_expired', 'This handoff is no longer open.', { tab_id: tabId })
       if (!h) {
         h = openHandoff(rec, tab, opts)
       } else {

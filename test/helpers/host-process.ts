@@ -18,6 +18,8 @@ export interface HostProcess {
   /** Parsed JSON log lines (pino writes one object per line). */
   lines: () => Array<Record<string, unknown>>
   api: (path: string, init?: RequestInit) => Promise<Response>
+  /** Resolves once the host answers HTTP at all (bounded). */
+  listening: (timeoutMs?: number) => Promise<void>
   /** Resolves once /health says takeover_ready (bounded). */
   ready: (timeoutMs?: number) => Promise<void>
   exited: Promise<void>
@@ -40,7 +42,8 @@ export async function freePort (): Promise<number> {
   return port
 }
 
-export async function spawnHost (t: Teardown, profilesDir: string, env: Record<string, string> = {}): Promise<HostProcess> {
+/** `script`: what node runs, `afhttp serve` by default (test/helpers/lazy-host.mjs starts its browser on first use). */
+export async function spawnHost (t: Teardown, profilesDir: string, env: Record<string, string> = {}, script = 'dist/cli/index.js'): Promise<HostProcess> {
   const port = await freePort()
   const runEnv: Record<string, string | undefined> = {
     PATH: process.env.PATH,
@@ -51,7 +54,7 @@ export async function spawnHost (t: Teardown, profilesDir: string, env: Record<s
     AFHTTP_LOG_LEVEL: 'info',
     ...env
   }
-  const child = spawn('node', ['dist/cli/index.js', 'serve'], { cwd: ROOT, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn('node', script === 'dist/cli/index.js' ? [script, 'serve'] : [script], { cwd: ROOT, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout?.on('data', (d) => { output += d })
   child.stderr?.on('data', (d) => { output += d })
@@ -77,6 +80,18 @@ export async function spawnHost (t: Teardown, profilesDir: string, env: Record<s
     lines,
     api,
     exited,
+    async listening (timeoutMs = 60_000) {
+      const deadline = Date.now() + timeoutMs
+      while (Date.now() < deadline) {
+        if (child.exitCode !== null) throw new Error(`the host exited (${child.exitCode}): ${output.slice(-800)}`)
+        try {
+          await fetch(`${url}/capabilities`)
+          return
+        } catch { /* not listening yet */ }
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      throw new Error(`the host did not listen within ${timeoutMs} ms: ${output.slice(-800)}`)
+    },
     async ready (timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs
       let last = ''

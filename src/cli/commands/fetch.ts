@@ -6,6 +6,7 @@ import { fetchExitCode, humanAction, renderFetch } from './fetch-summary.js'
 import { writeArtifacts } from './fetch-out.js'
 import { explainDecline, waitForHandoff, type WaitOutcome } from './fetch-wait.js'
 import { tabEventWaker } from './event-wake.js'
+import { printQr, wantsQr } from '../qr.js'
 
 const DEFAULT_POLL_MS = 1_000
 
@@ -77,6 +78,7 @@ async function fetchWaitingForHuman (ctx: CommandContext, req: FetchRequest): Pr
   if (first && (first.ok || !action?.takeover_url_secret || !first.tab_id)) return conclude(ctx, first, { print: true })
   const tabId = first?.tab_id ?? req.tab_id as string
   if (first && action?.takeover_url_secret) {
+    if (wantsQr('fetch', ctx.values, ctx.io)) await printQr(ctx.io, action.takeover_url_secret)
     // With --json, stdout carries only the final result, so the URL goes to stderr.
     if (ctx.json) ctx.io.err(`A person is needed (${action.reason}). Open this panel URL:\n${action.takeover_url_secret}\n`)
     else printLines(ctx.io, renderFetch(first))
@@ -119,7 +121,7 @@ export const fetchCommand: HostCommand = {
   summary: 'fetch a page; with --takeover, keep the tab and get a panel URL when a person is needed',
   help: `usage: afhttp fetch URL [--profile P] [--tab TAB] [--takeover] [--wait STRATEGY]
                   [--capture html,text,screenshot] [--timeout MS] [--region CSS]
-                  [--out DIR] [--json] [--wait-for-human] [--poll-ms MS]
+                  [--out DIR] [--json] [--wait-for-human] [--poll-ms MS] [--qr | --no-qr]
 
   URL                 page to load; optional with --tab (then the tab's current
                       document is captured without navigating)
@@ -134,6 +136,8 @@ export const fetchCommand: HostCommand = {
   --wait-for-human    implies --takeover: print the panel URL, wait until the person
                       finishes, then fetch the same tab again and print that result.
                       Ctrl-C stops waiting and keeps the tab; it prints how to resume.
+  --qr, --no-qr       draw the panel URL as a QR code on stderr too, to open it on a
+                      phone (default: on when stderr is a terminal)
   --poll-ms MS        how often to read the handoff summary on a host without
                       GET /v1/events (default 1000); with events the summary is
                       read when the host reports a change, and this only paces
@@ -152,12 +156,18 @@ without --takeover).`,
     region: { type: 'string' },
     out: { type: 'string' },
     'wait-for-human': { type: 'boolean' },
-    'poll-ms': { type: 'string' }
+    'poll-ms': { type: 'string' },
+    qr: { type: 'boolean' },
+    'no-qr': { type: 'boolean' }
   },
   access: 'token',
   async run (ctx) {
     const req = buildRequest(ctx)
+    const qr = wantsQr('fetch', ctx.values, ctx.io)
     if (bool(ctx.values, 'wait-for-human')) return fetchWaitingForHuman(ctx, req)
-    return conclude(ctx, await ctx.client().fetch(req), { print: true })
+    const result = await ctx.client().fetch(req)
+    const link = humanAction(result)?.takeover_url_secret
+    if (qr && link) await printQr(ctx.io, link)
+    return conclude(ctx, result, { print: true })
   }
 }
