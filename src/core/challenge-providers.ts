@@ -43,7 +43,7 @@ function cloudflare (f: PageFacts): Detection {
   if (error?.block === true) hits.push(sure(`Cloudflare error page, block code ${error.code}`))
   // Bot Fight Mode / bot management script: on every page of a protected site, the page itself only when blank.
   if (hasSrc(f, /\/cdn-cgi\/bm\/cv\/\d+\/api\.js/, ['script']) || f.inlineScript.includes('__CF$cv$params')) {
-    hits.push({ evidence: 'Cloudflare bot-management script /cdn-cgi/bm/cv/ on a blank page', sufficient: f.blank })
+    hits.push({ evidence: 'Cloudflare bot-management script /cdn-cgi/bm/cv/ on a blank page', sufficient: f.blank && !f.appShell })
   }
   return { hits, widget: firstId(f, ['turnstile-wrapper', 'challenge-stage']) }
 }
@@ -56,7 +56,7 @@ function awsWaf (f: PageFacts): Detection {
   if (f.inlineScript.includes('awsWafCookieDomainList')) hits.push({ evidence: 'inline script window.awsWafCookieDomainList', sufficient: f.blocking })
   // The JS SDK (challenge.js, AwsWafIntegration) also runs on ordinary pages;
   // only a blank page or a challenge status makes it the page itself.
-  const sdkIsThePage = f.blank || f.challengeStatus
+  const sdkIsThePage = (f.blank && !f.appShell) || f.challengeStatus
   if (hasSrc(f, /awswaf\.com\/.*challenge\.js/)) hits.push({ evidence: 'script token.awswaf.com challenge.js', sufficient: sdkIsThePage })
   if (f.inlineScript.includes('AwsWafIntegration')) hits.push({ evidence: 'inline script AwsWafIntegration', sufficient: sdkIsThePage })
   const captchaApi = hasSrc(f, /captcha\.awswaf\.com\//)
@@ -125,8 +125,9 @@ function imperva (f: PageFacts): Detection {
   if (frame) hits.push(sure('iframe /_Incapsula_Resource'))
   if (f.tags.some(tag => tag.name === 'form' && (tag.attrs.action ?? '').includes('_Incapsula_Resource'))) hits.push(sure('form action /_Incapsula_Resource'))
   if (f.short && /incapsula incident id/i.test(f.text)) hits.push(sure('text "Incapsula incident ID"'))
-  // Imperva injects its resource script into ordinary pages; alone on a blank page it is the cookie check.
-  if (hasSrc(f, /_Incapsula_Resource/, ['script'])) hits.push({ evidence: 'script /_Incapsula_Resource', sufficient: f.blank })
+  // Imperva injects its resource script into ordinary pages; alone on a blank page it is the cookie
+  // check (an app's unrendered shell is blank too, but loads its own bundles).
+  if (hasSrc(f, /_Incapsula_Resource/, ['script'])) hits.push({ evidence: 'script /_Incapsula_Resource', sufficient: f.blank && !f.appShell })
   if (f.headers['x-iinfo'] !== undefined) hits.push(hint('header x-iinfo'))
   return { hits, widget: frame ? 'iframe[src*="_Incapsula_Resource"]' : undefined }
 }

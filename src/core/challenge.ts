@@ -11,6 +11,8 @@
 
 import { DENIAL_STATUSES, factsOf, type Detection, type PageFacts } from './page-facts.js'
 import { DETECTORS } from './challenge-providers.js'
+import { vendorOf } from './challenge-vendors.js'
+import { gateShape } from './gate-shape.js'
 import type { Challenge, PageKind } from '../schemas/fetch.js'
 
 export { DENIAL_STATUSES, countWords } from './page-facts.js'
@@ -71,14 +73,27 @@ function classifyPage (f: PageFacts): PageKind | undefined {
 }
 
 
+// Vendor markers that are sufficient on their own decide first (and name the provider). Failing
+// those, the page's shape (gate-shape.ts) decides, and weak vendor markers only name who put the
+// gate there; last, the generic wording rules. The shape's signals go into the evidence either
+// way, so a driver can judge a borderline answer.
 function detectChallenge (f: PageFacts): { provider: string; evidence: string[]; widget?: string } | undefined {
+  const shape = gateShape(f)
   const recognized: Array<{ provider: string } & Detection> = []
   for (const [provider, detect] of DETECTORS) {
-    if (provider === 'generic' && recognized.length > 0) break
+    if (provider === 'generic') break
     const detection = detect(f)
     if (detection.hits.some(hit => hit.sufficient)) recognized.push({ provider, ...detection })
   }
+  if (recognized.length === 0 && shape.gate) {
+    const vendor = vendorOf(f)
+    return { provider: vendor?.provider ?? 'generic', evidence: [...(vendor !== undefined ? [vendor.evidence] : []), ...shape.signals] }
+  }
+  if (recognized.length === 0) {
+    const generic = DETECTORS.find(([provider]) => provider === 'generic')![1](f)
+    if (generic.hits.some(hit => hit.sufficient)) recognized.push({ provider: 'generic', ...generic })
+  }
   if (recognized.length === 0) return undefined
-  const evidence = [...new Set(recognized.flatMap(r => r.hits.map(hit => hit.evidence)))]
+  const evidence = [...new Set([...recognized.flatMap(r => r.hits.map(hit => hit.evidence)), ...shape.signals])]
   return { provider: recognized[0].provider, evidence, widget: recognized.find(r => r.widget !== undefined)?.widget }
 }

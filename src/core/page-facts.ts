@@ -19,6 +19,8 @@ export interface Tag { name: string; attrs: Record<string, string> }
 /** What the detectors look at, computed once per observation. */
 export interface PageFacts {
   status: number | null
+  /** The document's URL (after redirects): a challenge path says where the page came back. */
+  url: string
   title: string
   text: string
   words: number
@@ -32,6 +34,13 @@ export interface PageFacts {
   headers: Record<string, string>
   tags: Tag[]
   inlineScript: string
+  /** The markup as served, lower-cased: where weak vendor markers (names in URLs) are looked for. */
+  markup: string
+  /**
+   * A blank page that is an application's shell (a mount point, or scripts from more than one
+   * place): what a single-page app looks like before it renders, not an interstitial.
+   */
+  appShell: boolean
 }
 
 export interface Hit { evidence: string; sufficient: boolean }
@@ -46,6 +55,7 @@ export function factsOf (obs: PageObservation): PageFacts {
   const { tags, inlineScript } = scanHtml(obs.html)
   return {
     status: obs.status,
+    url: obs.url,
     title: obs.title.replace(/\s+/g, ' ').trim(),
     text: obs.text,
     words,
@@ -55,8 +65,21 @@ export function factsOf (obs: PageObservation): PageFacts {
     challengeStatus,
     headers: Object.fromEntries(Object.entries(obs.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
     tags,
-    inlineScript
+    inlineScript,
+    markup: obs.html.toLowerCase(),
+    appShell: words === 0 && isAppShell(tags)
   }
+}
+
+// Mount points of the common front-end frameworks.
+const MOUNT_IDS = new Set(['root', 'app', '__next', '__nuxt', 'svelte', 'main-app', 'ember-application'])
+
+function isAppShell (tags: Tag[]): boolean {
+  if (tags.some(tag => MOUNT_IDS.has(tag.attrs.id ?? '') || tag.name === 'app-root')) return true
+  // An interstitial loads its one vendor script; an app loads its bundles (several paths).
+  const sources = new Set(tags.filter(tag => tag.name === 'script' && tag.attrs.src !== undefined)
+    .map(tag => tag.attrs.src.replace(/[?#].*$/, '')))
+  return sources.size >= 3
 }
 
 // Ideographic scripts do not separate words with spaces: count each character.

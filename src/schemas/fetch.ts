@@ -28,7 +28,13 @@ export const FetchBody = Type.Object({
 }, CLOSED)
 export type FetchBody = Static<typeof FetchBody>
 
-export const Challenge = Type.Object({ provider: Type.String(), evidence: Type.Array(Type.String()) }, OPEN)
+// SPEC section 6: who put the gate there, and the signals that decided (docs/recognition.md).
+export const Challenge = Type.Object({
+  provider: Type.String({ description: 'Who put the gate there: a vendor (cloudflare, datadome, perimeterx, akamai, imperva, distil, …) or "generic" when the page is a gate by its shape and carries no vendor marker' }),
+  evidence: Type.Array(Type.String(), {
+    description: 'The signals that decided, as short names: vendor markers (e.g. "element #px-captcha", "vendor marker distilnetworks") and the page\'s shape ("shape: verification widget", "shape: asks for verification", "shape: a single action", "shape: little else on the page", "shape: short notice", "shape: status 403", "shape: challenge path", "shape: form fields"), so a driver can judge a borderline answer'
+  })
+}, OPEN)
 export type Challenge = Static<typeof Challenge>
 
 export const Readiness = Type.Object({

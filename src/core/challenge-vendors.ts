@@ -1,0 +1,38 @@
+// Weak vendor markers: names in script, frame and stylesheet URLs, cookie and variable names.
+// Each also appears on ordinary pages of a protected site (a sensor, an invisible widget), so
+// none of them makes a page a gate; once the page's shape says it is one (gate-shape.ts), they
+// name who put it there (SPEC section 6: challenge.provider). Pure.
+import type { PageFacts } from './page-facts.js'
+
+// Infrastructure first, as in challenge-providers.ts: a WAF's block page that embeds a CAPTCHA
+// vendor's widget is the WAF's.
+const VENDORS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['cloudflare', /\/cdn-cgi\/challenge-platform\/|_cf_chl|cf-chl-|cf_chl_|cf-browser-verification/],
+  ['aws_waf', /awswaf\.com|gokuprops|awswafcookiedomainlist/],
+  ['datadome', /captcha-delivery\.com|datadome/],
+  ['perimeterx', /perimeterx|px-cdn\.net|px-cloud\.net|pxappid|px-captcha|_px\d?=/],
+  ['distil', /distilnetworks|distil_r_|distilcaptcha|distilidentificationblock/],
+  ['kasada', /kpsdk|\/ips\.js\b|kasada/],
+  ['akamai', /\/_sec\/cp_challenge|sec-if-cpt|errors\.edgesuite\.net/],
+  ['imperva', /_incapsula_resource|incapsula/],
+  ['ddos_guard', /ddos-guard/],
+  ['vercel', /\/\.well-known\/vercel\/security\//],
+  ['sucuri', /sucuri/],
+  ['arkose', /funcaptcha|arkoselabs/],
+  ['geetest', /geetest/],
+  ['turnstile', /challenges\.cloudflare\.com\/turnstile/],
+  ['hcaptcha', /hcaptcha\.com/],
+  ['recaptcha', /\/recaptcha\/|g-recaptcha/]
+]
+
+/** The first vendor whose weak marker the page carries, with the marker as evidence. */
+export function vendorOf (f: PageFacts): { provider: string, evidence: string } | undefined {
+  // Markup only: attributes and inline script, never the page's text (a code sample, a comment).
+  const markers = [...f.tags.flatMap(tag => [tag.attrs.src, tag.attrs.href, tag.attrs.action, tag.attrs.id, tag.attrs.class]),
+    f.inlineScript].filter(value => value !== undefined).join('\n').toLowerCase()
+  for (const [provider, marker] of VENDORS) {
+    const hit = marker.exec(markers)
+    if (hit !== null) return { provider, evidence: `vendor marker "${hit[0].slice(0, 40)}"` }
+  }
+  return undefined
+}

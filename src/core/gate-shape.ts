@@ -1,0 +1,106 @@
+// Recognizing a gate by what it is (SPEC section 6), not by which vendor's strings it carries:
+// the page's visible content is one verification step (a challenge widget or its frame, a
+// captcha image, a single "verify / continue / press and hold" action, or a heading that asks
+// for one), there is little else on it (no navigation, no article), and it came back where
+// content was expected (a short notice, a challenge status, a challenge path). Vendor markers
+// only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
+import { looksHidden, type PageFacts, type Tag } from './page-facts.js'
+
+/** Words a page may carry and still be "little else": a gate's explanation, not a document. */
+const GATE_MAX_WORDS = 160
+/** Links a gate may carry (help, privacy, the vendor): a site's navigation has more. */
+const GATE_MAX_LINKS = 8
+
+// What a verification step says. Read only in the title, the headings, and a short page's text,
+// so an article about CAPTCHAs is not one.
+const VERIFY_TEXT = new RegExp([
+  'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
+  'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
+  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', 'checking (?:your|the) browser',
+  'complete the (?:security check|captcha)', 'security check', 'bot (?:check|verification|protection)',
+  'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
+  'slide to (?:verify|complete)', '验证', '驗證', 'проверка'
+].join('|'), 'i')
+// A title or heading may name the step by the bare word (a text that merely mentions it may not).
+const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')
+
+// Where providers send a request they want to look at.
+const CHALLENGE_PATH = /\/(?:captcha|challenge|sorry|blocked|validatecaptcha|distil_r_captcha|_sec\/|cdn-cgi\/challenge-platform|px-captcha|verify)/i
+
+// A challenge widget, its frame or a captcha image: by id, class, frame source or image.
+const WIDGET_NAME = /(?:^|[\s_-])(?:captcha|recaptcha|hcaptcha|funcaptcha|geetest|turnstile|challenge-(?:container|stage|form|body)|px-captcha|sec-cpt)(?:$|[\s_-])/i
+const WIDGET_FRAME = /captcha|challenge|turnstile|arkoselabs|geetest|_incapsula_resource/i
+
+export interface GateShape {
+  /** The page is a gate by its shape. */
+  gate: boolean
+  /** Short signal names: what the shape rests on (challenge.evidence). */
+  signals: string[]
+}
+
+export function gateShape (f: PageFacts): GateShape {
+  const signals: string[] = []
+  const loader = f.tags.some(tag => tag.name === 'script' && /recaptcha|hcaptcha|turnstile/i.test(tag.attrs.src ?? ''))
+  const widget = f.tags.some(tag => isWidget(tag, loader))
+  if (widget) signals.push('shape: verification widget')
+  const headings = headingText(f.markup)
+  const asks = VERIFY_HEADING.test(f.title) || VERIFY_HEADING.test(headings) || (f.short && VERIFY_TEXT.test(f.text))
+  if (asks) signals.push('shape: asks for verification')
+  const action = singleAction(f)
+  if (action) signals.push('shape: a single action')
+
+  const nav = f.tags.some(tag => tag.name === 'nav' || tag.name === 'article')
+  const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
+  const little = !nav && links <= GATE_MAX_LINKS && f.words <= GATE_MAX_WORDS
+  if (little) signals.push('shape: little else on the page')
+  // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
+  const fields = visibleFields(f)
+  if (fields > 0) signals.push('shape: form fields')
+
+  const path = CHALLENGE_PATH.test(pathOf(f.url))
+  if (path) signals.push('shape: challenge path')
+  if (f.challengeStatus) signals.push(`shape: status ${f.status ?? ''}`.trim())
+  if (f.short) signals.push('shape: short notice')
+  const cameBackWrong = f.short || f.challengeStatus || path
+
+  // The step itself: a widget on a notice, or a request for verification with one thing to do.
+  const step = (widget && (f.short || asks)) || (asks && (action || f.short))
+  const gate = step && little && cameBackWrong && (fields === 0 || f.challengeStatus)
+  return { gate, signals }
+}
+
+// A CAPTCHA vendor's container renders nothing without the vendor's loader; an invisible
+// variant (reCAPTCHA v3, invisible hCaptcha) shows nothing to solve.
+const VENDOR_CONTAINER = /(?:^|\s)(?:g-recaptcha|h-captcha|cf-turnstile)(?:$|\s)/
+const INVISIBLE_FRAME = /[?&]size=invisible|frame=checkbox-invisible/
+
+function isWidget (tag: Tag, loader: boolean): boolean {
+  if (looksHidden(tag) || ['button', 'input', 'a', 'script', 'link', 'meta', 'style', 'form'].includes(tag.name)) return false
+  const src = tag.attrs.src ?? ''
+  if (tag.name === 'iframe') return WIDGET_FRAME.test(src) && !INVISIBLE_FRAME.test(src)
+  if (tag.name === 'img') return /captcha/i.test(`${src} ${tag.attrs.alt ?? ''} ${tag.attrs.id ?? ''}`)
+  if (VENDOR_CONTAINER.test(tag.attrs.class ?? '')) return loader
+  return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '')
+}
+
+// Exactly one thing to press: a verify / continue / submit button and nothing else to do.
+function singleAction (f: PageFacts): boolean {
+  const controls = f.tags.filter(tag => !looksHidden(tag) &&
+    (tag.name === 'button' || (tag.name === 'input' && /^(?:submit|button|image)$/i.test(tag.attrs.type ?? ''))))
+  return controls.length === 1
+}
+
+// Fields a person types into, apart from the one a captcha asks for.
+function visibleFields (f: PageFacts): number {
+  return f.tags.filter(tag => !looksHidden(tag) && (tag.name === 'textarea' ||
+    (tag.name === 'input' && /^(?:|text|email|password|tel|search|number|url)$/i.test((tag.attrs.type ?? '').trim()))) &&
+    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)).length
+}
+
+function headingText (markup: string): string {
+  return [...markup.matchAll(/<h[12]\b[^>]*>([\s\S]{0,400}?)<\/h[12]\s*>/g)].map(m => m[1].replace(/<[^>]*>/g, ' ')).join(' ')
+}
+
+function pathOf (url: string): string {
+  try { return new URL(url).pathname } catch { return '' }
+}

@@ -1,0 +1,83 @@
+import t from 'tap'
+import { recognizePage, type PageObservation } from '../../src/core/challenge.js'
+import { factsOf } from '../../src/core/page-facts.js'
+import { gateShape } from '../../src/core/gate-shape.js'
+import { vendorOf } from '../../src/core/challenge-vendors.js'
+import { documentTitle, visibleText } from '../helpers/visible-text.js'
+
+// Recognition by what a gate is (SPEC section 6; docs/decisions.md, issue 26). The pages here are
+// minimal markup written for each rule, not imitations of any site: the real pages are in
+// test/fixtures/real and scored by challenge-real.test.ts.
+
+function observe (html: string, status: number | null = 200, url = 'http://127.0.0.1/page'): PageObservation {
+  return { status, url, title: documentTitle(html), html, text: visibleText(html) }
+}
+const page = (body: string, head = ''): string => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`
+
+// ~120 words of plain prose: a document, not a notice.
+const PROSE = '<p>' + Array.from({ length: 12 }, (_, i) => `Sentence ${i} of an ordinary page talks about bread, flour, water and patience.`).join(' ') + '</p>'
+
+t.test('one verification step and little else is a gate, without any vendor marker', async t => {
+  const step = page('<h1>Please verify you are a human</h1><div id="captcha-box"></div><button>Continue</button>', '<title>One moment</title>')
+  const r = recognizePage(observe(step, 200))
+  t.equal(r.page_kind, 'challenge')
+  t.equal(r.challenge?.provider, 'generic', 'no vendor marker: generic')
+  for (const signal of ['shape: verification widget', 'shape: asks for verification', 'shape: little else on the page', 'shape: short notice']) {
+    t.ok(r.challenge?.evidence.includes(signal), `evidence names "${signal}"`)
+  }
+})
+
+t.test('a single "press and hold" action on a notice is a gate', async t => {
+  const hold = page('<h2>Before we continue…</h2><p>Press &amp; Hold to confirm you are a human (and not a bot).</p><button>Press &amp; Hold</button>')
+  const r = recognizePage(observe(hold, 200))
+  t.equal(r.page_kind, 'challenge')
+  t.ok(r.challenge?.evidence.includes('shape: a single action'))
+})
+
+t.test('weak vendor markers name the provider once the shape says gate', async t => {
+  const cases: Array<[string, string, string]> = [
+    ['distil', '<link rel="stylesheet" href="//cdn.distilnetworks.com/css/distil.css">', 'distil'],
+    ['arkose', '<script src="https://client-api.arkoselabs.com/v2/api.js"></script>', 'arkose'],
+    ['geetest', '<script src="https://static.geetest.com/static/tools/gt.js"></script>', 'geetest'],
+    ['kasada', '<script src="/ips.js?KP_UIDz=x"></script>', 'kasada']
+  ]
+  for (const [name, head, provider] of cases) {
+    const r = recognizePage(observe(page('<h1>Security check</h1><div class="captcha-holder"></div><button>Verify</button>', head), 403))
+    t.equal(r.challenge?.provider, provider, name)
+    t.ok(r.challenge?.evidence.some(e => e.startsWith('vendor marker')), `${name}: the marker is evidence`)
+  }
+})
+
+t.test('vendor names in the text are not markers', async t => {
+  const f = factsOf(observe(page('<p>We use distilnetworks and arkoselabs, as our blog explains.</p>')))
+  t.equal(vendorOf(f), undefined)
+})
+
+t.test('the same words on a document, or beside a form a person fills in, are not a gate', async t => {
+  const article = page(`<nav><a href="/">Home</a></nav><article><h1>Why sites ask "are you a robot?"</h1>${PROSE}</article>`)
+  t.equal(recognizePage(observe(article)).page_kind, 'content', 'an article about CAPTCHAs')
+  const signIn = page('<h1>Sign in</h1><form><input name="user"><input type="password" name="pw"><div id="captcha"></div><button>Sign in</button></form>',
+    '<script src="https://www.google.com/recaptcha/api.js"></script>')
+  t.notOk(gateShape(factsOf(observe(signIn))).gate, 'a sign-in form with a captcha is that form')
+  const navigation = page(`<h1>Security check</h1><div id="captcha"></div>${Array.from({ length: 12 }, (_, i) => `<a href="/${i}">Section ${i}</a>`).join(' ')}`)
+  t.notOk(gateShape(factsOf(observe(navigation))).gate, 'a page with a site\'s navigation is not a gate')
+})
+
+t.test('a document that came back where content was expected decides with the path or the status', async t => {
+  const long = page(`<h1>Verify you are human</h1><div class="captcha"></div>${'<p>Our checks keep the service fair for everyone who uses it.</p>'.repeat(10)}`)
+  t.notOk(gateShape(factsOf(observe(long, 200))).gate, 'a longer page at 200 and an ordinary path is not')
+  const atPath = gateShape(factsOf(observe(long, 200, 'http://127.0.0.1/captcha/?next=%2F')))
+  t.ok(atPath.gate, 'the same page at a challenge path is')
+  t.ok(atPath.signals.includes('shape: challenge path'))
+  t.ok(gateShape(factsOf(observe(long, 429))).gate, 'and at a challenge status')
+})
+
+t.test('a vendor sensor on an application shell is not the vendor\'s cookie check', async t => {
+  const sensor = '<script src="/_Incapsula_Resource?SWJIYLWA=1"></script>'
+  const check = page(sensor, '<meta name="robots" content="noindex,nofollow">')
+  t.equal(recognizePage(observe(check)).challenge?.provider, 'imperva', 'alone on a blank page it is the check')
+  const shell = page(`<div id="root"></div>${sensor}<script src="/app.js"></script>`)
+  t.notOk(recognizePage(observe(shell)).challenge, 'beside a mount point it is a sensor on an app')
+  const bundles = page(`${sensor}<script src="/a.js"></script><script src="/b.js"></script>`)
+  t.notOk(recognizePage(observe(bundles)).challenge, 'beside the app\'s bundles too')
+})
