@@ -281,6 +281,7 @@ function renderFocus (): void {
         : ['none', 'No text field is focused: typing goes nowhere']
   ui.focus.dataset.state = st
   ui.focus.textContent = text
+  ui.focus.title = text
 }
 
 const ENDED_TEXT: Record<string, string> = {

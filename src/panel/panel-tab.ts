@@ -46,6 +46,8 @@ export interface PanelTabDeps {
 }
 
 const FOCUS_POLL_MS = 700
+/** How long the first aim may take before the first viewer is let in without it. */
+const FIRST_AIM_MS = 500
 
 /** Why input from this viewer did not reach the page, in the person's words. */
 function staleInputMessage (h: ReturnType<HandoffService['current']>, viewerId: string, now: number): string {
@@ -76,7 +78,14 @@ export class PanelTab {
     // The page believes its window is focused, as it would for a person at the keyboard.
     // Not awaited: a page blocked by a dialog answers it only after the person answers that.
     session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
-    return new PanelTab(deps, session)
+    const panel = new PanelTab(deps, session)
+    // The first viewer's first picture is drawn at the aim it keeps (SPEC section 17: nothing
+    // moves after the first frame), so the aim is measured before anyone joins — within a bound:
+    // a page too busy to answer gets the whole viewport first, as before.
+    let bound: NodeJS.Timeout | undefined
+    await Promise.race([panel.#aim.measure().catch(() => undefined), new Promise((resolve) => { bound = setTimeout(resolve, FIRST_AIM_MS) })])
+    clearTimeout(bound)
+    return panel
   }
 
   private constructor (deps: PanelTabDeps, session: CDPSession) {

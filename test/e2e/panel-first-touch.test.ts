@@ -31,11 +31,12 @@ interface Round { downs: number, clicks: number, keys: string, moved: string | n
 
 /** One person, one fresh handoff: presses once at `when`, then reports what the page counted. */
 async function round (t: Test, host: TestHost, siteUrl: string, browser: Awaited<ReturnType<typeof launchViewerBrowser>>, phone: boolean, when: When): Promise<Round> {
-  const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${siteUrl}/sign-in`, takeover: true }) })).json() as any
+  const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${siteUrl}/sign-in`, takeover: true, instructions: INSTRUCTIONS }) })).json() as any
   const tabId: string = fetched.tab_id
-  t.ok(tabId, `a takeover fetch held a tab (${JSON.stringify(fetched.error ?? '')})`)
-  const mint = await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: JSON.stringify({ instructions: INSTRUCTIONS }) })).json() as any
-  const url = onHost(host, mint.takeover_url_secret)
+  const minted = fetched.actions?.[0]
+  if (!tabId || !minted?.takeover_url_secret) throw new Error(`the takeover fetch handed no tab off: ${JSON.stringify(fetched)}`)
+  const mint = { handoff_fence: minted.handoff_fence as string }
+  const url = onHost(host, minted.takeover_url_secret)
   const tab = host.app.tabs.get(tabId)
   const viewer = await openViewer(browser, host, phone ? PHONE : DESKTOP)
   const page: Page = viewer.page
