@@ -56,6 +56,7 @@ async function round (t: Test, host: TestHost, siteUrl: string, browser: Awaited
     const at = JSON.parse(ev.payload) as { x: number, y: number }
     pressed = press(at.x, at.y)
   })
+  await cdp.send('Runtime.enable')
   await cdp.send('Runtime.addBinding', { name: 'afhttpTestPress' })
   await page.evaluateOnNewDocument((when: When) => {
     const w = window as any
