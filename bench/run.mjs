@@ -67,7 +67,7 @@ async function openPanel (viewer, host, tab, viewport = PANEL_VIEWPORT) {
   await page.evaluateOnNewDocument(() => {
     // The person's own press, as the viewer's browser stamped it (before any panel code ran).
     window.pressedAt = []
-    addEventListener('pointerdown', (e) => { window.pressedAt.push(performance.timeOrigin + e.timeStamp) }, true)
+    window.addEventListener('pointerdown', (e) => { window.pressedAt.push(performance.timeOrigin + e.timeStamp) }, true)
     window.flips = []
     window.flipWatch = false
     window.flipSeen = false
