@@ -58,7 +58,9 @@ async function hostTab (host, url) {
 
 /** A person opening a fresh panel link in a fresh browser profile (cold cache, own cookie). */
 async function openPanel (viewer, host, tab, viewport = PANEL_VIEWPORT) {
-  const minted = await host.api(`/v1/tabs/${tab.id}/handoff`)
+  let minted = await host.api(`/v1/tabs/${tab.id}/handoff`)
+  // A loaded machine can fail a live check for a moment (retryable): mint again, as a driver would.
+  for (let i = 0; i < 5 && !minted.takeover_url_secret; i++) { await sleep(2_000); minted = await host.api(`/v1/tabs/${tab.id}/handoff`) }
   const url = host.url + new URL(minted.takeover_url_secret).pathname
   const context = await viewer.createBrowserContext()
   const page = await context.newPage()
