@@ -1,6 +1,6 @@
 # afhttp takeover host: Debian Chromium + Node, profiles on a volume at /profiles.
 # Three stages: the build (all dependencies, tsc), the production dependencies alone, and the
-# runtime that gets only dist/ (the compiled panel page in dist/www), the panel document, the
+# runtime that gets only dist/ (the panel page bundled into dist/www), the panel document, the
 # scripts and production node_modules.
 
 FROM node:22-bookworm-slim AS build
@@ -9,6 +9,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json tsconfig.panel.json ./
+COPY scripts/build-panel.mjs ./scripts/
 COPY src ./src
 RUN npm run build
 

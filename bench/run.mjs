@@ -58,13 +58,18 @@ async function hostTab (host, url) {
 
 /** A person opening a fresh panel link in a fresh browser profile (cold cache, own cookie). */
 async function openPanel (viewer, host, tab, viewport = PANEL_VIEWPORT) {
-  const minted = await host.api(`/v1/tabs/${tab.id}/handoff`)
+  let minted = await host.api(`/v1/tabs/${tab.id}/handoff`)
+  // A loaded machine can fail a live check for a moment (retryable): mint again, as a driver would.
+  for (let i = 0; i < 5 && !minted.takeover_url_secret; i++) { await sleep(2_000); minted = await host.api(`/v1/tabs/${tab.id}/handoff`) }
   const url = host.url + new URL(minted.takeover_url_secret).pathname
   const context = await viewer.createBrowserContext()
   const page = await context.newPage()
   await page.setViewport(viewport)
   // Once switched on, watches the pixel under the benchmark's pointer in every frame drawn.
   await page.evaluateOnNewDocument(() => {
+    // The person's own press, as the viewer's browser stamped it (before any panel code ran).
+    window.pressedAt = []
+    window.addEventListener('pointerdown', (e) => { window.pressedAt.push(performance.timeOrigin + e.timeStamp) }, true)
     window.flips = []
     window.flipWatch = false
     window.flipSeen = false
@@ -138,6 +143,8 @@ async function clickLatency (panel, tab) {
   await sleep(600)
   const toPage = []
   const toPanel = []
+  const person = []
+  const inPanel = []
   for (let i = 0; i < CLICKS; i++) {
     const flips = await panel.evaluate(() => window.flips.length)
     await panel.mouse.move(spot.x + (i % 2) * 12, spot.y)
@@ -147,11 +154,16 @@ async function clickLatency (panel, tab) {
     await panel.waitForFunction((n) => window.flips.length > n, { polling: 'raf', timeout: 5_000 }, flips)
     const shown = await panel.evaluate(() => window.flips[window.flips.length - 1])
     const arrived = await tab.page.evaluate(() => window.downs[window.downs.length - 1])
+    const pressed = await panel.evaluate(() => window.pressedAt[window.pressedAt.length - 1])
     toPage.push(arrived - sent)
     toPanel.push(shown - sent)
+    // Person level (issue 22): the viewer's own pointerdown → the page's mousedown, and the part
+    // of it spent in the viewer before the panel sent the press.
+    person.push(arrived - pressed)
+    inPanel.push(sent - pressed)
     await sleep(100)
   }
-  return { toPage, toPanel }
+  return { toPage, toPanel, person, inPanel }
 }
 
 /** Panel text → page `input` event (printable keys travel as Input.insertText). */
@@ -219,6 +231,8 @@ async function main (mode) {
     if (!(await stats(panel)).you_control) { await panel.click('#afhttp-control'); await panel.waitForFunction(() => window.afhttpPanelStats.you_control) }
     const clicks = await clickLatency(panel, input)
     results.click_to_page = summary(clicks.toPage)
+    results.person_to_page = summary(clicks.person)
+    results.person_in_panel = summary(clicks.inPanel)
     results.click_to_panel = summary(clicks.toPanel)
     results.text_to_page = summary(await keyLatency(panel, input))
     delete results.panel
@@ -251,13 +265,15 @@ function report (r) {
     `| cores used, one viewer: host Node / host Chromium / viewer Chromium | ${cores(r.one.cores)} | |`,
     `| cores used, two viewers | ${cores(r.two.cores)} | |`,
     `| stream size asked of Chromium | ${r.stream_size ? `${r.stream_size.maxWidth}×${r.stream_size.maxHeight}` : 'n/a'} | |`,
-    `| panel press → page \`mousedown\`, p50 / p95 | ${lat(r.click_to_page)} | ≤ 10 / ≤ 30 ms |`,
+    `| viewer's own \`pointerdown\` → page \`mousedown\` (person level), p50 / p95 | ${lat(r.person_to_page)} | ≤ 10 / ≤ 30 ms |`,
+    `| … of which in the viewer before the panel sent it | ${lat(r.person_in_panel)} | |`,
+    `| panel press sent → page \`mousedown\`, p50 / p95 | ${lat(r.click_to_page)} | ≤ 10 / ≤ 30 ms |`,
     `| panel text → page \`input\`, p50 / p95 | ${lat(r.text_to_page)} | ≤ 10 / ≤ 30 ms |`,
     `| panel press → panel showing its effect, p50 / p95 | ${lat(r.click_to_panel)} | ≤ 60 ms p50 |`,
-    `| link opened → first frame drawn, p50 / p95 | ${lat(r.first_frame.total)} | ≤ 300 ms |`,
+    `| link opened → first frame drawn, p50 / p95 | ${lat(r.first_frame.total)} | ≤ 250 / ≤ 300 ms |`,
     `| … of which exchange (live checks, lease, redirect) | ${lat(r.first_frame.exchange)} | |`,
     `| … panel document | ${lat(r.first_frame.document)} | |`,
-    `| … styles and modules until the panel script runs | ${lat(r.first_frame.script)} | |`,
+    `| … styles and the bundled script until it runs | ${lat(r.first_frame.script)} | |`,
     `| … WebSocket opened (admission runs live checks) | ${lat(r.first_frame.ws)} | |`,
     `| … first frame after the socket opened | ${lat(r.first_frame.frame)} | |`
   ].join('\n')

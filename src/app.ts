@@ -60,6 +60,10 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
     loggerInstance: opts.logger as FastifyBaseLogger,
     bodyLimit: BODY_BYTES_MAX,
     trustProxy: false,
+    // The default profile's browser starts in an onReady hook and a failed start is reported by
+    // /health, not fatal; Fastify's 10 s default would make a slow start (a loaded machine: a
+    // bare Chromium took 38 s here) fail the whole host instead. Chromium's launch has its own bound.
+    pluginTimeout: 120_000,
     // A path with broken percent-encoding fails before routing; it still gets the one envelope.
     frameworkErrors: (err, _req, reply) => {
       const coded = err.code === 'FST_ERR_BAD_URL'

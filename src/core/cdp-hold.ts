@@ -44,3 +44,47 @@ export function nestedCommand (method: string, params: unknown): NestedCommand |
     ...(typeof p.sessionId === 'string' ? { sessionId: p.sessionId } : {})
   }
 }
+
+/**
+ * An emulation asked for on a held tab (SPEC section 17): acknowledged, kept, and applied when
+ * the hold ends — a driver that connects with its default options (puppeteer's 800×600
+ * viewport, touch emulation) must not fail at attach because a person holds one tab. Only
+ * commands that set, clear or reset something answer nothing a client reads (`{}`), so only
+ * those are deferred; the rest of the domain still reads as it did.
+ */
+export function isDeferredEmulation (method: string): boolean {
+  return /^Emulation\.(set|clear|reset)[A-Z]/.test(method) && method !== 'Emulation.setVirtualTimePolicy'
+}
+
+/** One deferred command, kept per session in the order asked; a later same command replaces an earlier one. */
+export interface DeferredCommand { sessionId: string, method: string, params: unknown }
+
+/** Emulations waiting for their tab's hold to end, per client session. Pure. */
+export class DeferredEmulations {
+  readonly #bySession = new Map<string, { targetId: string, commands: DeferredCommand[] }>()
+
+  get size (): number { let n = 0; for (const s of this.#bySession.values()) n += s.commands.length; return n }
+
+  add (targetId: string, cmd: DeferredCommand): void {
+    const entry = this.#bySession.get(cmd.sessionId) ?? { targetId, commands: [] }
+    entry.commands = entry.commands.filter((c) => c.method !== cmd.method)
+    entry.commands.push(cmd)
+    this.#bySession.set(cmd.sessionId, entry)
+  }
+
+  /**
+   * The commands whose hold is over (`held(targetId)` false), in order, removed from the wait;
+   * those of sessions that are gone (`live(sessionId)` false) are forgotten: a detached session's
+   * emulation ended with it.
+   */
+  due (held: (targetId: string) => boolean, live: (sessionId: string) => boolean): DeferredCommand[] {
+    const out: DeferredCommand[] = []
+    for (const [sessionId, entry] of this.#bySession) {
+      if (!live(sessionId)) { this.#bySession.delete(sessionId); continue }
+      if (held(entry.targetId)) continue
+      out.push(...entry.commands)
+      this.#bySession.delete(sessionId)
+    }
+    return out
+  }
+}

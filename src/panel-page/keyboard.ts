@@ -6,6 +6,7 @@
 import { modsOf } from './pointer.js'
 import { PASTE_CHARS_MAX as MAX_PASTE_CHARS, TEXT_CHARS_MAX } from '../limits.js'
 import type { PanelInput } from '../panel/messages.js'
+import type { Gate } from './outbox.js'
 import { NAMED_KEYS, PAGE_SHORTCUT_KEYS, type PageShortcutKey } from '../panel/keys.js'
 
 /** Characters (code points, as the host's schemas count them) per text message. */
@@ -18,25 +19,30 @@ export type Notify = (text: string, tone?: 'info' | 'warn') => void
 
 export interface KeyboardDeps {
   field: HTMLTextAreaElement
+  /** Sent now, or held until it can be (SPEC section 17): see outbox.ts. */
   send: (msg: PanelInput) => void
-  mayInput: () => boolean
+  gate: () => Gate
   notify: Notify
+  /** Says why input cannot go from this panel (a view link, another viewer in control). */
+  refused: () => void
   onFocusChange: (focused: boolean) => void
 }
 
 export class KeyboardCapture {
   readonly field: HTMLTextAreaElement
   readonly send: KeyboardDeps['send']
-  readonly mayInput: () => boolean
+  readonly gate: () => Gate
   readonly notify: Notify
+  readonly refused: () => void
   composing: boolean
   readonly held: Set<string>
 
-  constructor ({ field, send, mayInput, notify, onFocusChange }: KeyboardDeps) {
+  constructor ({ field, send, gate, notify, refused, onFocusChange }: KeyboardDeps) {
     this.field = field
     this.send = send
-    this.mayInput = mayInput
+    this.gate = gate
     this.notify = notify
+    this.refused = refused
     this.composing = false
     this.held = new Set()
     field.addEventListener('keydown', (e) => this.keydown(e))
@@ -132,9 +138,10 @@ export class KeyboardCapture {
     this.send({ t: 'key', type: 'up', key, mods: 0 })
   }
 
+  /** Input may go now or wait to go (held before control is known); false, said, when it never can. */
   guard (): boolean {
-    if (this.mayInput()) return true
-    this.notify('You are watching. Press “Take control” to use the page.', 'warn')
+    if (this.gate() !== 'refuse') return true
+    this.refused()
     return false
   }
 }

@@ -12,6 +12,7 @@ import { PointerCapture } from './pointer.js'
 import { KeyboardCapture } from './keyboard.js'
 import { BANNER_THRESHOLD, declineOverHttp, doneOverHttp, pollStatus, renewLease, Socket, type HttpAnswer } from './connection.js'
 import { PageUi } from './page-ui.js'
+import { Outbox, type Gate, type Pending } from './outbox.js'
 import { statusIsNewer } from '../core/panel-status.js'
 
 // The panel's own elements (panel/index.html): always there, so looked up without a null check.
@@ -22,7 +23,7 @@ const LIVE = new Set(['open', 'human', 'human_disconnected'])
 const coarse = matchMedia('(pointer: coarse)').matches
 
 const stats: PanelStats = window.afhttpPanelStats = {
-  frames: 0, bytes: 0, last_frame_at: null, inputs_sent: 0,
+  frames: 0, bytes: 0, last_frame_at: null, inputs_sent: 0, inputs_held: 0, inputs_waited: 0, inputs_refused: 0,
   frames_drawn: 0, frames_skipped: 0, first_frame_at: null, last_drawn_at: null,
   script_at: now(), last_input_at: null, ws_connects: 0, ws_open_at: null, aim: null, controller: null, you_control: false, state: null,
   generation: null, status_answers: 0, status_stale: 0, mode: null, zoom: 1, tab_id: tab, stills_drawn: 0, stills_dropped: 0, still_bytes: 0
@@ -46,15 +47,60 @@ let ended = false
 let noteUntil = 0
 const stops: Array<() => void> = []
 
-const view = new View(ui.view, stats)
-const mayInput = () => !ended && state?.you_control === true && socket.open
+/** The state came over the socket that is open now (a reconnect asks again before input goes). */
+let fresh = false
+/** The host's tab list arrived: with the state, all the panel needs to lay itself out. */
+let tabsSeen = false
 
-function sendInput (msg: PanelInput): void {
-  if (!mayInput()) return
-  if (socket.send({ ...msg, g: state?.generation ?? 0 })) {
-    stats.inputs_sent++
-    stats.last_input_at = now()
+const view = new View(ui.view, stats)
+
+/**
+ * Whether the person's input can go (SPEC section 17): it waits while the socket opens and
+ * until the host's state says who controls the tab; it can never go from a view link, while
+ * another viewer (or nobody) has control here, or once the handoff is over.
+ */
+function gate (): Gate {
+  if (ended) return 'refuse'
+  if (!state || !fresh || !socket.open) return 'hold'
+  if (state.mode === 'view') return 'refuse'
+  return state.you_control === true ? 'send' : 'refuse'
+}
+const mayInput = (): boolean => gate() === 'send'
+
+/** Why input cannot go from this panel, in the person's words. */
+function whyRefused (): string {
+  if (ended) return 'This handoff is over: nothing more reaches the page.'
+  if (state?.mode === 'view') return 'View-only link: you can watch this page, not act on it.'
+  if (state?.controller === 'human') return 'Another viewer has control; you are watching.'
+  return 'You are watching. Press “Take control” to use the page.'
+}
+
+const outbox = new Outbox({
+  gate,
+  // Stamped with the generation current when it goes, not when it was made: input held until
+  // the host granted control goes under that control (the host drops older generations).
+  deliver: (msg) => {
+    if (socket.send({ ...msg, g: state?.generation ?? 0 })) {
+      stats.inputs_sent++
+      stats.last_input_at = now()
+    }
+  },
+  refused: (count, full) => {
+    stats.inputs_refused = outbox.refusedCount
+    const what = count === 1 ? 'That input was' : `${count} inputs were`
+    notify(full ? `${what} not sent: the host has not answered for too long.` : `${what} not sent. ${whyRefused()}`, 'warn')
   }
+})
+
+function sendInput (msg: PanelInput | Pending): void {
+  outbox.push(msg)
+  stats.inputs_held = outbox.held
+  stats.inputs_waited = outbox.heldCount
+}
+
+function flushInput (): void {
+  outbox.flush()
+  stats.inputs_held = outbox.held
 }
 
 function notify (text: string, tone: 'info' | 'warn' = 'info'): void {
@@ -74,6 +120,7 @@ const socket = new Socket({
   tab,
   stats,
   onOpen: () => {
+    fresh = false
     stats.ws_open_at ??= now()
     socket.send(view.wantedSize())
     overlay(stats.frames_drawn ? null : 'Waiting for the first picture…')
@@ -83,26 +130,28 @@ const socket = new Socket({
     if (!ended && !ui.overlay.hidden) overlay(null)
   },
   onMessage: (m) => {
-    if (m.t === 'state') { state = m; socketStateAt = performance.now(); if ('now' in m) skew = m.now - Date.now(); render() }
+    if (m.t === 'state') { state = m; fresh = true; socketStateAt = performance.now(); if ('now' in m) skew = m.now - Date.now(); render(); startView(); flushInput() }
     else if (m.t === 'focus') { onFocus(m) }
     else if (m.t === 'refused') notify(refusal(m), 'warn')
     else if (m.t === 'ended') end(m)
-    else if (m.t === 'tabs') renderTabs(m)
+    else if (m.t === 'tabs') { renderTabs(m); tabsSeen = true; startView() }
     else if (pageUi.handle(m)) return
     else if (m.t === 'error') console.warn('afhttp host:', m.message)
   },
-  onDown: () => { if (!ended) overlay('Connection lost. Reconnecting…') },
+  onDown: () => { fresh = false; if (!ended) overlay('Connection lost. Reconnecting…') },
   onFinal: (code) => { if (!ended) end({ state: code === 4401 ? 'lease' : 'closed' }) }
 })
 
 const pageUi = new PageUi({ tab, send: sendInput, mayInput, notify })
-const keyboard = new KeyboardCapture({ field: $<HTMLTextAreaElement>('afhttp-keys'), send: sendInput, mayInput, notify, onFocusChange: () => renderFocus() })
+const keyboard = new KeyboardCapture({
+  field: $<HTMLTextAreaElement>('afhttp-keys'), send: sendInput, gate, notify, refused: () => notify(whyRefused(), 'warn'), onFocusChange: () => renderFocus()
+})
 const pointer = new PointerCapture({
   view,
   send: sendInput,
-  mayInput,
+  gate,
   onPress: (e, allowed) => {
-    if (!allowed) { notify('You are watching. Press “Take control” to use the page.', 'warn'); return }
+    if (!allowed) { notify(whyRefused(), 'warn'); return }
     lastPressAt = performance.now()
     const r = ui.view.getBoundingClientRect()
     keyboard.placeAt(e.clientX - r.left, e.clientY - r.top)
@@ -110,6 +159,18 @@ const pointer = new PointerCapture({
     if (e.pointerType === 'mouse' || focus.editable) keyboard.focus()
   }
 })
+
+// The first picture is drawn once the bars above it are final (SPEC section 17): the host's
+// state (instructions, control) and tab list are shown first; the "Whole page" button follows
+// the frame's aim before that frame is laid out.
+function startView (): void {
+  if (!state || !tabsSeen || view.ready) return
+  render()
+  view.start()
+}
+view.beforeLayout = (header) => { ui.aim.hidden = header.aim.kind === 'viewport' }
+// A press made before the picture was laid out is mapped and sent now.
+view.onDrawn = flushInput
 
 // A zoomed view wants sharper frames, and a sharp still of what it shows: tell the host once
 // the fingers settle.
@@ -175,6 +236,7 @@ function onFocus (m: FocusState & { url: string }): void {
 function refusal (m: Extract<HostMessage, { t: 'refused' }>): string {
   if (m.action === 'take' && m.reason === 'held_by_other') return 'Another viewer has control. You can take it once they release it or disconnect.'
   if (m.action === 'release') return 'You do not have control to release.'
+  if (m.action === 'input') return m.message ?? 'The host did not pass that input to the page.'
   return m.message ?? `The host refused ${m.action}.`
 }
 
@@ -188,6 +250,7 @@ function render (): void {
   const words = typeof state?.instructions === 'string' ? state.instructions : ''
   if (ui.instructions.textContent !== words) ui.instructions.textContent = words
   ui.instructions.hidden = words === ''
+  renderHold()
   ui.control.textContent = you ? 'Release control' : 'Take control'
   ui.control.dataset.holding = String(you)
   ui.view.dataset.control = String(you)
@@ -218,6 +281,7 @@ function renderFocus (): void {
         : ['none', 'No text field is focused: typing goes nowhere']
   ui.focus.dataset.state = st
   ui.focus.textContent = text
+  ui.focus.title = text
 }
 
 const ENDED_TEXT: Record<string, string> = {
@@ -245,6 +309,7 @@ function end (info: Ending): void {
   socket.stop()
   for (const stop of stops) stop()
   keyboard.releaseAll()
+  flushInput()
   ui.control.disabled = true
   ui.done.disabled = true
   ui.decline.disabled = true
@@ -311,14 +376,15 @@ stops.push(renewLease(tab, (ok, status, body) => {
   if (status === 401) setTimeout(() => end({ state: 'lease' }), 1_000)
   else if (!ok && status === 503) notify(`The host's live checks are failing (${body?.error?.details?.check ?? 'unknown'}); retrying.`, 'warn')
 }))
+function renderHold (): void {
+  if (!state?.expires_at) return
+  const left = Math.max(0, Date.parse(state.expires_at) - (Date.now() + skew))
+  const s = Math.ceil(left / 1000)
+  ui.hold.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')} left`
+  ui.hold.dataset.low = String(s < 60)
+}
 const tick = setInterval(() => {
-  if (state?.expires_at) {
-    const left = Math.max(0, Date.parse(state.expires_at) - (Date.now() + skew))
-    const s = Math.ceil(left / 1000)
-    ui.hold.textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')} left`
-    ui.hold.dataset.low = String(s < 60)
-  }
-  ui.aim.hidden = !stats.aim || stats.aim === 'viewport'
+  renderHold()
   if (Date.now() > noteUntil && state) render()
 }, 500)
 stops.push(() => clearInterval(tick))

@@ -5,6 +5,7 @@
 import type { Point } from '../core/coords.js'
 import type { MouseButton, PanelInput } from '../panel/messages.js'
 import type { View } from './view.js'
+import type { Gate, Pending } from './outbox.js'
 
 const MOVE_MS = 1000 / 60
 const TOUCH_HOLD_MS = 60
@@ -20,18 +21,23 @@ type Sent<T extends PanelInput['t']> = Extract<PanelInput, { t: T }>
 
 export interface PointerDeps {
   view: View
-  send: (msg: PanelInput) => void
-  mayInput: () => boolean
+  /** Sent now, or held until it can be (SPEC section 17): see outbox.ts. */
+  send: (msg: PanelInput | Pending) => void
+  gate: () => Gate
   /** A press on the view; `allowed` is false while the person only watches. */
   onPress: (e: PointerEvent, allowed: boolean) => void
 }
 
-interface Press { id: number, button: MouseButton, clicks: number, at: Point, sent: boolean, timer: number }
+/**
+ * A press; `at` is null when it was made before the picture's layout was known (SPEC section
+ * 17: held, and mapped from `pt`, the point in the view, once the layout is known).
+ */
+interface Press { id: number, button: MouseButton, clicks: number, at: Point | null, pt: Point, sent: boolean, timer: number, outside?: boolean }
 
 export class PointerCapture {
   readonly view: View
   readonly send: PointerDeps['send']
-  readonly mayInput: () => boolean
+  readonly gate: () => Gate
   readonly onPress: PointerDeps['onPress']
   press: Press | null
   readonly touches: Map<number, Point>
@@ -44,10 +50,10 @@ export class PointerCapture {
   lastTap: { at: number, x: number, y: number }
   onZoom: () => void
 
-  constructor ({ view, send, mayInput, onPress }: PointerDeps) {
+  constructor ({ view, send, gate, onPress }: PointerDeps) {
     this.view = view
     this.send = send
-    this.mayInput = mayInput
+    this.gate = gate
     this.onPress = onPress
     this.press = null
     this.touches = new Map()
@@ -90,10 +96,11 @@ export class PointerCapture {
       }
       this.lastTap = { at: t, x: e.clientX, y: e.clientY }
     }
-    if (!this.mayInput()) { this.onPress(e, false); return }
+    if (this.gate() === 'refuse') { this.onPress(e, false); return }
     if (this.press) return
     const v = this.view.toViewport(e.clientX, e.clientY, false)
-    if (!v) return
+    // Outside the picture: ignored. No picture laid out yet: held and mapped once there is one.
+    if (!v && this.view.layout) return
     e.preventDefault()
     this.onPress(e, true)
     this.view.el.setPointerCapture(e.pointerId)
@@ -102,7 +109,7 @@ export class PointerCapture {
     const again = button === this.last.button && t - this.last.at < DOUBLE_CLICK_MS && Math.hypot(e.clientX - this.last.x, e.clientY - this.last.y) < 5
     const clicks = again ? Math.min(3, this.last.clicks + 1) : 1
     this.last = { at: t, x: e.clientX, y: e.clientY, button, clicks }
-    this.press = { id: e.pointerId, button, clicks, at: v, sent: false, timer: 0 }
+    this.press = { id: e.pointerId, button, clicks, at: v, pt: this.view.pointIn(e.clientX, e.clientY), sent: false, timer: 0 }
     // A first finger waits a moment: a second one turns the gesture into a scroll.
     if (e.pointerType === 'touch') this.press.timer = setTimeout(() => this.sendDown(), TOUCH_HOLD_MS)
     else this.sendDown(modsOf(e))
@@ -113,7 +120,7 @@ export class PointerCapture {
     if (!p || p.sent) return
     clearTimeout(p.timer)
     p.sent = true
-    this.send({ t: 'mouse', type: 'down', x: p.at.x, y: p.at.y, button: p.button, clicks: p.clicks, mods })
+    this.send(this.at(p, false, (v) => ({ t: 'mouse', type: 'down', x: v.x, y: v.y, button: p.button, clicks: p.clicks, mods })))
     if (this.move) this.flushMove()
   }
 
@@ -123,7 +130,9 @@ export class PointerCapture {
       if (this.scroll) { this.scrolled(); return }
     }
     if (this.press ? e.pointerId !== this.press.id : e.pointerType !== 'mouse') return
-    if (!this.mayInput()) return
+    const gate = this.gate()
+    // A hover before the panel may send is not kept (the next move or press carries the position).
+    if (gate === 'refuse' || (gate === 'hold' && !this.press)) return
     const v = this.view.toViewport(e.clientX, e.clientY, this.press !== null)
     if (!v) return
     this.move = { t: 'mouse', type: 'move', x: v.x, y: v.y, button: 'none', mods: modsOf(e) }
@@ -148,10 +157,29 @@ export class PointerCapture {
     const p = this.press
     if (!p || e.pointerId !== p.id) return
     this.press = null
-    const v = this.view.toViewport(e.clientX, e.clientY, true) ?? p.at
+    const v = this.view.toViewport(e.clientX, e.clientY, true)
+    const mods = modsOf(e)
     if (!p.sent) { this.press = p; this.sendDown(); this.press = null }
     this.flushMove()
-    this.send({ t: 'mouse', type: 'up', x: v.x, y: v.y, button: p.button, clicks: p.clicks, mods: modsOf(e) })
+    const up = (w: Point): PanelInput => ({ t: 'mouse', type: 'up', x: w.x, y: w.y, button: p.button, clicks: p.clicks, mods })
+    this.send(v ? up(v) : this.at(p, true, up))
+  }
+
+  /**
+   * The message for a press's point: now when the press was mapped, else once the picture's
+   * layout is known (a press made before the first frame was laid out).
+   */
+  at (p: Press, clamped: boolean, make: (v: Point) => PanelInput): PanelInput | Pending {
+    if (p.at) return make(p.at)
+    return () => {
+      // A press that turned out to be outside the picture was never sent: nor is its release.
+      if (p.outside) return null
+      const v = this.view.fromView(p.pt, clamped)
+      if (v === undefined) return undefined
+      if (v) p.at = v
+      else p.outside = true
+      return v ? make(v) : null
+    }
   }
 
   startScroll (): void {
@@ -161,7 +189,7 @@ export class PointerCapture {
       clearTimeout(p.timer)
       this.move = null
       // Already pressed in the page: let go where it was pressed.
-      if (p.sent) this.send({ t: 'mouse', type: 'up', x: p.at.x, y: p.at.y, button: p.button, clicks: p.clicks, mods: 0 })
+      if (p.sent) this.send(this.at(p, true, (v) => ({ t: 'mouse', type: 'up', x: v.x, y: v.y, button: p.button, clicks: p.clicks, mods: 0 })))
     }
     this.lastTap.at = 0
     this.scroll = { mid: this.midpoint(), dist: this.distance(), zoomed: false }
@@ -208,12 +236,12 @@ export class PointerCapture {
     }
     const dx = (prevMid.x - mid.x) / this.view.scale
     const dy = (prevMid.y - mid.y) / this.view.scale
-    if (this.mayInput()) this.queueWheel(mid.x, mid.y, dx, dy, 0)
+    if (this.gate() !== 'refuse') this.queueWheel(mid.x, mid.y, dx, dy, 0)
   }
 
   wheeled (e: WheelEvent): void {
     e.preventDefault()
-    if (!this.mayInput()) return
+    if (this.gate() === 'refuse') return
     const unit = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 600 : 1
     this.queueWheel(e.clientX, e.clientY, e.deltaX * unit, e.deltaY * unit, modsOf(e))
   }

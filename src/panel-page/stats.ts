@@ -8,6 +8,10 @@ export interface PanelStats {
   bytes: number
   last_frame_at: number | null
   inputs_sent: number
+  /** Inputs waiting to be sent now, ever made to wait, and refused with a notice (SPEC section 17). */
+  inputs_held: number
+  inputs_waited: number
+  inputs_refused: number
   frames_drawn: number
   frames_skipped: number
   first_frame_at: number | null
@@ -45,5 +49,7 @@ declare global {
   interface Window {
     afhttpPanelStats: PanelStats
     afhttpOnFrame?: (frame: { header: FrameHeader, bitmap: ImageBitmap, drawnAt: number }) => void
+    /** After a frame is drawn and laid out (`first` for the panel's first picture). */
+    afhttpOnDrawn?: (frame: { header: FrameHeader, drawnAt: number, first: boolean }) => void
   }
 }

@@ -36,6 +36,15 @@ export class View {
   pendingStill: DecodedFrame | null = null
   decoding: boolean
   onResize: () => void
+  /**
+   * Frames wait (newest wins) until the panel's layout is final — the host's state and tab
+   * list shown — so the first picture is drawn where it stays (SPEC section 17).
+   */
+  ready = false
+  /** Before a frame is laid out: the panel's own bars that follow the frame settle first. */
+  beforeLayout: (header: FrameHeader) => void = () => {}
+  /** A frame was drawn and laid out: input that waited for the picture can go. */
+  onDrawn: () => void = () => {}
 
   constructor (el: HTMLElement, stats: PanelStats) {
     this.el = el
@@ -77,7 +86,15 @@ export class View {
     if (!this.decoding) void this.drain()
   }
 
+  /** The layout is final: the frames that waited may be drawn. */
+  start (): void {
+    if (this.ready) return
+    this.ready = true
+    if (!this.decoding) void this.drain()
+  }
+
   async drain (): Promise<void> {
+    if (!this.ready) return
     this.decoding = true
     while (this.pending || this.pendingStill) {
       const frame = this.pending
@@ -119,14 +136,19 @@ export class View {
       scrollX: header.scrollX,
       scrollY: header.scrollY
     }
+    this.stats.aim = header.aim.kind
+    this.stats.device = { width: header.deviceWidth, height: header.deviceHeight }
+    this.beforeLayout(header)
     this.relayout()
     if (reaimed) this.onResize()
     const t = now()
     this.stats.frames_drawn++
     this.stats.last_drawn_at = t
-    this.stats.aim = header.aim.kind
-    this.stats.device = { width: header.deviceWidth, height: header.deviceHeight }
-    if (!this.stats.first_frame_at) this.stats.first_frame_at = t
+    const first = !this.stats.first_frame_at
+    if (first) this.stats.first_frame_at = t
+    this.onDrawn()
+    // Tests and embedding pages act "at the first frame" here: laid out, and input can go.
+    if (typeof window.afhttpOnDrawn === 'function') window.afhttpOnDrawn({ header, drawnAt: t, first })
   }
 
   /** The part of the viewport on show: the frame's aim, or all of it when "Whole page" is on. */
@@ -198,8 +220,18 @@ export class View {
   /** Page viewport CSS pixels under a client point; `clamped` pulls outside points to the edge (drags). */
   toViewport (clientX: number, clientY: number, clamped: boolean): Point | null {
     if (!this.layout) return null
+    return this.fromView(this.pointIn(clientX, clientY), clamped) ?? null
+  }
+
+  /** A client point in the view's own (unzoomed) pixels. */
+  pointIn (clientX: number, clientY: number): Point {
     const r = this.el.getBoundingClientRect()
-    const pt = { x: (clientX - r.left - this.pan.x) / this.zoom, y: (clientY - r.top - this.pan.y) / this.zoom }
+    return { x: (clientX - r.left - this.pan.x) / this.zoom, y: (clientY - r.top - this.pan.y) / this.zoom }
+  }
+
+  /** Page viewport CSS pixels under a view point; undefined while no picture is laid out yet. */
+  fromView (pt: Point, clamped: boolean): Point | null | undefined {
+    if (!this.layout) return undefined
     return clamped ? containerToViewportClamped(pt, this.layout) : containerToViewport(pt, this.layout)
   }
 

@@ -46,6 +46,15 @@ export interface PanelTabDeps {
 }
 
 const FOCUS_POLL_MS = 700
+/** How long the first aim may take before the first viewer is let in without it. */
+const FIRST_AIM_MS = 500
+
+/** Why input from this viewer did not reach the page, in the person's words. */
+function staleInputMessage (h: ReturnType<HandoffService['current']>, viewerId: string, now: number): string {
+  if (!h || !isHeld(h, now)) return 'The hold on this page is over: that input was not sent.'
+  if (h.control.controller !== 'human' || h.control.holder !== viewerId) return 'You do not have control: that input was not sent. Press “Take control” to use the page.'
+  return 'Control changed while that input was on its way: it was not sent. Try again.'
+}
 const AIM_MARGIN = 16
 
 export class PanelTab {
@@ -69,7 +78,14 @@ export class PanelTab {
     // The page believes its window is focused, as it would for a person at the keyboard.
     // Not awaited: a page blocked by a dialog answers it only after the person answers that.
     session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
-    return new PanelTab(deps, session)
+    const panel = new PanelTab(deps, session)
+    // The first viewer's first picture is drawn at the aim it keeps (SPEC section 17: nothing
+    // moves after the first frame), so the aim is measured before anyone joins — within a bound:
+    // a page too busy to answer gets the whole viewport first, as before.
+    let bound: NodeJS.Timeout | undefined
+    await Promise.race([panel.#aim.measure().catch(() => undefined), new Promise((resolve) => { bound = setTimeout(resolve, FIRST_AIM_MS) })])
+    clearTimeout(bound)
+    return panel
   }
 
   private constructor (deps: PanelTabDeps, session: CDPSession) {
@@ -133,7 +149,6 @@ export class PanelTab {
   join (ws: WebSocket, lease: Lease): Viewer {
     const viewer: Viewer = { id: `v_${randomBytes(9).toString('base64url')}`, ws, sink: new FrameSink(ws), lease, stale: 0 }
     this.viewers.set(viewer.id, viewer)
-    this.#streamerOf(this.#shown).add(viewer.sink)
     // The first panel of a lease takes control of an untouched tab; a reconnecting one
     // (after human_disconnected) shows "Take control" instead (SPEC section 7).
     const first = lease.connections++ === 0
@@ -143,6 +158,9 @@ export class PanelTab {
     this.#send(viewer, { t: 'focus', ...this.#focus.current, url: this.#deps.tab.page.url() })
     for (const msg of this.#uiOf(this.#shown).state()) this.#send(viewer, msg)
     this.#send(viewer, this.#tabsMessage())
+    // Frames after what lays the panel out (state: instructions, control; the tab strip), so its
+    // first picture is drawn where it stays and a press on it can go at once (SPEC section 17).
+    this.#streamerOf(this.#shown).add(viewer.sink)
     if (this.viewers.size === 1) this.#watch()
     return viewer
   }
@@ -170,8 +188,12 @@ export class PanelTab {
     if (isInput(msg) || isUiAnswer(msg)) {
       const h = this.#deps.handoffs.current(tabId)
       if (!h || !isHeld(h, this.#deps.now()) || !acceptsInput(h.control, viewer.id, msg.g)) {
-        // Stale or not the holder: dropped (SPEC section 7). Say so once per burst.
-        if (viewer.stale++ % 50 === 0) this.#send(viewer, this.#stateFor(viewer))
+        // Stale or not the holder: dropped (SPEC section 7), and the person told why (SPEC
+        // section 17: no silent drop), once per burst, with the state that explains it.
+        if (viewer.stale++ % 50 === 0) {
+          this.#send(viewer, { t: 'refused', action: 'input', reason: 'stale', message: staleInputMessage(h, viewer.id, this.#deps.now()) })
+          this.#send(viewer, this.#stateFor(viewer))
+        }
         return
       }
       if (isUiAnswer(msg)) {

@@ -13,15 +13,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { answers, DeclineBody, HandoffSummary, LeaseRenewal, PanelStatus, PanelTabQuery } from '../schemas/index.js'
 import { noStore, sameOrigin, sendHtml } from '../panel/http.js'
 import { panelFileRoutes } from './panel-files.js'
-import { pageModules, preloadLinks } from '../panel/page-modules.js'
+import { panelFiles } from '../panel/page-modules.js'
 
 const ROOT = new URL('../../', import.meta.url)
 const PANEL_DIR = fileURLToPath(new URL('panel/', ROOT))
-/** The compiled panel page (tsconfig.panel.json): its own modules and the pure host modules it imports. */
+/** The built panel page (scripts/build-panel.mjs): one bundle and its source map. */
 const WWW_DIR = fileURLToPath(new URL('dist/www/', ROOT))
 /** Where the document (at /panel/) finds them: relative, so a path prefix in front of the host is kept. */
 const LIB = 'lib/'
-const PRELOAD_MARK = '<!-- afhttp:modulepreload -->'
 
 export const PANEL_CSP = [
   "default-src 'self'", "img-src 'self' blob: data:", "connect-src 'self'", "script-src 'self'",
@@ -35,14 +34,14 @@ export type PanelRequest = FastifyRequest & { query: { tab?: string } }
 
 /** The panel document, its static files, and the small JSON API the open panel calls. */
 export default async function panelApiRoutes (app: FastifyInstance): Promise<void> {
-  // The modules the page loads are read from the build, once: served, and preloaded by the document.
-  const modules = await pageModules(WWW_DIR).catch((err: NodeJS.ErrnoException) => {
+  // The bundle the page loads is checked once, at start; only it and its map are served.
+  const files = await panelFiles(WWW_DIR).catch((err: NodeJS.ErrnoException) => {
     if (err.code !== 'ENOENT') throw err
-    app.log.error({ dir: WWW_DIR }, 'the panel page is not built (npm run build): panels cannot load their scripts')
+    app.log.error({ dir: WWW_DIR }, 'the panel page is not built (npm run build): panels cannot load their script')
     return []
   })
-  const served = new Set(modules.flatMap((m) => [m, `${m}.map`]))
-  const indexHtml = (await readFile(new URL('index.html', `file://${PANEL_DIR}`), 'utf8')).replace(PRELOAD_MARK, preloadLinks(modules, LIB))
+  const served = new Set(files)
+  const indexHtml = await readFile(new URL('index.html', `file://${PANEL_DIR}`), 'utf8')
   await app.register(fastifyStatic, {
     root: PANEL_DIR,
     prefix: '/panel/',

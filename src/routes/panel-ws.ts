@@ -9,6 +9,8 @@ interface TabQuery { Querystring: { tab?: string } }
 
 /** A silent peer (a phone that slept) is dropped, so its control becomes human_disconnected. */
 const PING_EVERY_MS = 15_000
+/** Messages kept while the tab's panel opens (a held first press and what follows it). */
+const EARLY_MAX = 512
 
 /**
  * GET /panel/ws (SPEC sections 9, 10, 12): the panel's one WebSocket. The upgrade needs a
@@ -37,7 +39,9 @@ export default async function panelWsRoutes (app: FastifyInstance): Promise<void
       }
       const text = data.toString()
       if (inbox.deliver) inbox.deliver(text)
-      else if (early.length < 64) early.push(text)
+      else if (early.length < EARLY_MAX) early.push(text)
+      // Not dropped without a word (SPEC section 17): the panel tells the person.
+      else socket.send(JSON.stringify({ t: 'refused', action: 'input', reason: 'busy', message: 'The page was not ready for that yet; it was not sent.' }))
     })
     socket.on('pong', () => { alive = true })
     const ping = setInterval(() => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { heldCommandMessage, nestedCommand, pageEffectOf } from '../../src/core/cdp-hold.js'
+import { DeferredEmulations, heldCommandMessage, isDeferredEmulation, nestedCommand, pageEffectOf } from '../../src/core/cdp-hold.js'
 import { CdpSessionMap } from '../../src/core/cdp-sessions.js'
 
 t.test('page effects named by SPEC section 12 are effects', async (t) => {
@@ -41,4 +41,21 @@ t.test('a command nested in Target.sendMessageToTarget is unwrapped', async (t) 
   t.same(nestedCommand('Target.sendMessageToTarget', { sessionId: 'S1', message }), { method: 'Input.insertText', params: { text: 'x' }, sessionId: 'S1' })
   t.equal(nestedCommand('Target.sendMessageToTarget', { targetId: 'T1', message: 'not json' }), undefined)
   t.equal(nestedCommand('Runtime.evaluate', { message }), undefined)
+})
+
+t.test('emulations on a held tab wait for the hold to end (SPEC section 17)', async (t) => {
+  for (const m of ['Emulation.setDeviceMetricsOverride', 'Emulation.setTouchEmulationEnabled', 'Emulation.clearDeviceMetricsOverride', 'Emulation.resetPageScaleFactor', 'Emulation.setFocusEmulationEnabled']) t.ok(isDeferredEmulation(m), m)
+  for (const m of ['Emulation.canEmulate', 'Emulation.setVirtualTimePolicy', 'Input.dispatchMouseEvent', 'Page.navigate', 'Emulation.settle']) t.notOk(isDeferredEmulation(m), m)
+  const d = new DeferredEmulations()
+  d.add('T1', { sessionId: 'S1', method: 'Emulation.setDeviceMetricsOverride', params: { width: 800 } })
+  d.add('T1', { sessionId: 'S1', method: 'Emulation.setTouchEmulationEnabled', params: { enabled: false } })
+  d.add('T1', { sessionId: 'S1', method: 'Emulation.setDeviceMetricsOverride', params: { width: 640 } })
+  d.add('T2', { sessionId: 'S2', method: 'Emulation.setDeviceMetricsOverride', params: { width: 1 } })
+  d.add('T3', { sessionId: 'S3', method: 'Emulation.setDeviceMetricsOverride', params: { width: 2 } })
+  t.equal(d.size, 4, 'a later same command replaces the earlier one')
+  t.same(d.due(() => true, () => true), [], 'nothing while every tab is held')
+  const due = d.due((target) => target !== 'T1', (session) => session !== 'S3')
+  t.same(due.map((c) => [c.method, (c.params as { width?: number }).width]), [['Emulation.setTouchEmulationEnabled', undefined], ['Emulation.setDeviceMetricsOverride', 640]], 'in the order asked, the latest value')
+  t.equal(d.size, 1, 'the gone session is forgotten; the still-held one waits')
+  t.same(d.due(() => false, () => true).map((c) => c.sessionId), ['S2'])
 })

@@ -19,7 +19,12 @@ t.test('holds on raw CDP', async (t) => {
   }
   const tab = await host.app.tabs.open(host.config.defaultProfile)
   await tab.page.goto(`${site.url}/held`)
-  const mint = await json(`/v1/tabs/${tab.id}/handoff`, {})
+  let mint = await json(`/v1/tabs/${tab.id}/handoff`, {})
+  // A loaded machine can fail a live check for a moment (503, retryable): a driver mints again.
+  for (let i = 0; i < 5 && mint.status === 503; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 2_000))
+    mint = await json(`/v1/tabs/${tab.id}/handoff`, {})
+  }
   t.equal(mint.status, 200, 'the tab is handed to a person')
   const fence = mint.body.handoff_fence as string
 
@@ -29,6 +34,11 @@ t.test('holds on raw CDP', async (t) => {
   const pages = await remote.pages()
   const held = pages.find((p) => p.url() === `${site.url}/held`) as Page
   t.ok(held, 'the client sees the held tab')
+  const sizeBefore = await tab.page.evaluate(() => `${innerWidth}x${innerHeight}`)
+  // SPEC section 17: a driver connected with its default options (puppeteer's 800×600 viewport,
+  // set on every page it attaches to) works while a tab is held.
+  const plain = await puppeteer.connect({ browserWSEndpoint: endpoint, headers: { authorization: `Bearer ${TEST_TOKEN}` } })
+  t.teardown(() => plain.disconnect())
 
   t.test('POST /v1/cdp refuses page effects and allows observations', async (t) => {
     const click = await json('/v1/cdp', { tab_id: tab.id, method: 'Input.dispatchMouseEvent', params: { type: 'mousePressed', x: 10, y: 10, button: 'left', clickCount: 1 } })
@@ -92,6 +102,17 @@ t.test('holds on raw CDP', async (t) => {
     await other.close()
   })
 
+  t.test('puppeteer.connect with default options lists and observes the held tab; its emulation waits', async (t) => {
+    const listed = await plain.pages()
+    const page = listed.find((p) => p.url() === `${site.url}/held`)
+    t.ok(page, `browser.pages() lists the held tab (${listed.length} pages)`)
+    t.equal(await page!.title(), 'Held page', 'and reads it')
+    t.equal(await tab.page.evaluate(() => `${innerWidth}x${innerHeight}`), sizeBefore, 'the held page keeps its size while the person works it')
+    await t.rejects(page!.click('#b'), /tab_under_human_control/, 'a page effect is refused when used')
+    await page!.setViewport({ width: 640, height: 480 })
+    t.equal(await tab.page.evaluate(() => `${innerWidth}x${innerHeight}`), sizeBefore, 'a viewport asked for during the hold is acknowledged, not applied')
+  })
+
   t.test('another tab is not affected by the hold', async (t) => {
     const other = await remote.newPage()
     await other.goto(`${site.url}/elsewhere`)
@@ -103,6 +124,12 @@ t.test('holds on raw CDP', async (t) => {
   t.test('after finish the same commands work again', async (t) => {
     const done = await json(`/v1/tabs/${tab.id}/handoff/finish`, { handoff_fence: fence })
     t.equal(done.status, 200)
+    let size = ''
+    for (const end = Date.now() + 5_000; Date.now() < end && size !== '640x480';) {
+      size = await tab.page.evaluate(() => `${innerWidth}x${innerHeight}`)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    t.equal(size, '640x480', 'the emulation asked for during the hold is applied once it ends (the latest one)')
     await held.click('#b')
     t.equal(await held.title(), 'clicked', 'page.click landed')
     await held.goto(`${site.url}/elsewhere`)

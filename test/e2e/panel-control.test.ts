@@ -122,6 +122,9 @@ t.test('panel exchange, lease and control', async (t) => {
       ws.send(JSON.stringify({ t: 'mouse', type: 'up', g, x: 300, y: 200, button: 'left', clicks: 1 }))
     }
     click(state.generation - 1)
+    // Dropped, but not silently (SPEC section 17): the viewer is told why.
+    await until(() => messages.some((m) => m.t === 'refused' && m.action === 'input' && m.reason === 'stale' && /control/i.test(m.message)))
+    t.pass('input under an old generation is answered with a refusal the panel shows')
     const real = await (await host.api(`/v1/tabs/${tabId}/snapshot`, { method: 'POST', body: '{}' })).json() as any
     t.equal(real.handoff.state, 'human', 'observations keep working while a person drives')
     t.equal((await pageLog()).length, 0, 'input under an old generation never reaches the page')

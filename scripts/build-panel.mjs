@@ -1,0 +1,29 @@
+// Bundles the panel page (src/panel-page/panel.ts and the pure host modules it imports) into
+// one ES module with its source map, dist/www/panel.js(.map): a viewer loads one script instead
+// of a chain of imports, which cost a phone most of its first frame (SPEC section 17, issue 22).
+// Type checking stays with `tsc -p tsconfig.panel.json` (npm run typecheck); esbuild only strips
+// types. Run by `npm run build`; the Dockerfile's build stage copies this file for it.
+import { build } from 'esbuild'
+import { rm } from 'node:fs/promises'
+
+const root = new URL('..', import.meta.url).pathname
+const out = `${root}dist/www`
+
+// A bundle replaces the separately compiled modules an earlier build left there.
+await rm(out, { recursive: true, force: true })
+await build({
+  absWorkingDir: root,
+  entryPoints: ['src/panel-page/panel.ts'],
+  outfile: `${out}/panel.js`,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  // Safari 16 and the older browsers of docs/panel.md run ES2022.
+  target: 'es2022',
+  minify: true,
+  sourcemap: 'linked',
+  sourcesContent: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+  tsconfig: 'tsconfig.panel.json'
+})
