@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { guardEnv } from './guard.js'
 
 interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
 
@@ -49,6 +50,7 @@ export async function spawnHost (t: Teardown, profilesDir: string, env: Record<s
     AFHTTP_PORT: String(port),
     AFHTTP_TOKEN: PROCESS_TOKEN,
     AFHTTP_LOG_LEVEL: 'info',
+    ...guardEnv(),
     ...env
   }
   const child = spawn('node', ['dist/cli/index.js', 'serve'], { cwd: ROOT, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] })
