@@ -11,7 +11,7 @@ t.test('SIGKILL of a host holding a retained tab leaves none of its processes 5 
   const site = await startFixtureServer(t, { '/gate': { body: '<!doctype html><title>Gate</title><p>Please prove you are a person before you go on reading.</p>' } })
   const host = await spawnHost(t, dir.path, { AFHTTP_BROWSER_MODE: 'headful' })
   dir.removeAfterHosts()
-  await host.ready()
+  await host.ready(180_000)
   // A page that never shows what the driver waits for: the tab is kept for a person.
   await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/gate`, takeover: true, wait: 'selector:#never', timeout_ms: 5000 }) })
   const { tabs } = await (await host.api('/v1/tabs')).json() as { tabs: Array<{ tab_id: string, retained: boolean }> }
@@ -36,7 +36,7 @@ t.test('a host stopped normally ends everything too, and its watchdog leaves', a
   const dir = await profilesDirFor(t)
   const host = await spawnHost(t, dir.path, { AFHTTP_BROWSER_MODE: 'headful' })
   dir.removeAfterHosts()
-  await host.ready()
+  await host.ready(180_000)
   const hostPid = host.child.pid as number
   const before = processesOf(hostPid).filter((p) => p.pid !== hostPid)
   t.ok(before.some((p) => p.command.startsWith('/bin/sh -c') && p.command.includes('afhttp-watchdog')), 'a watchdog runs beside the host')

@@ -79,7 +79,7 @@ export async function spawnHost (t: Teardown, profilesDir: string, env: Record<s
     lines,
     api,
     exited,
-    async ready (timeoutMs = 60_000) {
+    async ready (timeoutMs = 180_000) {
       const deadline = Date.now() + timeoutMs
       let last = ''
       while (Date.now() < deadline) {
