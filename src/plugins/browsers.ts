@@ -28,8 +28,6 @@ interface Entry {
   closing?: boolean
   /** The durable cookie record of a launched (not attached) browser. */
   journal?: CookieJournal
-  /** Aborts a launch still under way (shutdown does not wait for a slow Chromium to come up). */
-  abort?: AbortController
 }
 
 /** While a browser runs, its jar is compared this often and recorded when it changed. */
@@ -79,6 +77,9 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
   const root = app.profiles.root
   let xvfb: Promise<XvfbServer> | undefined
   let watchdog: Watchdog | undefined
+  // Shutdown aborts what is still starting (Xvfb, Chromium): a slow start must not hold the
+  // host past its grace period, nor leave a half-started browser behind.
+  const shutdown = new AbortController()
 
   /** SPEC section 22: before the first process is started, a watchdog that ends them all if we die. */
   function guard (): void {
@@ -92,7 +93,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     if (plan.mode !== 'headful' || plan.xvfbPath === undefined) return plan.display
     const xvfbPath = plan.xvfbPath
     guard()
-    xvfb ??= startXvfb(xvfbPath, { ...process.env, ...ownerEnv(root) }).then((server) => {
+    xvfb ??= startXvfb(xvfbPath, { ...process.env, ...ownerEnv(root) }, shutdown.signal).then((server) => {
       app.log.info({ display: server.display, pid: server.pid }, 'started Xvfb for a headful Chromium')
       void server.exited.then(() => { if (xvfb && !closingAll) { app.log.warn({ display: server.display }, 'Xvfb exited'); xvfb = undefined } })
       return server
@@ -125,8 +126,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       await reclaimOrphans()
       guard()
     }
-    const abort = new AbortController()
-    entry.abort = abort
+    const abort = shutdown
     const result = await startBrowser({
       backend: meta.backend,
       chromiumPath: app.config.chromiumPath,
@@ -199,7 +199,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       e.starting = launch(profile, e).catch((err: unknown) => {
         e.error = (err as Error).message
         throw err instanceof AfhttpError ? err : new AfhttpError('backend_unavailable', e.error, {}, { cause: err })
-      }).finally(() => { e.starting = undefined; e.abort = undefined })
+      }).finally(() => { e.starting = undefined })
       return e.starting
     },
     peek (profile) {
@@ -230,11 +230,11 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     },
     async closeAll () {
       closingAll = true
+      shutdown.abort()
       clearInterval(recorder)
       await Promise.all([...entries.entries()].map(async ([profile, e]) => {
         // A launch racing shutdown would orphan its Chromium: abort it (a slow Chromium must not
         // hold the shutdown past its grace period) and let it close what it started.
-        e.abort?.abort()
         if (e.starting) await e.starting.catch(() => undefined)
         const b = e.browser
         if (!b) return

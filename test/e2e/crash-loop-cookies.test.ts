@@ -77,12 +77,9 @@ t.test('hosts stopped at several moments of their browser start never lose a rec
   const moments: Array<{ signal: NodeJS.Signals, afterMs: number | 'ready' }> = [
     { signal: 'SIGTERM', afterMs: 0 },
     { signal: 'SIGKILL', afterMs: 0 },
-    { signal: 'SIGTERM', afterMs: 3_200 },
-    { signal: 'SIGKILL', afterMs: 3_500 },
-    { signal: 'SIGTERM', afterMs: 4_500 },
-    { signal: 'SIGKILL', afterMs: 5_500 },
-    { signal: 'SIGTERM', afterMs: 7_000 },
-    { signal: 'SIGTERM', afterMs: 'ready' },
+    { signal: 'SIGTERM', afterMs: 3_300 },
+    { signal: 'SIGKILL', afterMs: 4_000 },
+    { signal: 'SIGTERM', afterMs: 5_000 },
     { signal: 'SIGKILL', afterMs: 'ready' }
   ]
   for (const { signal, afterMs } of moments) {
