@@ -126,7 +126,6 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       await reclaimOrphans()
       guard()
     }
-    const abort = shutdown
     const result = await startBrowser({
       backend: meta.backend,
       chromiumPath: app.config.chromiumPath,
@@ -135,7 +134,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       mode: plan.mode,
       display: meta.backend === 'chromium' ? await display() : undefined,
       env: ownerEnv(root),
-      signal: abort.signal
+      signal: shutdown.signal
     })
     if (result.singletons?.removed.length) {
       app.log.warn({ profile, removed: result.singletons.removed, stale_pid: result.singletons.ownerPid }, 'removed stale Chromium singleton files of a dead browser')
@@ -145,7 +144,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     entry.pid = result.pid
     entry.exited = processExit(browser)
     try {
-      if (abort.signal.aborted) throw new Error('the host is shutting down')
+      if (shutdown.signal.aborted) throw new Error('the host is shutting down')
       entry.version = await browser.version().catch(() => undefined)
       await ensureAnchor(browser)
       // /health finds the anchor in puppeteer's target list, which learns its URL a moment after
@@ -160,7 +159,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
         entry.journal ??= new CookieJournal(app.profiles.dir(profile), app.log, profile)
         await entry.journal.restore(browser)
       }
-      if (abort.signal.aborted || !browser.connected) throw new Error(abort.signal.aborted ? 'the host is shutting down' : 'the browser went away while starting')
+      if (shutdown.signal.aborted || !browser.connected) throw new Error(shutdown.signal.aborted ? 'the host is shutting down' : 'the browser went away while starting')
     } catch (err) {
       entry.closing = true
       if (result.owned) await browser.close().catch(() => { browser.process()?.kill('SIGKILL') })
