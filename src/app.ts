@@ -42,7 +42,7 @@ export interface AppOptions {
   logger: Logger
   /** Time source for idle and hold expiry; tests pass a ManualClock. */
   clock?: Clock
-  /** Start the default profile's browser when ready (default true), so /health is live from the first call. */
+  /** Start the default profile's browser in the background when ready (default true). */
   startBrowser?: boolean
   /** Waits between webhook attempts (tests shorten them; default WEBHOOK_BACKOFF_MS). */
   webhookBackoffMs?: readonly number[]
@@ -114,8 +114,10 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {
-      // A failed start is reported by /health (backend_error), not fatal: the host still serves.
-      await app.browsers.get(config.defaultProfile).catch((err: unknown) => {
+      // SPEC section 22: listen at once, browser in the background (a slow Chromium must not
+      // time out this hook and end the host). /health says not ready until it is up; a fetch
+      // meanwhile waits for the same start. A failed start is reported by /health, not fatal.
+      void app.browsers.get(config.defaultProfile).catch((err: unknown) => {
         app.log.error({ err, profile: config.defaultProfile }, 'default profile browser did not start')
       })
     })

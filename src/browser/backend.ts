@@ -14,6 +14,8 @@ export interface LaunchSpec {
   display?: string
   /** Added to Chromium's environment (the owner marker that crash recovery reads). */
   env?: Record<string, string>
+  /** Aborting it kills a Chromium still starting (puppeteer ends its process group). */
+  signal?: AbortSignal
 }
 
 export interface StartedBrowser {
@@ -69,7 +71,8 @@ export async function startBrowser (spec: LaunchSpec): Promise<StartedBrowser> {
       handleSIGTERM: false,
       handleSIGHUP: false,
       protocolTimeout: PROTOCOL_TIMEOUT_MS,
-      timeout: 30_000
+      timeout: 30_000,
+      signal: spec.signal
     })
     return { browser, owned: true, pid: browser.process()?.pid, singletons }
   } catch (err) {

@@ -1,6 +1,6 @@
 // The I/O half of the cookie record (src/core/cookie-record.ts): read the browser's jar over
 // CDP, write it with the four-step durable write, and restore it into a fresh browser.
-import { readFile } from 'node:fs/promises'
+import { readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser } from 'puppeteer-core'
 import { durableWrite } from '../core/durable-write.js'
@@ -14,17 +14,27 @@ export interface JournalLogger {
   warn (obj: object, msg: string): void
 }
 
-export type RecordOutcome = 'written' | 'unchanged' | 'failed'
+/** `not_restored`: this browser's jar was never restored from the record, so it is not written over it. */
+export type RecordOutcome = 'written' | 'unchanged' | 'failed' | 'not_restored'
+
+/** Where an unusable record is moved, so the next write does not destroy what an operator may repair. */
+export const UNUSABLE_SUFFIX = '.unusable'
 
 async function readJar (browser: Browser): Promise<RecordedCookie[]> {
   const { cookies } = await (await browserSession(browser)).send('Storage.getCookies')
   return cookies as unknown as RecordedCookie[]
 }
 
-/** One profile's record. Writes are serialized; an unchanged jar is not written again. */
+/**
+ * One profile's record. Writes are serialized; an unchanged jar is not written again. SPEC
+ * section 22: the record is only ever written from a browser whose jar was first restored from
+ * it (or on a profile that has none), so a host stopped while its browser starts can never
+ * write an empty jar over a recorded login.
+ */
 export class CookieJournal {
   readonly path: string
   private lastDigest: string | undefined
+  private readonly restored = new WeakSet<Browser>()
   private queue: Promise<unknown> = Promise.resolve()
   private next: { browser: Browser, run: Promise<RecordOutcome> } | undefined
 
@@ -49,6 +59,7 @@ export class CookieJournal {
 
   private async recordNow (browser: Browser, reason: string): Promise<RecordOutcome> {
     if (!browser.connected) return 'failed'
+    if (!this.restored.has(browser)) return 'not_restored'
     try {
       const jar = await readJar(browser)
       const digest = cookieDigest(jar)
@@ -65,18 +76,28 @@ export class CookieJournal {
     }
   }
 
-  /** Makes the jar what the record holds (see planRestore); returns how many cookies it set. */
+  /**
+   * Makes the jar what the record holds (see planRestore); returns how many cookies it set.
+   * Throws when the record exists but cannot be read or applied: that browser is then never
+   * recorded (the caller does not serve it either).
+   */
   async restore (browser: Browser): Promise<number> {
     let text: string
     try {
       text = await readFile(this.path, 'utf8')
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') this.log.warn({ profile: this.profile, error: (err as Error).message }, 'cookie record unreadable; nothing restored')
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw new Error(`the cookie record ${this.path} is unreadable (${(err as Error).message})`, { cause: err })
+      // A profile that never had a record: its jar is the truth from now on.
+      this.restored.add(browser)
       return 0
     }
     const parsed = parseCookieRecord(text)
     if ('error' in parsed) {
-      this.log.warn({ profile: this.profile, file: this.path, error: parsed.error }, 'cookie record unusable; nothing restored')
+      // Not ours to delete: set it aside for the operator; the profile then has no record.
+      const aside = this.path + UNUSABLE_SUFFIX
+      await rename(this.path, aside)
+      this.log.warn({ profile: this.profile, file: aside, error: parsed.error }, 'cookie record unusable; moved aside, nothing restored')
+      this.restored.add(browser)
       return 0
     }
     const current = await readJar(browser)
@@ -88,6 +109,7 @@ export class CookieJournal {
     }
     // The jar now matches what the record holds (or more): no need to write it back unchanged.
     this.lastDigest = cookieDigest(await readJar(browser))
+    this.restored.add(browser)
     return plan.set.length
   }
 }

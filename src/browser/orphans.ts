@@ -38,6 +38,11 @@ export function ownerEnv (root: string): Record<string, string> {
   return { [OWNER_PID]: String(process.pid), [OWNER_START]: startTicks(process.pid) ?? '', [OWNER_ROOT]: root }
 }
 
+/** The same marker as `KEY=VALUE` entries, as the watchdog matches them (src/browser/watchdog.ts). */
+export function ownerMarkers (root: string): string[] {
+  return Object.entries(ownerEnv(root)).map(([k, v]) => `${k}=${v}`)
+}
+
 /** Reads the marker out of a NUL-separated environment block; undefined when unmarked. */
 export function parseOwnerMarker (environ: string): OwnerMarker | undefined {
   const vars = new Map<string, string>()

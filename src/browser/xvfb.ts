@@ -16,7 +16,9 @@ export interface XvfbServer {
   stop (): Promise<void>
 }
 
-export async function startXvfb (path: string, env: Record<string, string | undefined>): Promise<XvfbServer> {
+/** `signal` aborts a start still waiting for its display (the host is shutting down). */
+export async function startXvfb (path: string, env: Record<string, string | undefined>, signal?: AbortSignal): Promise<XvfbServer> {
+  if (signal?.aborted) throw new Error('Xvfb was not started: the host is shutting down')
   const child = spawn(path, ['-displayfd', '3', '-screen', '0', XVFB_SCREEN, '-nolisten', 'tcp', '-nocursor'], {
     stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
     env
@@ -24,7 +26,7 @@ export async function startXvfb (path: string, env: Record<string, string | unde
   let stderr = ''
   child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2_000) })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const display = await readDisplay(child, exited, () => stderr)
+  const display = await readDisplay(child, exited, () => stderr, signal)
   return {
     display,
     pid: child.pid as number,
@@ -39,11 +41,13 @@ export async function startXvfb (path: string, env: Record<string, string | unde
   }
 }
 
-function readDisplay (child: ChildProcess, exited: Promise<void>, stderr: () => string): Promise<string> {
+function readDisplay (child: ChildProcess, exited: Promise<void>, stderr: () => string, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = ''
+    const onAbort = (): void => fail('start aborted: the host is shutting down')
     const fail = (why: string): void => {
       clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
       child.kill('SIGKILL')
       const detail = stderr().trim().split('\n').slice(-2).join(' / ')
       reject(new Error(`Xvfb ${why}${detail ? `: ${detail}` : ''}`))
@@ -55,10 +59,12 @@ function readDisplay (child: ChildProcess, exited: Promise<void>, stderr: () => 
       const m = /^(\d+)\n/.exec(out)
       if (m) {
         clearTimeout(timer)
+        signal?.removeEventListener('abort', onAbort)
         resolve(`:${m[1]}`)
       }
     })
     child.once('error', (err) => fail(`could not start (${err.message})`))
+    signal?.addEventListener('abort', onAbort, { once: true })
     void exited.then(() => { if (!/^\d+\n/.test(out)) fail(`exited before it was ready (code ${child.exitCode ?? child.signalCode})`) })
   })
 }

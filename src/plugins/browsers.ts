@@ -5,7 +5,8 @@ import { AfhttpError } from '../errors.js'
 import { startBrowser } from '../browser/backend.js'
 import { ensureAnchor, isAnchorUrl } from '../browser/window-anchor.js'
 import { CookieJournal, type RecordOutcome } from '../browser/cookie-journal.js'
-import { endOrphans, ownerEnv } from '../browser/orphans.js'
+import { endOrphans, ownerEnv, ownerMarkers } from '../browser/orphans.js'
+import { startWatchdog, type Watchdog } from '../browser/watchdog.js'
 import { startXvfb, type XvfbServer } from '../browser/xvfb.js'
 import type { ProfileRunningState } from '../schemas/profiles.js'
 
@@ -75,6 +76,15 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
   const plan = app.config.browser
   const root = app.profiles.root
   let xvfb: Promise<XvfbServer> | undefined
+  let watchdog: Watchdog | undefined
+  // Shutdown aborts what is still starting (Xvfb, Chromium): a slow start must not hold the
+  // host past its grace period, nor leave a half-started browser behind.
+  const shutdown = new AbortController()
+
+  /** SPEC section 22: before the first process is started, a watchdog that ends them all if we die. */
+  function guard (): void {
+    watchdog ??= startWatchdog(ownerMarkers(root), app.log)
+  }
 
   if (plan.fallback) app.log.warn({ browser_mode: app.config.browserModeConfigured }, plan.fallback)
 
@@ -82,7 +92,8 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
   async function display (): Promise<string | undefined> {
     if (plan.mode !== 'headful' || plan.xvfbPath === undefined) return plan.display
     const xvfbPath = plan.xvfbPath
-    xvfb ??= startXvfb(xvfbPath, { ...process.env, ...ownerEnv(root) }).then((server) => {
+    guard()
+    xvfb ??= startXvfb(xvfbPath, { ...process.env, ...ownerEnv(root) }, shutdown.signal).then((server) => {
       app.log.info({ display: server.display, pid: server.pid }, 'started Xvfb for a headful Chromium')
       void server.exited.then(() => { if (xvfb && !closingAll) { app.log.warn({ display: server.display }, 'Xvfb exited'); xvfb = undefined } })
       return server
@@ -111,7 +122,10 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     const restart = entry.error !== undefined
     await entry.exited?.catch(() => undefined)
     app.log.info({ profile, backend: meta.backend, restart, previous_error: entry.error, browser_mode: plan.mode }, restart ? 'restarting browser after it went away' : 'starting browser')
-    if (meta.backend === 'chromium') await reclaimOrphans()
+    if (meta.backend === 'chromium') {
+      await reclaimOrphans()
+      guard()
+    }
     const result = await startBrowser({
       backend: meta.backend,
       chromiumPath: app.config.chromiumPath,
@@ -119,18 +133,44 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       cdpUrl: meta.cdp_url,
       mode: plan.mode,
       display: meta.backend === 'chromium' ? await display() : undefined,
-      env: ownerEnv(root)
+      env: ownerEnv(root),
+      signal: shutdown.signal
     })
     if (result.singletons?.removed.length) {
       app.log.warn({ profile, removed: result.singletons.removed, stale_pid: result.singletons.ownerPid }, 'removed stale Chromium singleton files of a dead browser')
     }
     const { browser } = result
-    entry.browser = browser
     entry.owned = result.owned
     entry.pid = result.pid
     entry.exited = processExit(browser)
+    try {
+      if (shutdown.signal.aborted) throw new Error('the host is shutting down')
+      entry.version = await browser.version().catch(() => undefined)
+      await ensureAnchor(browser)
+      // /health finds the anchor in puppeteer's target list, which learns its URL a moment after
+      // the target exists (a headful window commits about:blank#… later): wait for it once here.
+      await browser.waitForTarget((t) => isAnchorUrl(t.url()), { timeout: 5_000 }).catch(() => undefined)
+      if (result.owned) {
+        // The launch's own blank tab would be listed and reaped like a user's; the anchor replaces it.
+        for (const page of await browser.pages()) if (page.url() === 'about:blank') await page.close().catch(() => undefined)
+        // Before anyone uses it: put back the logins the store lost in a crash. A browser whose
+        // jar could not be restored is not served (SPEC section 22): it would serve without
+        // the login, and its jar must never be recorded over the record.
+        entry.journal ??= new CookieJournal(app.profiles.dir(profile), app.log, profile)
+        await entry.journal.restore(browser)
+      }
+      if (shutdown.signal.aborted || !browser.connected) throw new Error(shutdown.signal.aborted ? 'the host is shutting down' : 'the browser went away while starting')
+    } catch (err) {
+      entry.closing = true
+      if (result.owned) await browser.close().catch(() => { browser.process()?.kill('SIGKILL') })
+      else await browser.disconnect().catch(() => undefined)
+      entry.closing = false
+      entry.pid = undefined
+      throw err
+    }
+    // Only now is the browser handed out (get, peek, /health): restored, anchored, ready.
+    entry.browser = browser
     entry.error = undefined
-    entry.version = await browser.version().catch(() => undefined)
     browser.on('disconnected', () => {
       if (entry.browser !== browser) return
       entry.browser = undefined
@@ -141,19 +181,6 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       }
       for (const l of lost) l(profile)
     })
-    await ensureAnchor(browser)
-    // /health finds the anchor in puppeteer's target list, which learns its URL a moment after
-    // the target exists (a headful window commits about:blank#… later): wait for it once here.
-    await browser.waitForTarget((t) => isAnchorUrl(t.url()), { timeout: 5_000 }).catch(() => undefined)
-    if (result.owned) {
-      // The launch's own blank tab would be listed and reaped like a user's; the anchor replaces it.
-      for (const page of await browser.pages()) if (page.url() === 'about:blank') await page.close().catch(() => undefined)
-      // Before anyone uses it: put back the logins the store lost in a crash.
-      entry.journal ??= new CookieJournal(app.profiles.dir(profile), app.log, profile)
-      await entry.journal.restore(browser).catch((err: unknown) => {
-        app.log.warn({ profile, error: (err as Error).message }, 'could not restore recorded cookies')
-      })
-    }
     for (const l of started) l(profile, browser)
     return browser
   }
@@ -182,7 +209,14 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       const e = entries.get(profile)
       if (!e) return { running: false, connected: false }
       const connected = e.browser?.connected === true
-      return { running: connected, connected, backend: e.backend, pid: e.pid, ...(e.error ? { error: e.error } : {}) }
+      return {
+        running: connected,
+        connected,
+        backend: e.backend,
+        pid: e.pid,
+        ...(e.starting && !connected ? { starting: true } : {}),
+        ...(e.error ? { error: e.error } : {})
+      }
     },
     chromiumVersion: (profile) => entries.get(profile)?.version,
     onStarted (l) { started.push(l) },
@@ -195,9 +229,11 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     },
     async closeAll () {
       closingAll = true
+      shutdown.abort()
       clearInterval(recorder)
       await Promise.all([...entries.entries()].map(async ([profile, e]) => {
-        // A launch racing shutdown would orphan its Chromium: let it finish, then close it.
+        // A launch racing shutdown would orphan its Chromium: abort it (a slow Chromium must not
+        // hold the shutdown past its grace period) and let it close what it started.
         if (e.starting) await e.starting.catch(() => undefined)
         const b = e.browser
         if (!b) return
@@ -214,6 +250,9 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       const server = await xvfb?.catch(() => undefined)
       xvfb = undefined
       await server?.stop()
+      // Everything we started has ended: the watchdog leaves without a sweep.
+      watchdog?.dismiss()
+      watchdog = undefined
     }
   }
 

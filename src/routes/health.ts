@@ -50,7 +50,8 @@ export default async function healthRoutes (app: FastifyInstance): Promise<void>
       metadataError = (err as Error).message
     }
     // Why it is not ready: the backend's own error first, then the first failed check.
-    const backendError = ready ? undefined : status.error ?? metadataError ?? (backendConnected ? `${failed?.name}: ${failed?.error}` : 'browser not running')
+    // A browser being started (SPEC section 22: the host listens first) says so, not a stale error.
+    const backendError = ready ? undefined : (status.starting === true ? undefined : status.error) ?? metadataError ?? (backendConnected ? `${failed?.name}: ${failed?.error}` : status.starting === true ? 'browser starting' : 'browser not running')
     const body: Health = {
       status: {
         running: true,

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
+import { guardEnv } from '../helpers/guard.js'
 
 export const CLI = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'cli', 'index.js')
 if (!existsSync(CLI)) throw new Error(`${CLI} is missing: build first (npx tsc -p tsconfig.build.json)`)
@@ -27,6 +28,7 @@ export interface LiveCli {
 export function cliEnv (vars: Record<string, string | undefined>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME }
   for (const [k, v] of Object.entries(process.env)) if (/^(NODE_OPTIONS|NODE_V8_COVERAGE|_TAPJS_)/.test(k)) env[k] = v
+  Object.assign(env, guardEnv())
   for (const [k, v] of Object.entries(vars)) if (v !== undefined) env[k] = v
   return env
 }

@@ -12,6 +12,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseMetadata, METADATA_FILE } from '../../src/core/profile-metadata.js'
 import { tempPattern } from '../../src/core/durable-write.js'
 import { LOCK_FILE } from '../../src/core/profile-lock.js'
+import { guardEnv } from '../helpers/guard.js'
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist')
 const TOKEN = 'crash-test-token-0123456789'
@@ -33,7 +34,7 @@ interface Host { child: ChildProcess, port: number }
 
 async function startHostProcess (profilesDir: string): Promise<Host> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', HOST_SCRIPT], {
-    env: { PATH: process.env.PATH, AFHTTP_PROFILES_DIR: profilesDir, AFHTTP_TOKEN: TOKEN, AFHTTP_PORT: '0' },
+    env: { PATH: process.env.PATH, AFHTTP_PROFILES_DIR: profilesDir, AFHTTP_TOKEN: TOKEN, AFHTTP_PORT: '0', ...guardEnv() },
     stdio: ['ignore', 'pipe', 'inherit']
   })
   const port = await new Promise<number>((resolve, reject) => {

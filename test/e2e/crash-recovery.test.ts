@@ -1,11 +1,13 @@
-// SPEC section 13: a host killed without cleanup (SIGKILL, OOM) leaves its Chromium and Xvfb
-// running on the profile. A restarted host takes the profile back and serves it; it never
-// touches a Chromium that a live process owns.
+// SPEC section 13: a host killed without cleanup (SIGKILL, OOM) whose watchdog is gone too
+// (SPEC section 22 makes the watchdog the first line: test/e2e/nothing-left-behind.test.ts)
+// leaves its Chromium and Xvfb running on the profile. A restarted host takes the profile back
+// and serves it; it never touches a Chromium that a live process owns.
 import { spawn } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import t from 'tap'
 import { processesStartedBy, profilesDirFor, running, spawnHost } from '../helpers/host-process.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { processesOf } from '../helpers/proc-tree.js'
 
 const PAGE = '<!doctype html><title>Back</title><main><h1>Still here</h1><p>The restarted host fetched this page on the profile its predecessor left behind.</p></main>'
 
@@ -19,9 +21,14 @@ t.test('a SIGKILLed host does not keep its profile hostage', async (t) => {
   t.ok(leftBehind.some((p) => p.command === 'Xvfb'), 'the first host runs its own Xvfb')
   t.ok(leftBehind.some((p) => /chrom/i.test(p.command)), 'and its Chromium')
 
+  // The watchdog first (as if the OOM killer took it), then the host: nothing cleans up now.
+  const watchdogs = processesOf(first.child.pid as number).filter((p) => p.command.includes('afhttp-watchdog'))
+  t.equal(watchdogs.length, 1, 'the host has its watchdog')
+  for (const w of watchdogs) process.kill(w.pid, 'SIGKILL')
+  await new Promise((resolve) => setTimeout(resolve, 200))
   first.child.kill('SIGKILL')
   await first.exited
-  t.ok(leftBehind.every((p) => running(p.pid)), 'SIGKILL leaves its Chromium and Xvfb running, as in production')
+  t.ok(leftBehind.every((p) => running(p.pid)), 'without its watchdog, SIGKILL leaves its Chromium and Xvfb running')
 
   const second = await spawnHost(t, profiles)
   dir.removeAfterHosts()
@@ -62,10 +69,11 @@ t.test('a Chromium that a live process owns is never touched', async (t) => {
   const host = await spawnHost(t, profiles)
   dir.removeAfterHosts()
   let health: { status: { takeover_ready: boolean }, backend_error?: string } | undefined
-  for (let i = 0; i < 100; i++) {
+  // The host listens before its browser starts (SPEC section 22): wait past "browser starting".
+  for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     try {
       health = await (await host.api('/health')).json() as typeof health
-      if (health?.backend_error) break
+      if (health?.backend_error && health.backend_error !== 'browser starting') break
     } catch { /* not up yet */ }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -8,7 +8,7 @@ t.test('/health observes live and never restarts', async (t) => {
   t.test('a healthy host answers every SPEC field with timed checks', async (t) => {
     // A just-started browser may need a moment for its first frame on a busy machine.
     let res = await host.api('/health')
-    for (let i = 0; i < 20 && res.status !== 200; i++) {
+    for (const deadline = Date.now() + 60_000; res.status !== 200 && Date.now() < deadline;) {
       await new Promise((resolve) => setTimeout(resolve, 250))
       res = await host.api('/health')
     }
@@ -74,7 +74,12 @@ t.test('/health observes live and never restarts', async (t) => {
     const tab = await host.app.tabs.open(profile)
     t.ok(tab.page.browser().connected)
     t.ok(host.logs.lines.some((l) => l.msg === 'restarting browser after it went away'))
-    const healed = await (await host.api('/health')).json()
+    // Its first frame may take a moment on a busy machine: a bound for the host, not a budget.
+    let healed = await (await host.api('/health')).json()
+    for (const deadline = Date.now() + 60_000; !healed.status.takeover_ready && Date.now() < deadline;) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      healed = await (await host.api('/health')).json()
+    }
     t.equal(healed.status.takeover_ready, true, JSON.stringify(healed.takeover.checks))
   })
 })

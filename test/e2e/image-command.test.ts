@@ -3,6 +3,7 @@ import { spawn, execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { promisify } from 'node:util'
+import '../helpers/guard.js'
 
 /**
  * No Docker engine runs here, so this starts the host exactly as the image does:

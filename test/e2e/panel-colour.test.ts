@@ -78,7 +78,7 @@ for (const mode of ['headful', 'headless']) t.test(`a colour is picked in the vi
       t.equal(await tab.page.$eval('#brand', (el) => (el as HTMLInputElement).value), '#e04010', 'the page input holds the colour')
       t.same(await tab.page.evaluate(() => (window as any).events), ['input:#e04010:false', 'change:#e04010:false'], 'the page saw input then change, untrusted (the one exception)')
       // A busy browser may open its own popup only after the answer: the host closes it then.
-      const popupClosed = await tab.page.waitForFunction(() => { try { return !document.getElementById('brand')!.matches(':open') } catch { return false } }, { timeout: 3_000, polling: 50 }).then(() => true, () => false)
+      const popupClosed = await tab.page.waitForFunction(() => { try { return !document.getElementById('brand')!.matches(':open') } catch { return false } }, { timeout: 15_000, polling: 50 }).then(() => true, () => false)
       t.ok(popupClosed, "the page's own colour popup is not left open")
       await host.api(`/v1/tabs/${tab.id}`, { method: 'DELETE' })
     })
@@ -93,7 +93,7 @@ t.test('a colour popup the browser opens after the answer is closed by the host 
   await pickInPanel(panel, '#10a040', false)
   await tab.page.waitForFunction(() => (window as any).reopened !== undefined, { timeout: 10_000, polling: 50 })
   t.equal(await tab.page.evaluate(() => (window as any).reopened), true, 'the browser opened its own colour popup after the answer')
-  const popupClosed = await tab.page.waitForFunction(() => !document.getElementById('brand')!.matches(':open'), { timeout: 3_000, polling: 50 }).then(() => true, () => false)
+  const popupClosed = await tab.page.waitForFunction(() => !document.getElementById('brand')!.matches(':open'), { timeout: 15_000, polling: 50 }).then(() => true, () => false)
   t.ok(popupClosed, 'the host closed it within its late looks')
   t.equal(await tab.page.$eval('#brand', (el) => (el as HTMLInputElement).value), '#10a040', 'the answer stands')
 })

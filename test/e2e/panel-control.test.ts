@@ -45,7 +45,7 @@ function openSocket (host: TestHost, tabId: string, headers: Record<string, stri
   })
 }
 
-const until = async (what: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> => {
+const until = async (what: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> => {
   const end = Date.now() + ms
   while (!(await what())) {
     if (Date.now() > end) throw new Error('condition not reached in time')
@@ -187,7 +187,7 @@ t.test('panel exchange, lease and control', async (t) => {
     await waitForControl(back)
     t.equal((await summary()).state, 'human')
     t.equal(await back.$eval('#afhttp-focus', (el) => (el as HTMLElement).dataset.state), 'none', 'the panel says typing would go nowhere')
-    const hold = await back.waitForFunction(() => /^\d+:\d\d left$/.test(document.querySelector('#afhttp-hold')?.textContent ?? ''), { timeout: 5_000 })
+    const hold = await back.waitForFunction(() => /^\d+:\d\d left$/.test(document.querySelector('#afhttp-hold')?.textContent ?? ''), { timeout: 20_000 })
       .then(() => true, async () => JSON.stringify({ text: await back.$eval('#afhttp-hold', (el) => el.textContent), stats: await back.evaluate(() => (window as any).afhttpPanelStats) }))
     t.equal(hold, true, 'the remaining hold time is shown')
 
@@ -195,7 +195,7 @@ t.test('panel exchange, lease and control', async (t) => {
       const view = await back.$eval('#afhttp-view', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
       await back.mouse.move(view.x, view.y)
       await back.mouse.wheel({ deltaY: 400 })
-      await tab.page.waitForFunction(() => window.scrollY > 0, { timeout: 5_000, polling: 50 })
+      await tab.page.waitForFunction(() => window.scrollY > 0, { timeout: 20_000, polling: 50 })
       t.pass('scrolled')
       await tab.page.evaluate(() => window.scrollTo(0, 0))
     })
@@ -245,7 +245,7 @@ t.test('panel exchange, lease and control', async (t) => {
       await b.page.mouse.click(view.x, view.y)
       await b.page.click('#afhttp-done')
       // The host's refusal of Done comes back on the watcher's socket after everything it sent before.
-      await b.page.waitForFunction(() => /Another viewer is driving/.test(document.querySelector('#afhttp-note')?.textContent ?? ''), { timeout: 5_000 })
+      await b.page.waitForFunction(() => /Another viewer is driving/.test(document.querySelector('#afhttp-note')?.textContent ?? ''), { timeout: 20_000 })
       t.equal((await pageLog()).length, 0, 'a watcher\'s clicks never reach the page')
       t.equal((await summary()).state, 'human', 'a watcher cannot press Done over the driver')
       const viewers = host.app.panel.find(tabId)!.viewers.size
@@ -327,7 +327,7 @@ t.test('panel exchange, lease and control', async (t) => {
     const own = await host.app.tabs.open(host.config.defaultProfile)
     own.retained = true
     t.teardown(() => host.api(`/v1/tabs/${own.id}`, { method: 'DELETE' }).then(() => undefined))
-    await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: own.id, url: `${site.url}/wall`, timeout_ms: 5000 }) })
+    await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: own.id, url: `${site.url}/wall`, timeout_ms: 20000 }) })
     const url = await mint(host, own.id)
     secrets.push(url)
     const v = await openViewer(browser, host)
@@ -360,7 +360,7 @@ t.test('panel exchange, lease and control', async (t) => {
     // Polls run one after another, so none is answered while this one is held back.
     const { status_answers: answered, status_stale: staleBefore } = await stats()
     await net.send('Fetch.continueRequest', { requestId: held })
-    await v.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.status_answers > n, { timeout: 5_000 }, answered)
+    await v.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.status_answers > n, { timeout: 20_000 }, answered)
     const after = await stats()
     // (The load-time poll may have met the same race by itself before: counted apart.)
     t.equal(after.status_stale - staleBefore, 1, 'the late answer was known as older than the socket\'s state')
@@ -369,7 +369,7 @@ t.test('panel exchange, lease and control', async (t) => {
     await own.page.evaluate(() => { (window as any).log = [] })
     const box = await v.page.$eval('#afhttp-view canvas', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width * 0.2, y: r.y + r.height * 0.25 } })
     await v.page.mouse.click(box.x, box.y)
-    const landed = await own.page.waitForFunction(() => (window as any).log.some((e: { type: string }) => e.type === 'mousedown'), { timeout: 5_000, polling: 50 }).then(() => true, () => false)
+    const landed = await own.page.waitForFunction(() => (window as any).log.some((e: { type: string }) => e.type === 'mousedown'), { timeout: 20_000, polling: 50 }).then(() => true, () => false)
     t.ok(landed, 'the next click reached the page')
     await net.detach()
     await v.context.close()

@@ -106,7 +106,7 @@ t.test('a person gets through a challenge in the panel', async (t) => {
         await panel.mouse.move(to.x, to.y, { steps: 8 })
         await panel.mouse.up()
       }
-      await tab.page.waitForFunction(() => (document.querySelector('#slider') as HTMLInputElement).value === '100', { timeout: 5_000, polling: 50 })
+      await tab.page.waitForFunction(() => (document.querySelector('#slider') as HTMLInputElement).value === '100', { timeout: 20_000, polling: 50 })
       t.pass('the slider reached its end')
 
       // Typing: printable text as text (non-ASCII included), editing keys as keys.
@@ -117,19 +117,19 @@ t.test('a person gets through a challenge in the panel', async (t) => {
       t.match(await panel.$eval('#afhttp-focus', (el) => el.textContent), /Your name/, 'the focus indicator names the field')
       await panel.keyboard.type('Grüße, ıé 日本!x')
       await panel.keyboard.press('Backspace')
-      await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value === 'Grüße, ıé 日本!', { timeout: 5_000, polling: 50 })
+      await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value === 'Grüße, ıé 日本!', { timeout: 20_000, polling: 50 })
       t.pass('non-ASCII text arrived as typed, Backspace worked')
       if (!touch) {
         const cdp = await panel.createCDPSession()
         await cdp.send('Input.imeSetComposition', { text: 'にほ', selectionStart: 2, selectionEnd: 2 })
         await cdp.send('Input.insertText', { text: 'ご' })
-        await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value.endsWith('ご'), { timeout: 5_000, polling: 50 })
+        await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value.endsWith('ご'), { timeout: 20_000, polling: 50 })
         t.notMatch(await tab.page.$eval('#name', (el) => (el as HTMLInputElement).value), /にほ/, 'an IME commit arrives once, without its composition')
         await panel.keyboard.down('Control')
         await panel.keyboard.press('KeyA')
         await panel.keyboard.up('Control')
         await panel.keyboard.type('Zoë')
-        await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value === 'Zoë', { timeout: 5_000, polling: 50 })
+        await tab.page.waitForFunction(() => (document.querySelector('#name') as HTMLInputElement).value === 'Zoë', { timeout: 20_000, polling: 50 })
         t.pass('Ctrl-A went to the page')
       }
 
@@ -142,7 +142,7 @@ t.test('a person gets through a challenge in the panel', async (t) => {
       await panel.keyboard.down('Control')
       await panel.keyboard.press('KeyV')
       await panel.keyboard.up('Control')
-      await tab.page.waitForFunction(() => (document.querySelector('#pw') as HTMLInputElement).value === 'pässwörd-🔑-123', { timeout: 5_000, polling: 50 })
+      await tab.page.waitForFunction(() => (document.querySelector('#pw') as HTMLInputElement).value === 'pässwörd-🔑-123', { timeout: 20_000, polling: 50 })
       t.pass('the clipboard paste reached the password field')
 
       // Continue: the challenge is gone and the page navigated, so the handoff finishes itself.

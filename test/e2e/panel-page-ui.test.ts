@@ -170,7 +170,7 @@ t.test('browser UI outside the page, worked through the panel', async (t) => {
     t.equal(await panel.$eval('#afhttp-picker [aria-selected=true]', (el) => el.textContent), 'Belgium', 'the list shows the new choice')
     if (name === 'phone') await panel.tap('#afhttp-picker-cancel'); else await panel.click('#afhttp-picker-cancel')
     await panel.waitForSelector('#afhttp-picker-box', { hidden: true })
-    await tab.page.waitForFunction(() => { const s = document.getElementById('country') as HTMLSelectElement; try { return !s.matches(':open') } catch { return true } }, { timeout: 5_000, polling: 50 })
+    await tab.page.waitForFunction(() => { const s = document.getElementById('country') as HTMLSelectElement; try { return !s.matches(':open') } catch { return true } }, { timeout: 20_000, polling: 50 })
     t.equal(await tab.page.$eval('#country', (el) => (el as HTMLSelectElement).value), 'Belgium')
     t.same(await tab.page.evaluate(() => (window as any).changes), ['Belgium:true'])
     await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })

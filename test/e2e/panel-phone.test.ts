@@ -166,7 +166,7 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
     }
     t.ok(p.x > box.left && p.x < box.right && p.y > box.top && p.y < box.bottom, 'the target is on screen, around the fingers')
     await page.touchscreen.tap(p.x, p.y)
-    await tab.page.waitForFunction(() => (window as any).clicks.length === 1, { timeout: 5_000, polling: 50 })
+    await tab.page.waitForFunction(() => (window as any).clicks.length === 1, { timeout: 20_000, polling: 50 })
     const [click] = await tab.page.evaluate(() => (window as any).clicks)
     t.ok(Math.abs(click.x - dot.x) <= 1 && Math.abs(click.y - dot.y) <= 1, `landed at ${click.x},${click.y}`)
   })
@@ -175,18 +175,18 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
     const p = await clientPointOf(page, 625, 325)
     await page.touchscreen.tap(p.x, p.y)
     await page.touchscreen.tap(p.x, p.y)
-    await page.waitForFunction(() => (window as any).afhttpPanelStats.zoom === 1, { timeout: 5_000, polling: 50 })
+    await page.waitForFunction(() => (window as any).afhttpPanelStats.zoom === 1, { timeout: 20_000, polling: 50 })
     t.pass('zoom is 1 again')
   })
 
   t.test('tapping a field raises the keyboard; non-ASCII text arrives as typed', async (t) => {
     const p = await clientPointOf(page, 300, 520)
     await page.touchscreen.tap(p.x, p.y)
-    await tab.page.waitForFunction(() => document.activeElement?.id === 'name', { timeout: 5_000, polling: 50 })
-    await page.waitForFunction(() => document.activeElement?.id === 'afhttp-keys', { timeout: 5_000, polling: 50 })
+    await tab.page.waitForFunction(() => document.activeElement?.id === 'name', { timeout: 20_000, polling: 50 })
+    await page.waitForFunction(() => document.activeElement?.id === 'afhttp-keys', { timeout: 20_000, polling: 50 })
     t.pass('the panel focused its keyboard field without another tap')
     await page.keyboard.type('ışık é ✓')
-    await tab.page.waitForFunction(() => (document.getElementById('name') as HTMLInputElement).value === 'ışık é ✓', { timeout: 5_000, polling: 50 })
+    await tab.page.waitForFunction(() => (document.getElementById('name') as HTMLInputElement).value === 'ışık é ✓', { timeout: 20_000, polling: 50 })
     t.pass('the text arrived as typed')
   })
 

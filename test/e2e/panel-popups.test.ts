@@ -58,9 +58,9 @@ t.test('a sign-in popup is worked through the panel and the opener is signed in'
   await page.waitForFunction((w: number, h: number) => { const d = (window as any).afhttpPanelStats.device; return d?.width === w && d?.height === h }, { timeout: 10_000 }, popupSize.width, popupSize.height)
   const field = await clientPointOf(page, 170, 40)
   await page.mouse.click(field.x, field.y)
-  await popupTab.page.waitForFunction(() => document.activeElement?.id === 'user', { timeout: 5_000 })
+  await popupTab.page.waitForFunction(() => document.activeElement?.id === 'user', { timeout: 20_000 })
   await page.keyboard.type('alice')
-  await popupTab.page.waitForFunction(() => (document.getElementById('user') as HTMLInputElement).value === 'alice', { timeout: 5_000 })
+  await popupTab.page.waitForFunction(() => (document.getElementById('user') as HTMLInputElement).value === 'alice', { timeout: 20_000 })
   await page.keyboard.press('Enter')
 
   // The popup closes itself; the panel comes back to the opener, which shows "Signed in".
@@ -70,7 +70,7 @@ t.test('a sign-in popup is worked through the panel and the opener is signed in'
   await opener.page.waitForFunction(() => document.body.innerText.includes('Signed in'), { timeout: 10_000 })
 
   await page.click('#afhttp-done')
-  await page.waitForFunction(() => (window as any).afhttpPanelStats.finish_reason === 'human_done', { timeout: 5_000 })
+  await page.waitForFunction(() => (window as any).afhttpPanelStats.finish_reason === 'human_done', { timeout: 20_000 })
   const s = await (await host.api(`/v1/tabs/${tabId}/handoff`)).json() as any
   t.equal(s.outcome.navigated, true, 'the opener navigated during the handoff')
   const again = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tabId, url: `${site.url}/app`, takeover: true }) })).json() as any

@@ -46,7 +46,7 @@ async function mint (host: TestHost, tabId: string, body: object): Promise<any> 
   return res.json()
 }
 
-const until = async (what: () => boolean | Promise<boolean>, ms = 5_000): Promise<void> => {
+const until = async (what: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> => {
   const end = Date.now() + ms
   while (!(await what())) {
     if (Date.now() > end) throw new Error('condition not reached in time')
@@ -141,7 +141,7 @@ t.test('instructions, view links, decline and outcome', async (t) => {
     await page.type('#afhttp-decline-reason', 'Wrong account: I have no access to this site.')
     const asked = Date.now()
     await page.click('#afhttp-decline-send')
-    await page.waitForFunction(() => (window as any).afhttpPanelStats.finish_reason === 'human_declined', { timeout: 5_000 })
+    await page.waitForFunction(() => (window as any).afhttpPanelStats.finish_reason === 'human_declined', { timeout: 20_000 })
     const code = await view.closed
     t.ok(Date.now() - asked < 1_000, 'the other viewer was ended within a second')
     t.equal(code, 1000, 'the view socket was closed')

@@ -38,7 +38,7 @@ t.test('stills of a page that keeps changing', async (t) => {
   }
   streamer.add(viewer)
   streamer.want(viewer, { maxWidth: 1280, maxHeight: 720 })
-  const waitFor = async (what: string, cond: () => boolean, ms = 5_000): Promise<void> => {
+  const waitFor = async (what: string, cond: () => boolean, ms = 20_000): Promise<void> => {
     for (const end = Date.now() + ms; !cond();) {
       if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
       await new Promise((resolve) => setTimeout(resolve, 20))

@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { guardEnv } from './guard.js'
 
 interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
 
@@ -52,6 +53,7 @@ export async function spawnHost (t: Teardown, profilesDir: string, env: Record<s
     AFHTTP_PORT: String(port),
     AFHTTP_TOKEN: PROCESS_TOKEN,
     AFHTTP_LOG_LEVEL: 'info',
+    ...guardEnv(),
     ...env
   }
   const child = spawn('node', script === 'dist/cli/index.js' ? [script, 'serve'] : [script], { cwd: ROOT, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -92,7 +94,7 @@ export async function spawnHost (t: Teardown, profilesDir: string, env: Record<s
       }
       throw new Error(`the host did not listen within ${timeoutMs} ms: ${output.slice(-800)}`)
     },
-    async ready (timeoutMs = 60_000) {
+    async ready (timeoutMs = 180_000) {
       const deadline = Date.now() + timeoutMs
       let last = ''
       while (Date.now() < deadline) {

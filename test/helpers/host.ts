@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.js'
 import { loadConfig, type Config } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import type { Clock } from '../../src/core/clock.js'
+import './guard.js'
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef'
 
@@ -65,6 +66,9 @@ export async function startHost (t: Teardown, opts: HostOptions = {}): Promise<T
   const logger = opts.logger ?? createLogger(config.logLevel, logs)
   const app = await buildApp(config, { token: config.token ?? TEST_TOKEN, logger, clock: opts.clock, startBrowser: opts.startBrowser, webhookBackoffMs: opts.webhookBackoffMs })
   await app.listen({ host: '127.0.0.1', port: 0 })
+  // The host brings its browser up in the background (SPEC section 22); tests expect /health
+  // live from their first call, as before, so wait for that start here (a failure is theirs to see).
+  if (opts.startBrowser !== false) await app.browsers.get(config.defaultProfile).catch(() => undefined)
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
   const url = `http://127.0.0.1:${port}`

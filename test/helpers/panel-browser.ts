@@ -1,5 +1,6 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core'
 import type { TestHost } from './host.js'
+import './guard.js'
 
 interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
 
