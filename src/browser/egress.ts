@@ -24,6 +24,49 @@ const KEEP = 256
 /** proxy-chain answers its own connection failures with these statuses (590 Non Successful … 599). */
 const isOwnFailure = (status: number): boolean => status >= 590 && status <= 599
 
+/**
+ * proxy-chain's server, told about the answers it makes on its own: a connection it could not
+ * make (through the upstream, or to the target) is a 59x status it writes itself.
+ */
+class Forwarder extends Server {
+  constructor (private readonly failed: (target: string) => string, options: ConstructorParameters<typeof Server>[0]) {
+    super(options)
+  }
+
+  override async onRequest (request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse
+    response.end = ((...args: unknown[]) => {
+      if (!response.headersSent && isOwnFailure(response.statusCode)) response.setHeader(EGRESS_MARKER, this.failed(targetOf(request)))
+      return end(...args)
+    }) as typeof response.end
+    return super.onRequest(request, response)
+  }
+
+  override failRequest (request: IncomingMessage, error: NodeJS.ErrnoException): void {
+    // proxy-chain turns an upstream's 407 into its own 597: the upstream refused our credentials.
+    if (error instanceof RequestError && isOwnFailure(error.statusCode)) {
+      error.headers = { ...error.headers, [EGRESS_MARKER]: this.failed(targetOf(request)) }
+    }
+    super.failRequest(request, error)
+  }
+
+  override async onConnect (request: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
+    // A tunnel's answer is written straight to the socket: its first bytes say whether it opened.
+    let first = true
+    const sniff = (chunk: unknown): void => {
+      if (!first) return
+      first = false
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(Buffer.isBuffer(chunk) ? chunk.subarray(0, 16).toString('latin1') : String(chunk).slice(0, 16))
+      if (status && isOwnFailure(Number(status[1]))) this.failed(targetOf(request))
+    }
+    const write = socket.write.bind(socket) as (...args: unknown[]) => boolean
+    const endSocket = socket.end.bind(socket) as (...args: unknown[]) => Socket
+    socket.write = ((...args: unknown[]) => { sniff(args[0]); return write(...args) }) as typeof socket.write
+    socket.end = ((...args: unknown[]) => { if (typeof args[0] !== 'function' && args[0] !== undefined) sniff(args[0]); return endSocket(...args) }) as typeof socket.end
+    return super.onConnect(request, socket as never, head)
+  }
+}
+
 export class Egress {
   readonly #server: Server
   readonly #opts: EgressOptions
@@ -32,45 +75,7 @@ export class Egress {
 
   private constructor (opts: EgressOptions) {
     this.#opts = opts
-    const egress = this
-    // The two overrides see what proxy-chain answers on its own: a failed upstream or target.
-    class Forwarder extends Server {
-      override async onRequest (request: IncomingMessage, response: ServerResponse): Promise<void> {
-        const end = response.end.bind(response) as (...args: unknown[]) => ServerResponse
-        response.end = ((...args: unknown[]) => {
-          if (!response.headersSent && isOwnFailure(response.statusCode)) {
-            response.setHeader(EGRESS_MARKER, egress.#failed(targetOf(request)))
-          }
-          return end(...args)
-        }) as typeof response.end
-        return super.onRequest(request, response)
-      }
-
-      override failRequest (request: IncomingMessage, error: NodeJS.ErrnoException): void {
-        // proxy-chain turns an upstream's 407 into its own 597: the upstream refused our credentials.
-        if (error instanceof RequestError && isOwnFailure(error.statusCode)) {
-          error.headers = { ...error.headers, [EGRESS_MARKER]: egress.#failed(targetOf(request)) }
-        }
-        super.failRequest(request, error)
-      }
-
-      override async onConnect (request: IncomingMessage, socket: Socket, head: Buffer): Promise<void> {
-        // A tunnel's answer is written straight to the socket: its first bytes say whether it opened.
-        let first = true
-        const sniff = (chunk: unknown): void => {
-          if (!first) return
-          first = false
-          const status = /^HTTP\/1\.1 (\d{3})/.exec(Buffer.isBuffer(chunk) ? chunk.subarray(0, 16).toString('latin1') : String(chunk).slice(0, 16))
-          if (status && isOwnFailure(Number(status[1]))) egress.#failed(targetOf(request))
-        }
-        const write = socket.write.bind(socket) as (...args: unknown[]) => boolean
-        const endSocket = socket.end.bind(socket) as (...args: unknown[]) => Socket
-        socket.write = ((...args: unknown[]) => { sniff(args[0]); return write(...args) }) as typeof socket.write
-        socket.end = ((...args: unknown[]) => { if (typeof args[0] !== 'function' && args[0] !== undefined) sniff(args[0]); return endSocket(...args) }) as typeof socket.end
-        return super.onConnect(request, socket as never, head)
-      }
-    }
-    this.#server = new Forwarder({ port: 0, host: '127.0.0.1', verbose: false, prepareRequestFunction: (o) => this.#prepare(o) })
+    this.#server = new Forwarder((target) => this.#failed(target), { port: 0, host: '127.0.0.1', verbose: false, prepareRequestFunction: (o) => this.#prepare(o) })
   }
 
   static async start (opts: EgressOptions): Promise<Egress> {

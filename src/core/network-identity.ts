@@ -32,7 +32,6 @@ export function timezoneProblem (value: unknown): string | undefined {
   if (typeof value !== 'string') return 'must be a string'
   if (value.length > 64 || !TZ_RE.test(value)) return 'must be an IANA time zone name such as "Europe/Paris"'
   try {
-    // eslint-disable-next-line no-new
     new Intl.DateTimeFormat('en', { timeZone: value })
   } catch {
     return 'is not a known IANA time zone'

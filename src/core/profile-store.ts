@@ -78,9 +78,10 @@ function patchIdentity (current: ProfileMetadata, patch: ProfilePatch): { next: 
     const value = patch[field]
     if (value === undefined) continue
     if (value === null) delete next[field]
-    else next[field] = field === 'locale' ? canonicalLocale(value) : value
+    else next[field] = value
   }
   checkIdentity(next)
+  if (next.locale !== undefined) next.locale = canonicalLocale(next.locale)
   return { next, changed: NEXT_START_FIELDS.filter((f) => next[f] !== current[f]) }
 }
 

@@ -157,7 +157,8 @@ t.test('a profile with a proxy, a timezone and a locale', async (t) => {
     const p = await clientPointOf(panel, 120, 120)
     await panel.mouse.click(p.x, p.y)
     await until(() => proxyA.requests.includes(`${site.url}/welcome`), 'the proxy carries the page the person opened')
-    t.equal(site.hits('/welcome'), 1)
+    await until(() => site.hits('/welcome') === 1, 'the site answers it, once')
+    t.pass('the page the person opened went through the proxy')
   })
 
   t.test('a changed proxy takes effect when the browser next starts, and the answer says so', async (t) => {
