@@ -59,3 +59,12 @@ t.test('metadata: a cdp profile has no network identity; the first bad field is 
   t.match(networkIdentityProblem({ backend: 'cdp', timezone: 'UTC' }), /^timezone applies only to profiles with backend "chromium"/)
   t.match(networkIdentityProblem({ backend: 'chromium', locale: 'x' }), /^locale /)
 })
+
+t.test('a write answer with the next-start fields and a redacted proxy fits its schema exactly', async (t) => {
+  const { strictProblems } = await import('../helpers/strict-schema.js')
+  const { ProfileWriteResult, ProfileList } = await import('../../src/schemas/index.js')
+  const profile = { schema_version: 1, name: 'p', backend: 'chromium', labels: {}, proxy: 'http://u:redacted@h:1', timezone: 'UTC', locale: 'fr-FR', created_at: 'x', updated_at: 'x' }
+  t.same(strictProblems(ProfileWriteResult, { profile, warnings: [{ code: 'browser_restart_needed', message: 'm' }], applies_at_next_start: ['proxy', 'locale'] }), [])
+  t.not(strictProblems(ProfileWriteResult, { profile, warnings: [], applies_at_next_start: ['labels'] }).length, 0, 'only proxy, timezone and locale wait for a start')
+  t.same(strictProblems(ProfileList, { profiles: [profile] }), [])
+})
