@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join, resolve } from 'node:path'
 import { envSchema } from 'env-schema'
+import { parseUrlDeny, type UrlDeny } from './core/url-deny.js'
 import { BROWSER_MODES, planBrowserMode, type BrowserMode, type BrowserModePlan } from './core/browser-mode.js'
 
 /** One frozen, typed view of the environment (SPEC section 3). */
@@ -35,6 +36,8 @@ export interface Config {
   readonly browser: BrowserModePlan
   /** Unused windows kept open per running profile (SPEC section 14). */
   readonly tabPool: number
+  /** AFHTTP_URL_DENY: addresses no browser of this host may connect to (SPEC section 21); undefined denies nothing. */
+  readonly urlDeny?: UrlDeny
 }
 
 import { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL } from './limits.js'
@@ -61,7 +64,8 @@ const schema = {
     AFHTTP_PUSH_SUBJECT: { type: 'string', pattern: '^(mailto:[^\\s]+|https://[^\\s]+)$' },
     AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     AFHTTP_BROWSER_MODE: { type: 'string', enum: BROWSER_MODES, default: 'auto' },
-    AFHTTP_TAB_POOL: { type: 'integer', minimum: 0, maximum: MAX_TAB_POOL, default: 2 }
+    AFHTTP_TAB_POOL: { type: 'integer', minimum: 0, maximum: MAX_TAB_POOL, default: 2 },
+    AFHTTP_URL_DENY: { type: 'string', minLength: 1 }
   }
 } as const
 
@@ -83,6 +87,7 @@ interface RawEnv {
   AFHTTP_LOG_LEVEL: string
   AFHTTP_BROWSER_MODE: BrowserMode
   AFHTTP_TAB_POOL: number
+  AFHTTP_URL_DENY?: string
 }
 
 /** A configuration problem, phrased as the one line an operator sees at start. */
@@ -144,6 +149,12 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
   if (raw.AFHTTP_OPERATOR_TOKEN !== undefined && raw.AFHTTP_OPERATOR_TOKEN === raw.AFHTTP_OPS_TOKEN) throw new ConfigError('AFHTTP_OPERATOR_TOKEN', 'must differ from AFHTTP_OPS_TOKEN')
   // Unsigned events would let anyone who can reach the receiver forge a handoff.
   if (raw.AFHTTP_WEBHOOK_URL !== undefined && raw.AFHTTP_WEBHOOK_SECRET === undefined) throw new ConfigError('AFHTTP_WEBHOOK_SECRET', 'must be set (at least 16 characters) when AFHTTP_WEBHOOK_URL is set')
+  let urlDeny: UrlDeny | undefined
+  try {
+    urlDeny = raw.AFHTTP_URL_DENY === undefined ? undefined : parseUrlDeny(raw.AFHTTP_URL_DENY)
+  } catch (err) {
+    throw new ConfigError('AFHTTP_URL_DENY', `${(err as Error).message}: give CIDRs (e.g. 10.0.0.0/8) or "private", separated by commas`)
+  }
   const publicHost = raw.AFHTTP_HOST === '0.0.0.0' || raw.AFHTTP_HOST === '::' ? '127.0.0.1' : raw.AFHTTP_HOST
   const hostForUrl = publicHost.includes(':') ? `[${publicHost}]` : publicHost
 
@@ -167,7 +178,8 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     logLevel: raw.AFHTTP_LOG_LEVEL,
     browserModeConfigured: raw.AFHTTP_BROWSER_MODE,
     browser,
-    tabPool: raw.AFHTTP_TAB_POOL
+    tabPool: raw.AFHTTP_TAB_POOL,
+    ...(urlDeny ? { urlDeny } : {})
   })
 }
 

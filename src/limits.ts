@@ -29,7 +29,9 @@ export const PROFILE_METADATA_LIMITS = {
   labels: 32,
   labelKey: 63,
   labelValue: 256,
-  cdpUrl: 2048
+  cdpUrl: 2048,
+  /** A profile's egress proxy URL (SPEC section 21). */
+  proxy: 2048
 } as const
 
 // ---------------------------------------------------------------- idempotency and events

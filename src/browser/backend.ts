@@ -12,10 +12,12 @@ export interface LaunchSpec {
   /** headful runs on `display`; headless needs none. */
   mode: 'headful' | 'headless'
   display?: string
-  /** Added to Chromium's environment (the owner marker that crash recovery reads). */
+  /** Added to Chromium's environment (the owner marker that crash recovery reads; TZ, SPEC section 21). */
   env?: Record<string, string>
   /** Aborting it kills a Chromium still starting (puppeteer ends its process group). */
   signal?: AbortSignal
+  /** Flags after the house's own (a profile's proxy and locale, SPEC section 21). */
+  extraArgs?: string[]
 }
 
 export interface StartedBrowser {
@@ -61,7 +63,7 @@ export async function startBrowser (spec: LaunchSpec): Promise<StartedBrowser> {
       executablePath: spec.chromiumPath,
       userDataDir: spec.userDataDir,
       headless: !headful,
-      args: chromiumArgs({ isRoot: runningAsRoot(), ...DEFAULT_VIEWPORT, headful }),
+      args: [...chromiumArgs({ isRoot: runningAsRoot(), ...DEFAULT_VIEWPORT, headful }), ...(spec.extraArgs ?? [])],
       ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
       // Headful pages keep their real window size: an emulated viewport would make the window
       // report outer == inner, which no visitor's browser does.

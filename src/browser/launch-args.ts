@@ -29,6 +29,22 @@ export function chromiumArgs (opts: { isRoot: boolean, width: number, height: nu
   return args
 }
 
+/**
+ * SPEC section 21: a profile's network identity as launch flags. Everything goes through the
+ * host's forwarder, loopback too (Chromium bypasses a proxy for loopback unless told `<-loopback>`),
+ * and WebRTC may not send UDP around it. The locale sets navigator.language(s) and Accept-Language
+ * from the first byte; Intl's default locale is set per page (src/browser/identity.ts) because
+ * Chromium takes --lang only for UI locales it ships, often en-US alone.
+ */
+export function identityArgs (opts: { proxyServer?: string, acceptLanguages?: string[] }): string[] {
+  const args: string[] = []
+  if (opts.proxyServer) {
+    args.push(`--proxy-server=${opts.proxyServer}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp')
+  }
+  if (opts.acceptLanguages?.length) args.push(`--lang=${opts.acceptLanguages[0]}`, `--accept-lang=${opts.acceptLanguages.join(',')}`)
+  return args
+}
+
 export const DEFAULT_VIEWPORT = { width: 1280, height: 720 } as const
 /** Height of Chromium's own toolbar and tab strip on Xvfb (measured: window 863 → page 776). */
 export const HEADFUL_CHROME_PX = 87

@@ -125,7 +125,7 @@ export class AfhttpClient {
     return this.#call('GET', `/v1/profiles/${enc(name)}`, undefined, opts)
   }
 
-  /** `PATCH /v1/profiles/:name`: update `labels` (merge patch) or `cdp_url`. */
+  /** `PATCH /v1/profiles/:name`: update `labels` (merge patch), `cdp_url`, or `proxy`/`timezone`/`locale` (SPEC section 21; null removes; they apply at the browser's next start). */
   updateProfile (name: string, patch: ProfilePatch, opts?: CallOptions): Promise<ProfileWriteResult> {
     return this.#call('PATCH', `/v1/profiles/${enc(name)}`, patch, opts)
   }

@@ -49,7 +49,7 @@ export type ProfileList = Static<typeof ProfileListSchema>
 export type ProfileCreateRequest = Static<typeof ProfileCreateBody>
 /** `POST /v1/profiles` and `PATCH /v1/profiles/:name` answer. */
 export type ProfileWriteResult = Static<typeof ProfileWriteResultSchema>
-/** `PATCH /v1/profiles/:name` body; `labels` is a JSON merge patch (null removes a label). */
+/** `PATCH /v1/profiles/:name` body; `labels` is a JSON merge patch (null removes a label); `proxy`, `timezone`, `locale` replace (null removes). */
 export type ProfilePatch = Static<typeof ProfilePatchBody>
 /** Whether a profile's browser is up, or null when the host cannot say. */
 export type ProfileRunningState = Static<typeof ProfileRunningStateSchema>

@@ -2,6 +2,7 @@ import { dirname } from 'node:path'
 import { BACKENDS, LABEL_KEY_RE, PROFILE_NAME_RE, SCHEMA_VERSION, type Backend } from './profile-vocabulary.js'
 import { AfhttpError } from '../errors.js'
 import { permissionsProblem } from './permissions.js'
+import { canonicalLocale, localeProblem, proxyProblem, timezoneProblem } from './network-identity.js'
 import type { ProfileCreateBody, ProfileMetadata } from '../schemas/profiles.js'
 
 /** SPEC section 4: the metadata file inside every profile directory. */
@@ -16,7 +17,7 @@ import { PROFILE_METADATA_LIMITS as LIMITS } from '../limits.js'
 export { LIMITS }
 export const CDP_URL_RE = /^(wss?|https?):\/\//i
 
-const KEYS = new Set(['schema_version', 'name', 'backend', 'cdp_url', 'labels', 'permissions', 'created_at', 'updated_at'])
+const KEYS = new Set(['schema_version', 'name', 'backend', 'cdp_url', 'labels', 'permissions', 'proxy', 'timezone', 'locale', 'created_at', 'updated_at'])
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 
 /** Why a cdp_url is unusable, or undefined when it is fine. */
@@ -45,6 +46,21 @@ export function labelsProblem (labels: unknown): string | undefined {
   return undefined
 }
 
+/**
+ * SPEC section 21: the network identity fields, as `<field> <why>`. A proxy, timezone or locale is
+ * applied by launching Chromium, so a `cdp` profile (a browser someone else started) has none.
+ */
+export function networkIdentityProblem (doc: { backend?: unknown, proxy?: unknown, timezone?: unknown, locale?: unknown }): string | undefined {
+  const checks = [['proxy', proxyProblem], ['timezone', timezoneProblem], ['locale', localeProblem]] as const
+  for (const [field, problemOf] of checks) {
+    if (doc[field] === undefined) continue
+    if (doc.backend === 'cdp') return `${field} applies only to profiles with backend "chromium"`
+    const problem = problemOf(doc[field])
+    if (problem) return `${field} ${problem}`
+  }
+  return undefined
+}
+
 function isIso (value: unknown): value is string {
   return typeof value === 'string' && ISO_RE.test(value) && !Number.isNaN(Date.parse(value))
 }
@@ -67,6 +83,8 @@ function schemaProblem (doc: Record<string, unknown>): string | undefined {
   if (labels) return `labels ${labels}`
   const permissions = doc.permissions === undefined ? undefined : permissionsProblem(doc.permissions)
   if (permissions) return `permissions ${permissions}`
+  const identity = networkIdentityProblem(doc)
+  if (identity) return identity
   if (!isIso(doc.created_at)) return 'created_at is not an ISO 8601 time'
   if (!isIso(doc.updated_at)) return 'updated_at is not an ISO 8601 time'
   return undefined
@@ -137,6 +155,9 @@ export function serializeMetadata (meta: ProfileMetadata): string {
     ...(meta.cdp_url !== undefined ? { cdp_url: meta.cdp_url } : {}),
     labels: meta.labels,
     ...(meta.permissions !== undefined ? { permissions: meta.permissions } : {}),
+    ...(meta.proxy !== undefined ? { proxy: meta.proxy } : {}),
+    ...(meta.timezone !== undefined ? { timezone: meta.timezone } : {}),
+    ...(meta.locale !== undefined ? { locale: meta.locale } : {}),
     created_at: meta.created_at,
     updated_at: meta.updated_at
   }
@@ -155,6 +176,9 @@ export function newMetadata (input: NewProfileInput, now: Date = new Date()): Pr
     backend: input.backend ?? 'chromium',
     ...(input.cdp_url !== undefined ? { cdp_url: input.cdp_url } : {}),
     labels: { ...(input.labels ?? {}) },
+    ...(input.proxy !== undefined ? { proxy: input.proxy } : {}),
+    ...(input.timezone !== undefined ? { timezone: input.timezone } : {}),
+    ...(input.locale !== undefined ? { locale: canonicalLocale(input.locale) } : {}),
     created_at: at,
     updated_at: at
   }

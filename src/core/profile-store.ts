@@ -9,9 +9,10 @@ import { acquireProfileLock, isProcessAlive, LOCK_FILE, LockWriteError, type Pro
 import { errnoOf, lockWriteFailed, prepareFailed, writeFailed } from './profile-errors.js'
 import { exists, makeDirectory, removeStaleAsides } from './profile-fs.js'
 import {
-  BACKENDS, METADATA_FILE, cdpUrlProblem, labelsProblem, metadataInvalid, newMetadata, parseMetadata, serializeMetadata,
+  BACKENDS, METADATA_FILE, cdpUrlProblem, labelsProblem, metadataInvalid, networkIdentityProblem, newMetadata, parseMetadata, serializeMetadata,
   type Backend, type NewProfileInput, type ProfileMetadata
 } from '../core/profile-metadata.js'
+import { canonicalLocale, NEXT_START_FIELDS, type NextStartField } from './network-identity.js'
 import type { InvalidProfileListing, ProfileListing, ProfilePatch, Warning } from '../schemas/index.js'
 
 /** The few logger methods the store uses (pino's, in the host). */
@@ -22,7 +23,12 @@ export interface StoreLogger {
 
 // The public shapes live once, in src/schemas/.
 export type { InvalidProfileListing, ProfileListing, ProfilePatch, Warning }
-export interface MetadataWrite { metadata: ProfileMetadata, warnings: Warning[] }
+export interface MetadataWrite {
+  metadata: ProfileMetadata
+  warnings: Warning[]
+  /** Fields this write changed that apply only when the profile's browser next starts (SPEC section 21). */
+  nextStart?: NextStartField[]
+}
 
 export interface ProfileService {
   readonly root: string
@@ -53,7 +59,30 @@ function checkNewInput (input: NewProfileInput): NewProfileInput {
   if (urlProblem) throw invalidRequest('cdp_url', urlProblem)
   const labelProblem = input.labels === undefined ? undefined : labelsProblem(input.labels)
   if (labelProblem) throw invalidRequest('labels', labelProblem)
+  checkIdentity({ ...input, backend })
   return { ...input, backend }
+}
+
+/** SPEC section 21: proxy, timezone and locale, refused as invalid_request naming the field. */
+function checkIdentity (doc: Partial<Pick<ProfileMetadata, 'backend' | NextStartField>>): void {
+  const problem = networkIdentityProblem(doc)
+  if (!problem) return
+  const field = problem.split(' ')[0]
+  throw invalidRequest(field, problem.slice(field.length + 1))
+}
+
+/** A patch's network identity over the current metadata: a string replaces, null removes. */
+function patchIdentity (current: ProfileMetadata, patch: ProfilePatch): { next: ProfileMetadata, changed: NextStartField[] } {
+  const next: ProfileMetadata = { ...current }
+  for (const field of NEXT_START_FIELDS) {
+    const value = patch[field]
+    if (value === undefined) continue
+    if (value === null) delete next[field]
+    else next[field] = value
+  }
+  checkIdentity(next)
+  if (next.locale !== undefined) next.locale = canonicalLocale(next.locale)
+  return { next, changed: NEXT_START_FIELDS.filter((f) => next[f] !== current[f]) }
 }
 
 function mergeLabels (current: Record<string, string>, patch: ProfilePatch['labels']): Record<string, string> {
@@ -157,12 +186,14 @@ export class Profiles implements ProfileService {
     return this.serial(name, () => this.withLock(name, async () => {
       const current = await this.get(name)
       if (patch.cdp_url !== undefined && current.backend !== 'cdp') throw invalidRequest('cdp_url', 'applies only to profiles with backend "cdp"')
-      return this.write({
-        ...current,
+      const { next, changed } = patchIdentity(current, patch)
+      const written = await this.write({
+        ...next,
         ...(patch.cdp_url !== undefined ? { cdp_url: patch.cdp_url } : {}),
         labels: mergeLabels(current.labels, patch.labels),
         updated_at: new Date().toISOString()
       })
+      return changed.length ? { ...written, nextStart: changed } : written
     }))
   }
 

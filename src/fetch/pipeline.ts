@@ -13,6 +13,8 @@ import type { FetchResult, HumanTakeoverAction, Warning } from '../schemas/index
 import { fileChooserWarning, type OpenDialog } from '../core/page-ui.js'
 import { PageWatch } from '../page-ui/page-watch.js'
 import { permissionsReady } from '../page-ui/permissions.js'
+import { localeReady } from '../browser/identity.js'
+import { EgressWatch } from './egress-watch.js'
 
 // The public shapes live once, in src/schemas/.
 export type { FetchResult, Warning }
@@ -84,6 +86,8 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
     PageWatch.of(tab.page, () => app.clock.now())
     // No page may meet a permission prompt before the denials (and the profile's grants) are set.
     await permissionsReady(tab.page.browser())
+    // SPEC section 21: the profile's locale is on the page before it loads anything.
+    await localeReady(tab.page)
     mark('prepare_ms', tp)
     return await fetchInTab(app, req, tab, ownTab, { started, deadline, timings, mark })
   } finally {
@@ -101,16 +105,26 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
   const choosersBefore = watch.choosersDuringWork
   let response: MainResponse | undefined
   let seen: Inspection | undefined
-  if (req.url !== undefined && !watch.dialog) {
-    const t0 = performance.now()
-    try {
-      const loaded = await unlessDialog(watch, navigate(tab.page, req.url, req.wait, req.timeoutMs))
-      if ('dialog' in loaded) seen = blockedInspection(tab, req, loaded.dialog, performance.now() - t0)
-      else response = loaded.value
-    } catch (err) {
-      throw await failedNavigation(app, tab, ownTab, req, err)
+  // SPEC section 21: what the profile's forwarder refused or could not carry, while this fetch ran.
+  const egress = app.browsers.egress(tab.profile)
+  const egressWatch = egress && new EgressWatch(tab.page, egress, req.url)
+  try {
+    if (req.url !== undefined && !watch.dialog) {
+      const t0 = performance.now()
+      try {
+        const loaded = await unlessDialog(watch, navigate(tab.page, req.url, req.wait, req.timeoutMs))
+        if ('dialog' in loaded) seen = blockedInspection(tab, req, loaded.dialog, performance.now() - t0)
+        else response = loaded.value
+      } catch (err) {
+        throw await failedNavigation(app, tab, ownTab, req, egressWatch?.verdict({ err }) ?? err)
+      }
+      // The forwarder answered for the site (a refused address, a proxy that is down): no page was loaded.
+      const refused = response && egressWatch?.verdict({ response })
+      if (refused) throw await failedNavigation(app, tab, ownTab, req, refused)
+      mark('navigate_ms', t0)
     }
-    mark('navigate_ms', t0)
+  } finally {
+    egressWatch?.stop()
   }
   const t1 = performance.now()
   if (!seen) {
@@ -118,6 +132,7 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
     seen = 'dialog' in inspected ? blockedInspection(tab, req, inspected.dialog, performance.now() - t1, response) : inspected.value
   }
   if (watch.choosersDuringWork > choosersBefore) seen.warnings.push(fileChooserWarning())
+  if (egressWatch) seen.warnings.push(...egressWatch.warnings())
   mark('inspect_ms', t1)
   app.tabs.touch(tab.id)
 

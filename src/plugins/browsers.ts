@@ -9,6 +9,11 @@ import { endOrphans, ownerEnv, ownerMarkers } from '../browser/orphans.js'
 import { startWatchdog, type Watchdog } from '../browser/watchdog.js'
 import { startXvfb, type XvfbServer } from '../browser/xvfb.js'
 import type { ProfileRunningState } from '../schemas/profiles.js'
+import { Egress } from '../browser/egress.js'
+import { applyLocaleToBrowser } from '../browser/identity.js'
+import { identityArgs } from '../browser/launch-args.js'
+import { acceptLanguages, redactProxy } from '../core/network-identity.js'
+import type { ProfileMetadata } from '../core/profile-metadata.js'
 
 /** What `GET /v1/profiles/:name` reports as `running`; the shape lives in src/schemas/profiles.ts. */
 export type BrowserStatus = ProfileRunningState
@@ -28,6 +33,8 @@ interface Entry {
   closing?: boolean
   /** The durable cookie record of a launched (not attached) browser. */
   journal?: CookieJournal
+  /** The host's forwarder this browser's traffic goes through (SPEC section 21), while it runs. */
+  egress?: Egress
 }
 
 /** While a browser runs, its jar is compared this often and recorded when it changed. */
@@ -58,6 +65,8 @@ export interface BrowserPool {
   onLost (listener: (profile: string) => void): void
   /** Records the profile's cookies durably if they changed (SPEC section 13); never throws. */
   recordCookies (profile: string, reason: string): Promise<RecordOutcome>
+  /** The forwarder the running browser of a profile goes through, if any (SPEC section 21). */
+  egress (profile: string): Egress | undefined
   /** 'headful' or 'headless': what this host's Chromium runs as. */
   readonly mode: 'headful' | 'headless'
   closeAll (): Promise<void>
@@ -115,6 +124,29 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     }
   }
 
+  /**
+   * SPEC section 21: a forwarder when the profile names a proxy or the host denies addresses. A
+   * `cdp` profile's browser connects on its own, so on a host with AFHTTP_URL_DENY it is refused.
+   */
+  async function startEgress (profile: string, meta: ProfileMetadata): Promise<Egress | undefined> {
+    const deny = app.config.urlDeny
+    if (meta.backend === 'cdp') {
+      if (deny) throw new AfhttpError('backend_unavailable', `Profile "${profile}" attaches to a browser the host does not launch, so AFHTTP_URL_DENY cannot be enforced on it; cdp profiles are refused while it is set.`)
+      return undefined
+    }
+    if (meta.proxy === undefined && !deny) return undefined
+    const egress = await Egress.start({
+      upstream: meta.proxy,
+      deny,
+      onRefusal: (r) => {
+        if (r.kind === 'url_not_allowed') app.log.info({ profile, target: r.target, address: r.address }, 'refused a request to an address AFHTTP_URL_DENY names')
+        else app.log.warn({ profile, target: r.target, ...(meta.proxy ? { proxy: redactProxy(meta.proxy) } : {}) }, meta.proxy ? 'the profile\'s proxy did not carry a request' : 'could not connect to a site')
+      }
+    })
+    app.log.info({ profile, forwarder: egress.proxyServer, ...(meta.proxy ? { proxy: redactProxy(meta.proxy) } : {}), url_deny: deny?.ranges }, 'egress forwarder started')
+    return egress
+  }
+
   async function launch (profile: string, entry: Entry): Promise<Browser> {
     const meta = await app.profiles.get(profile)
     await app.profiles.acquire(profile)
@@ -126,16 +158,27 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       await reclaimOrphans()
       guard()
     }
-    const result = await startBrowser({
-      backend: meta.backend,
-      chromiumPath: app.config.chromiumPath,
-      userDataDir: app.profiles.browserDir(profile),
-      cdpUrl: meta.cdp_url,
-      mode: plan.mode,
-      display: meta.backend === 'chromium' ? await display() : undefined,
-      env: ownerEnv(root),
-      signal: shutdown.signal
-    })
+    const egress = await startEgress(profile, meta)
+    const languages = meta.locale !== undefined ? acceptLanguages(meta.locale) : undefined
+    let result
+    try {
+      result = await startBrowser({
+        backend: meta.backend,
+        chromiumPath: app.config.chromiumPath,
+        userDataDir: app.profiles.browserDir(profile),
+        cdpUrl: meta.cdp_url,
+        mode: plan.mode,
+        display: meta.backend === 'chromium' ? await display() : undefined,
+        // SPEC section 21: the time zone of the whole browser process, so every page, popup and worker has it.
+        env: { ...ownerEnv(root), ...(meta.timezone !== undefined ? { TZ: meta.timezone } : {}) },
+        extraArgs: identityArgs({ proxyServer: egress?.proxyServer, acceptLanguages: languages }),
+        signal: shutdown.signal
+      })
+    } catch (err) {
+      await egress?.close()
+      throw err
+    }
+    entry.egress = egress
     if (result.singletons?.removed.length) {
       app.log.warn({ profile, removed: result.singletons.removed, stale_pid: result.singletons.ownerPid }, 'removed stale Chromium singleton files of a dead browser')
     }
@@ -146,6 +189,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     try {
       if (shutdown.signal.aborted) throw new Error('the host is shutting down')
       entry.version = await browser.version().catch(() => undefined)
+      if (meta.locale !== undefined && result.owned) applyLocaleToBrowser(browser, meta.locale)
       await ensureAnchor(browser)
       // /health finds the anchor in puppeteer's target list, which learns its URL a moment after
       // the target exists (a headful window commits about:blank#… later): wait for it once here.
@@ -166,12 +210,18 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       else await browser.disconnect().catch(() => undefined)
       entry.closing = false
       entry.pid = undefined
+      await egress?.close()
+      entry.egress = undefined
       throw err
     }
     // Only now is the browser handed out (get, peek, /health): restored, anchored, ready.
     entry.browser = browser
     entry.error = undefined
     browser.on('disconnected', () => {
+      if (entry.egress === egress) {
+        void egress?.close()
+        entry.egress = undefined
+      }
       if (entry.browser !== browser) return
       entry.browser = undefined
       if (!entry.closing) {
@@ -219,6 +269,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       }
     },
     chromiumVersion: (profile) => entries.get(profile)?.version,
+    egress: (profile) => entries.get(profile)?.egress,
     onStarted (l) { started.push(l) },
     onLost (l) { lost.push(l) },
     mode: plan.mode,
@@ -246,6 +297,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
           app.log.warn({ profile, err }, 'browser did not close cleanly')
           b.process()?.kill('SIGKILL')
         }
+        await e.egress?.close()
       }))
       const server = await xvfb?.catch(() => undefined)
       xvfb = undefined

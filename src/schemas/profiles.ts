@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox'
 import { BACKENDS, LABEL_KEY_RE, PROFILE_NAME_RE, SCHEMA_VERSION } from '../core/profile-vocabulary.js'
 import { PROFILE_METADATA_LIMITS as LIMITS } from '../limits.js'
 import { PROMPTED_PERMISSIONS } from '../core/permissions.js'
+import { NEXT_START_FIELDS } from '../core/network-identity.js'
 import { CLOSED, described, Nullable, OPEN, Warnings } from './common.js'
 
 export const Backend = Type.Enum(BACKENDS)
@@ -26,6 +27,13 @@ const LabelsPatch = Type.Unsafe<Record<string, string | null>>({
   additionalProperties: { type: ['string', 'null'], maxLength: LIMITS.labelValue }
 })
 
+// SPEC section 21. Checked by src/core/network-identity.ts, whose messages name the field and
+// never repeat a proxy URL (it may hold a password).
+const ProxyUrl = described(Type.String({ minLength: 1, maxLength: LIMITS.proxy }),
+  'egress proxy: `http://`, `https://` or `socks5://` URL, optionally with `user:password@`; no path. Answers show the password as `redacted`. Takes effect when the profile\'s browser next starts')
+const Timezone = described(Type.String({ minLength: 1, maxLength: 64 }), 'IANA time zone (e.g. `Europe/Paris`) every page of this profile uses; takes effect at the next browser start')
+const Locale = described(Type.String({ minLength: 1, maxLength: 35 }), 'BCP 47 language tag (e.g. `fr-FR`): navigator.language, Accept-Language and Intl; takes effect at the next browser start')
+
 export const ProfileParams = Type.Object({ name: Name })
 
 /** `POST /v1/profiles`. Names match `^[a-z0-9][a-z0-9._-]{0,62}$`. */
@@ -33,14 +41,20 @@ export const ProfileCreateBody = Type.Object({
   name: Name,
   backend: Type.Optional(Backend),
   cdp_url: Type.Optional(described(CdpUrl, 'required exactly when `backend` is `cdp`')),
-  labels: Type.Optional(LabelsIn)
+  labels: Type.Optional(LabelsIn),
+  proxy: Type.Optional(ProxyUrl),
+  timezone: Type.Optional(Timezone),
+  locale: Type.Optional(Locale)
 }, CLOSED)
 export type ProfileCreateBody = Static<typeof ProfileCreateBody>
 
-/** `PATCH /v1/profiles/:name`: `labels` merge (null removes one), `cdp_url` replaces. */
+/** `PATCH /v1/profiles/:name`: `labels` merge (null removes one), `cdp_url` replaces; `proxy`, `timezone`, `locale` replace (null removes). */
 export const ProfilePatchBody = Type.Object({
   cdp_url: Type.Optional(CdpUrl),
-  labels: Type.Optional(LabelsPatch)
+  labels: Type.Optional(LabelsPatch),
+  proxy: Type.Optional(Nullable(ProxyUrl)),
+  timezone: Type.Optional(Nullable(Timezone)),
+  locale: Type.Optional(Nullable(Locale))
 }, { ...CLOSED, minProperties: 1 })
 export type ProfilePatch = Static<typeof ProfilePatchBody>
 
@@ -52,6 +66,10 @@ const metadataFields = {
   labels: Type.Record(Type.String(), Type.String()),
   /** Per-origin permission grants (SPEC section 16); everything else is denied. */
   permissions: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Enum(PROMPTED_PERMISSIONS)))),
+  /** SPEC section 21: the network identity; answers carry the proxy with its password redacted. */
+  proxy: Type.Optional(Type.String({ description: 'egress proxy URL; in answers the password reads `redacted`' })),
+  timezone: Type.Optional(Type.String({ description: 'IANA time zone every page of this profile uses' })),
+  locale: Type.Optional(Type.String({ description: 'BCP 47 language tag every page of this profile uses' })),
   created_at: Type.String(),
   updated_at: Type.String()
 }
@@ -72,8 +90,13 @@ export const ProfileList = Type.Object({ profiles: Type.Array(ProfileListing) },
 /** `POST /v1/profiles` (201) and `PATCH /v1/profiles/:name`. */
 export const ProfileWriteResult = Type.Object({
   profile: ProfileMetadata,
-  warnings: described(Warnings, 'e.g. `metadata_durability_unconfirmed` when the directory sync failed after the rename')
+  warnings: described(Warnings, 'e.g. `metadata_durability_unconfirmed` when the directory sync failed after the rename; `browser_restart_needed` when a running browser keeps its old network identity'),
+  applies_at_next_start: Type.Optional(Type.Array(Type.Enum(NEXT_START_FIELDS), {
+    description: 'fields this write changed that take effect only when the profile\'s browser next starts (`proxy`, `timezone`, `locale`); absent when none changed'
+  }))
 }, OPEN)
+
+export type ProfileWriteAnswer = Static<typeof ProfileWriteResult>
 
 /** Whether a profile's browser is up; null when the host has no browser backend to ask. */
 export const ProfileRunningState = Type.Object({

@@ -83,3 +83,15 @@ t.test('AFHTTP_BROWSER_MODE resolves against the display and Xvfb this machine h
   t.equal(err.variable, 'AFHTTP_BROWSER_MODE', 'headful with no way to show a window is refused at start')
   t.match(err.message, /DISPLAY is unset/)
 })
+
+t.test('AFHTTP_URL_DENY: unset denies nothing; CIDRs and private are read; anything else fails naming the variable', async (t) => {
+  const chromium = { AFHTTP_CHROMIUM: '/usr/bin/chromium', PATH: process.env.PATH }
+  t.equal(loadConfig(chromium).urlDeny, undefined, 'default: nothing denied')
+  const deny = loadConfig({ ...chromium, AFHTTP_URL_DENY: '127.0.0.2/32,private' }).urlDeny
+  t.ok(deny?.denies('127.0.0.2'))
+  t.ok(deny?.denies('10.9.8.7'), 'private expands')
+  t.notOk(deny?.denies('93.184.216.34'))
+  const err = t.throws(() => loadConfig({ ...chromium, AFHTTP_URL_DENY: 'intranet.example' })) as unknown as ConfigError
+  t.equal(err.variable, 'AFHTTP_URL_DENY')
+  t.match(err.message, /invalid configuration: AFHTTP_URL_DENY .*neither a CIDR nor "private"/)
+})

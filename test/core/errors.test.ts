@@ -6,7 +6,9 @@ import { AfhttpError, ERRORS } from '../../src/errors.js'
 const SPEC_CODES = ['unauthorized', 'invalid_request', 'payload_too_large', 'url_not_allowed', 'profile_not_found',
   'profile_metadata_invalid', 'profile_metadata_write_failed', 'profile_locked', 'backend_unavailable', 'tab_not_found',
   'tab_under_human_control', 'navigation_failed', 'navigation_timeout', 'handoff_not_found', 'handoff_fence_stale',
-  'handoff_expired', 'handoff_secret_invalid', 'handoff_capacity', 'takeover_unavailable', 'anchor_guard_failed', 'internal']
+  'handoff_expired', 'handoff_secret_invalid', 'handoff_capacity', 'takeover_unavailable', 'anchor_guard_failed', 'internal',
+  // SPEC section 21
+  'proxy_unreachable']
 
 t.test('every SPEC code is in the table', async (t) => {
   for (const code of SPEC_CODES) t.ok(code in ERRORS, code)
