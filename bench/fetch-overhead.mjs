@@ -134,6 +134,7 @@ async function afhttp (mode, pool, extras, raw) {
     const res = await fetch(`${base}/v1/fetch`, { method: 'POST', headers, body: JSON.stringify({ url }) })
     const body = await res.json()
     // Counted and printed rather than fatal: on a saturated machine a page can miss its deadline.
+    if (!body.ok && notOk.length === 0) console.error('first fetch that did not answer ok:', JSON.stringify({ ...body, artifacts: Object.keys(body.artifacts ?? {}) }))
     if (!body.ok) notOk.push(body.error?.code ?? (body.warnings ?? []).map((w) => w.code).join('+') ?? 'not ok')
     return { ...body.trace?.timings, client_ms: performance.now() - t0 }
   }
