@@ -11,6 +11,8 @@ import { mayReset, resetClean, type ReuseVerdict, type WindowState, type WindowU
 import { withTimeout } from '../core/with-timeout.js'
 import { pageSession } from '../page-ui/page-watch.js'
 import { endReloadHold } from '../fetch/reload-hold.js'
+import { clientAttached } from './client-attached.js'
+import { targetIdOf } from './target-id.js'
 
 /** A reset that takes longer than this (a page that will not unload, a saturated machine) closes the window instead. */
 const RESET_MS = 5_000
@@ -43,7 +45,7 @@ const READ_STATE = (clearName: boolean): WindowState => {
   }
 }
 
-const clean = (): WindowUseFacts => ({ sessionStorageChanged: false, outOfProcessFrame: false, popupOpened: false, dialogOpened: false, reloadHeld: false, unwatched: false })
+const clean = (): WindowUseFacts => ({ sessionStorageChanged: false, outOfProcessFrame: false, popupOpened: false, dialogOpened: false, reloadHeld: false, unwatched: false, cdpClient: false })
 
 export class WindowUse {
   facts: WindowUseFacts = clean()
@@ -80,6 +82,12 @@ export class WindowUse {
     return use
   }
 
+  // Asked at the reset only: a fresh window a client attached to (auto-attach reaches every
+  // window) is handed out as before; one a fetch used is not handed out again.
+  private noteClient (): void {
+    if (clientAttached(targetIdOf(this.page))) this.facts.cdpClient = true
+  }
+
   /** Why the window may not serve another fetch as it stands; undefined when nothing was seen. */
   dirty (): string | undefined {
     const v = mayReset(this.facts)
@@ -95,6 +103,7 @@ export class WindowUse {
     if (page.isClosed()) return { reuse: false, fact: 'closed', reason: 'it closed' }
     // A reload loop's held navigation would be made later, in the next fetch's page.
     if (endReloadHold(page)) this.facts.reloadHeld = true
+    this.noteClient()
     const before = mayReset(this.facts)
     if (!before.reuse || !this.opened) return before.reuse ? { reuse: false, fact: 'unwatched', reason: 'its first state is unknown' } : before
     const opened = this.opened

@@ -17,6 +17,8 @@ export interface WindowUseFacts {
   reloadHeld: boolean
   /** The window's watch could not be set up (storage events unknown). */
   unwatched: boolean
+  /** A raw CDP passthrough client attached to it: its session (and overrides) may outlive the fetch. */
+  cdpClient: boolean
 }
 
 /** What the window shows after the reset (about:blank), against what it showed when it opened. */
@@ -49,7 +51,8 @@ const WATCHED: Array<[keyof WindowUseFacts, string]> = [
   ['outOfProcessFrame', 'a frame ran out of process, unwatched'],
   ['popupOpened', 'a page opened a window that still references it'],
   ['dialogOpened', 'a page opened a dialog'],
-  ['reloadHeld', 'a page was still reloading itself']
+  ['reloadHeld', 'a page was still reloading itself'],
+  ['cdpClient', 'a raw CDP client attached to it']
 ]
 
 /** Before the reset: may the window be reset for another fetch at all? */

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { mayReset, resetClean, type WindowState, type WindowUseFacts } from '../../src/core/window-reuse.js'
 
-const clean: WindowUseFacts = { sessionStorageChanged: false, outOfProcessFrame: false, popupOpened: false, dialogOpened: false, reloadHeld: false, unwatched: false }
+const clean: WindowUseFacts = { sessionStorageChanged: false, outOfProcessFrame: false, popupOpened: false, dialogOpened: false, reloadHeld: false, unwatched: false, cdpClient: false }
 const opened: WindowState = { url: 'about:blank', historyLength: 1, frames: 0, name: '', opener: false, scrollX: 0, scrollY: 0, focused: false, visibility: 'visible', innerWidth: 1280, innerHeight: 720, outerWidth: 1280, outerHeight: 807, screenX: 20, screenY: 20, devicePixelRatio: 1, zoom: 1 }
 
 t.test('a window is reset only when nothing unwatched or lasting was seen in it', async (t) => {
