@@ -4,7 +4,12 @@
 // us) on the same browser launch, in the same run. Prints p50/p95, the ratios, 8-way wall time,
 // /health latency, metadata writes per second, and host/browser memory with the window pool at
 // 0, 2 and 8. Nothing leaves 127.0.0.1. Run: npm run bench:fetch
+// Measured in blocks: for each phase (back to back, paused, 8-way, 8-way again) a block of host
+// fetches, then, once the host's pool has caught up, a block of raw fetches in a browser of its
+// own, so each ratio compares two blocks run minutes apart at most, and the pool's background
+// work never lands on raw puppeteer's fetches (interleaving them did).
 // Knobs: BENCH_N (sequential fetches, 40), BENCH_POOLS (0,2,8), BENCH_DRIVERS (8), BENCH_PER_DRIVER (4),
+// BENCH_GAP_MS (the think time before each paused fetch, 1000),
 // BENCH_MODES (headful,headless: raw and host in the same browser mode, each mode in turn).
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
@@ -24,9 +29,12 @@ const POOLS = (process.env.BENCH_POOLS ?? '0,2,8').split(',').map(Number)
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8)
 const PER_DRIVER = Number(process.env.BENCH_PER_DRIVER ?? 4)
 // A driver usually does something between fetches (parses, thinks): the same pause for raw and host.
-const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 250)
+const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 1000)
 // An older build without pool counters still runs (for before/after comparisons): zeros.
-const poolStats = (browser) => windowPool.poolStats?.(browser) ?? { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0 }
+const poolStats = (browser) => {
+  const s = windowPool.poolStats?.(browser) ?? { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0 }
+  return { reused: 0, resetMs: 0, ...s, notReused: { ...s.notReused } }
+}
 const MODES = (process.env.BENCH_MODES ?? 'headful,headless').split(',').map((m) => m.trim()).filter(Boolean)
 const TOKEN = 'bench-token-0123456789'
 const CHROMIUM = process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium'
@@ -87,38 +95,48 @@ async function sequential (one, gapMs) {
   return { times, rows }
 }
 
-async function rawPuppeteer (mode) {
+/** Raw puppeteer's browser: the host's own launch (same flags, mode and viewport; headful on an
+ * Xvfb of its own, as the host does): only the way pages are used differs. Idle while the host runs. */
+async function rawBrowser (mode) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-raw-'))
-  // The host's own launch (same flags, mode and viewport; headful on an Xvfb of its own, as the
-  // host does): only the way pages are used differs.
   const xvfb = mode === 'headful' ? await startXvfb('Xvfb', process.env) : undefined
   const { browser, pid } = await startBrowser({ backend: 'chromium', chromiumPath: CHROMIUM, userDataDir: join(dir, 'browser'), mode, display: xvfb?.display })
-  const { times } = await sequential(() => rawFetch(browser), 0)
-  const { times: gapped } = await sequential(() => rawFetch(browser), GAP_MS)
-  const wall = await concurrent(DRIVERS, PER_DRIVER, () => rawFetch(browser))
-  const wall2 = await concurrent(DRIVERS, PER_DRIVER, () => rawFetch(browser))
-  const mem = await treeMemory(pid)
-  await browser.close()
-  await xvfb?.stop()
-  await rm(dir, { recursive: true, force: true })
-  return { times, gapped, wall, wall2, mem }
+  // Raw puppeteer's phases, each run right after the host's block of the same phase.
+  const phases = {
+    b2b: async () => (await sequential(() => rawFetch(browser), 0)).times,
+    paused: async () => (await sequential(() => rawFetch(browser), GAP_MS)).times,
+    burst: () => concurrent(DRIVERS, PER_DRIVER, () => rawFetch(browser))
+  }
+  return {
+    phases,
+    memory: () => treeMemory(pid),
+    stop: async () => {
+      await browser.close()
+      await xvfb?.stop()
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
 }
 
-async function afhttp (mode, pool, extras) {
+async function afhttp (mode, pool, extras, raw) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-afhttp-'))
   const config = loadConfig({ AFHTTP_PROFILES_DIR: dir, AFHTTP_TOKEN: TOKEN, AFHTTP_LOG_LEVEL: 'warn', AFHTTP_TAB_POOL: String(pool), AFHTTP_BROWSER_MODE: mode, PATH: process.env.PATH })
-  const app = await buildApp(config, { token: config.token, logger: createLogger('warn') })
+  // The browser starts below, not in onReady: on a loaded machine its start can outlast Fastify's 10 s hook limit.
+  const app = await buildApp(config, { token: config.token, logger: createLogger('warn'), startBrowser: false })
   await app.listen({ host: '127.0.0.1', port: 0 })
   const base = `http://127.0.0.1:${app.server.address().port}`
   const headers = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }
   const profile = config.defaultProfile
   const poolFull = async () => { for (let i = 0; i < 200 && app.tabs.poolAvailable(profile) < pool; i++) await sleep(25) }
+  const notOk = []
   const one = async () => {
     const t0 = performance.now()
     const res = await fetch(`${base}/v1/fetch`, { method: 'POST', headers, body: JSON.stringify({ url }) })
     const body = await res.json()
-    if (!body.ok) throw new Error(`bench fetch not ok: ${JSON.stringify(body).slice(0, 200)}`)
-    return { ...body.trace.timings, client_ms: performance.now() - t0 }
+    // Counted and printed rather than fatal: on a saturated machine a page can miss its deadline.
+    if (!body.ok && notOk.length === 0) console.error('first fetch that did not answer ok:', JSON.stringify({ ...body, artifacts: Object.keys(body.artifacts ?? {}) }))
+    if (!body.ok) notOk.push(body.error?.code ?? (body.warnings ?? []).map((w) => w.code).join('+') ?? 'not ok')
+    return { ...body.trace?.timings, client_ms: performance.now() - t0 }
   }
   const browser = await app.browsers.get(profile)
   let hits = 0
@@ -135,23 +153,37 @@ async function afhttp (mode, pool, extras) {
     const opened = s1.opened - s0.opened
     const closed = s1.closed - s0.closed
     const demand = s1.openedOnDemand - s0.openedOnDemand
-    return { result, pool: { hits: hits - h0, misses: misses - m0, opened, openMs: opened ? (s1.openMs - s0.openMs) / opened : 0, demandMs: demand ? (s1.onDemandMs - s0.onDemandMs) / demand : 0, closed, closeMs: closed ? (s1.closeMs - s0.closeMs) / closed : 0, deferred: s1.deferredCloses - s0.deferredCloses } }
+    const reused = s1.reused - s0.reused
+    const refused = Object.entries(s1.notReused).map(([k, v]) => [k, v - (s0.notReused[k] ?? 0)]).filter(([, v]) => v > 0)
+    return { result, pool: { hits: hits - h0, misses: misses - m0, opened, openMs: opened ? (s1.openMs - s0.openMs) / opened : 0, demandMs: demand ? (s1.onDemandMs - s0.onDemandMs) / demand : 0, closed, closeMs: closed ? (s1.closeMs - s0.closeMs) / closed : 0, deferred: s1.deferredCloses - s0.deferredCloses, reused, resetMs: reused ? (s1.resetMs - s0.resetMs) / reused : 0, refused } }
   }
   const settled = async () => { await poolFull(); await sleep(300) }
+  // Each phase: the host's block, then (the pool caught up, the host idle) raw puppeteer's block.
+  const rawTimes = {}
   await settled()
   const b2b = await phase(() => sequential(one, 0))
   await settled()
+  rawTimes.times = await raw.phases.b2b()
+  await sleep(300)
   const paused = await phase(() => sequential(one, GAP_MS))
   await settled()
+  rawTimes.gapped = await raw.phases.paused()
+  await sleep(300)
   const rows8 = []
   const burst = await phase(() => concurrent(DRIVERS, PER_DRIVER, async () => rows8.push(await one())))
-  // A second burst right after the pool caught up with the first one (it keeps up to the
-  // recent peak of concurrent fetches, see src/core/pool-demand.ts).
-  for (let i = 0; i < 200 && app.tabs.poolAvailable(profile) < Math.min(8, Math.max(pool, pool && DRIVERS)); i++) await sleep(25)
+  // Raw puppeteer's burst waits until the host's pool has caught up with the host's burst; the
+  // host's second burst comes once the pool is full again (it keeps up to the recent peak of
+  // concurrent fetches, see src/core/pool-demand.ts).
+  const caughtUp = async () => { for (let i = 0; i < 200 && app.tabs.poolAvailable(profile) < Math.min(8, Math.max(pool, pool && DRIVERS)); i++) await sleep(25); await sleep(300) }
+  await caughtUp()
+  rawTimes.wall = await raw.phases.burst()
   await sleep(300)
+  await caughtUp()
   const rows8b = []
   const burst2 = await phase(() => concurrent(DRIVERS, PER_DRIVER, async () => rows8b.push(await one())))
   await settled()
+  rawTimes.wall2 = await raw.phases.burst()
+  await sleep(300)
   const mem = { host: process.memoryUsage().rss / 1024 / 1024, browser: await treeMemory(app.browsers.status(profile).pid), windows: app.tabs.poolAvailable(profile) }
   const out = {
     mode: app.browsers.mode,
@@ -165,7 +197,9 @@ async function afhttp (mode, pool, extras) {
     gappedTimings: paused.result.rows,
     rows8,
     rows8b,
-    pools: { b2b: b2b.pool, paused: paused.pool, burst: burst.pool, burst2: burst2.pool }
+    pools: { b2b: b2b.pool, paused: paused.pool, burst: burst.pool, burst2: burst2.pool },
+    raw: { ...rawTimes, mem: await raw.memory() },
+    notOk
   }
   if (extras) {
     const health = []
@@ -196,18 +230,20 @@ const f = (x) => x.toFixed(1).padStart(7)
 const median = (rows, key) => pct(rows.map((r) => r[key] ?? 0), 0.5)
 const ratio = (a, b) => (a / b).toFixed(2)
 const breakdown = (rows) => `pool wait (open_tab) ${median(rows, 'open_tab_ms')}, prepare ${median(rows, 'prepare_ms')}, navigate ${median(rows, 'navigate_ms')}, capture (inspect) ${median(rows, 'inspect_ms')}, anchor guard (release) ${median(rows, 'release_ms')}, host total ${median(rows, 'total_ms')}, answer (HTTP + JSON) ${pct(rows.map((r) => r.client_ms - r.total_ms), 0.5).toFixed(1)} ms`
-const poolLine = (p) => `${p.hits} hits / ${p.misses} misses (a miss opens its window in mean ${p.demandMs.toFixed(0)} ms); ${p.opened} windows opened ahead (mean ${p.openMs.toFixed(0)} ms), ${p.closed} closed after answers (mean ${p.closeMs.toFixed(0)} ms, ${p.deferred} held for a quiet moment)`
+const poolLine = (p) => `${p.hits} hits / ${p.misses} misses (a miss opens its window in mean ${p.demandMs.toFixed(0)} ms); ${p.reused} windows reset for the next fetch (mean ${p.resetMs.toFixed(0)} ms)${p.refused.length ? `, refused: ${p.refused.map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}; ${p.opened} windows opened ahead (mean ${p.openMs.toFixed(0)} ms), ${p.closed} closed after answers (mean ${p.closeMs.toFixed(0)} ms, ${p.deferred} held for a quiet moment)`
 
 for (const mode of MODES) {
   const load0 = loadavg().map((x) => x.toFixed(2)).join(' ')
-  const raw = await rawPuppeteer(mode)
+  const rawB = await rawBrowser(mode)
   const hosts = []
-  for (const pool of POOLS) hosts.push(await afhttp(mode, pool, pool === 2 || POOLS.length === 1))
+  for (const pool of POOLS) hosts.push(await afhttp(mode, pool, pool === 2 || POOLS.length === 1, rawB))
+  await rawB.stop()
   console.log(`\n## ${mode}: ${new Date().toISOString()}`)
-  console.log(`fetch of a local ${PAGE.length}-byte page; ${N} sequential fetches (after ${WARM} warm-ups) back to back, then ${N} with a ${GAP_MS} ms pause before each, then ${DRIVERS} drivers × ${PER_DRIVER} at once, twice`)
+  console.log(`fetch of a local ${PAGE.length}-byte page; ${N} sequential fetches (after ${WARM} warm-ups) back to back, then ${N} with a ${GAP_MS} ms pause before each, then ${DRIVERS} drivers × ${PER_DRIVER} at once, twice; each phase a block of host fetches, then a block of raw ones`)
   console.log(`load average before ${load0}, after ${loadavg().map((x) => x.toFixed(2)).join(' ')}`)
-  console.log(`raw puppeteer (newPage, goto, content, innerText, close): back to back p50 ${f(pct(raw.times, 0.5))} p95 ${f(pct(raw.times, 0.95))} | paused p50 ${f(pct(raw.gapped, 0.5))} p95 ${f(pct(raw.gapped, 0.95))} | ${DRIVERS}-way wall ${f(raw.wall)} ms, again ${f(raw.wall2)} ms | browser RSS ${raw.mem.rss.toFixed(0)} MB (PSS ${raw.mem.pss.toFixed(0)})`)
   for (const h of hosts) {
+    const raw = h.raw
+    console.log(`raw puppeteer beside pool ${h.pool} (newPage, goto, content, innerText, close): back to back p50 ${f(pct(raw.times, 0.5))} p95 ${f(pct(raw.times, 0.95))} | paused p50 ${f(pct(raw.gapped, 0.5))} p95 ${f(pct(raw.gapped, 0.95))} | ${DRIVERS}-way wall ${f(raw.wall)} ms, again ${f(raw.wall2)} ms | browser RSS ${raw.mem.rss.toFixed(0)} MB (PSS ${raw.mem.pss.toFixed(0)})`)
     if (h.mode !== mode) console.log(`   (the host ran ${h.mode}: ${mode} was not available)`)
     console.log(`afhttp pool ${String(h.pool).padStart(2)}: back to back p50 ${f(pct(h.times, 0.5))} p95 ${f(pct(h.times, 0.95))} | paused p50 ${f(pct(h.gapped, 0.5))} p95 ${f(pct(h.gapped, 0.95))} | ${DRIVERS}-way wall ${f(h.wall)} ms, again ${f(h.wall2)} ms | host RSS ${h.mem.host.toFixed(0)} MB, browser RSS ${h.mem.browser.rss.toFixed(0)} MB (PSS ${h.mem.browser.pss.toFixed(0)}) with ${h.mem.windows} unused windows`)
     console.log(`   ratio host/raw: back to back p50 ${ratio(pct(h.times, 0.5), pct(raw.times, 0.5))} p95 ${ratio(pct(h.times, 0.95), pct(raw.times, 0.95))} | paused p50 ${ratio(pct(h.gapped, 0.5), pct(raw.gapped, 0.5))} p95 ${ratio(pct(h.gapped, 0.95), pct(raw.gapped, 0.95))} | ${DRIVERS}-way wall ${ratio(h.wall, raw.wall)}, again ${ratio(h.wall2, raw.wall2)}`)
@@ -216,6 +252,7 @@ for (const mode of MODES) {
     console.log(`     paused:       ${breakdown(h.gappedTimings)}; pool ${poolLine(h.pools.paused)}`)
     console.log(`     ${DRIVERS}-way:        ${breakdown(h.rows8)}; pool ${poolLine(h.pools.burst)}`)
     console.log(`     ${DRIVERS}-way again:  ${breakdown(h.rows8b)}; pool ${poolLine(h.pools.burst2)}`)
+    if (h.notOk.length) console.log(`   fetches that did not answer ok: ${h.notOk.length} (${[...new Set(h.notOk)].join(', ')})`)
     if (h.health) console.log(`   /health p50 ${pct(h.health, 0.5).toFixed(1)} ms, p95 ${pct(h.health, 0.95).toFixed(1)} ms; metadata writes (PATCH labels, four-step durable write) ${h.writesPerSecond.toFixed(0)}/s`)
   }
 }

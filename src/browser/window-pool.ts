@@ -2,6 +2,7 @@ import type { Browser, Frame, Page, Target } from 'puppeteer-core'
 import { openWindow } from './open-window.js'
 import { POOL_PEAK_MEMORY_MS, PoolDemand } from '../core/pool-demand.js'
 import { closePage } from './close-page.js'
+import { WindowUse } from './window-use.js'
 
 /** What a fetch got from the pool: a window opened ahead of time (hit) or just now (miss). */
 export interface TakenWindow {
@@ -33,6 +34,8 @@ export interface WindowPoolOptions {
    * too): it is theirs now. The owner adopts it as a tab; without an owner it is left open.
    */
   onForeign?: (page: Page) => void
+  /** A used window could not be proven clean and is closed instead of reused (why, in a sentence). */
+  onNotReused?: (reason: string) => void
 }
 
 /** What the pool did, for the bench's breakdown: windows opened ahead, windows closed after answers. */
@@ -46,6 +49,11 @@ export interface PoolStats {
   closeMs: number
   /** Closes that waited for a quiet moment instead of running beside other fetches. */
   deferredCloses: number
+  /** Used windows reset and put back for the next fetch, and the mean time of a reset. */
+  reused: number
+  resetMs: number
+  /** Used windows that could not be proven clean (closed instead), by what failed (see window-reuse.ts). */
+  notReused: Record<string, number>
 }
 
 // Work the pool does for later fetches (opening windows, closing used ones) waits until no fetch
@@ -62,14 +70,17 @@ const stats = new WeakMap<Browser, PoolStats>()
 /** Counters of the pool of `browser` (zeros when it never ran one). */
 export function poolStats (browser: Browser): PoolStats {
   let s = stats.get(browser)
-  if (!s) stats.set(browser, s = { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0 })
+  if (!s) stats.set(browser, s = { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0, reused: 0, resetMs: 0, notReused: {} })
   return s
 }
 
 /**
  * Unused windows kept open for one browser, so a fetch never waits for a window to open
- * (SPEC section 14). A window is handed out once and never comes back: whatever a fetch
- * leaves in its window (sessionStorage, history, a half-run script) dies with it.
+ * (SPEC section 14). A fetch's window comes back only when its fetch released it as reusable
+ * and the window's watch proves it clean (see WindowUse): reset to about:blank with one history
+ * entry, no sessionStorage change, no popup, no dialog, no frame out of process, and the same
+ * window state as when it opened. Any other window is closed: whatever a fetch leaves in it
+ * (sessionStorage, history, a half-run script) dies with it.
  * Pool windows are not tabs: they are never listed, reaped or handed to a person.
  */
 export class WindowPool {
@@ -85,6 +96,8 @@ export class WindowPool {
   private failures = 0
   private readonly demand: PoolDemand
   private readonly toClose: Page[] = []
+  // Used windows being reset for the next fetch: they count as windows on their way.
+  private readonly resetting = new Set<Page>()
   // Fetches waiting for a window because the pool was empty, and the windows opening for them.
   private readonly waiters: Array<{ resolve: (page: Page) => void, reject: (err: unknown) => void }> = []
   private openers = 0
@@ -112,9 +125,15 @@ export class WindowPool {
     this.demand.taken(this.now(), (this.opts.running?.() ?? 0) + this.waiters.length + 1)
     this.postpone()
     let page: Page | undefined
-    while ((page = this.ready.shift()) && !this.pristine(page)) {
-      // Someone else used it and the navigation event has not come yet: not fresh, and not ours.
-      this.handOver(page)
+    while ((page = this.ready.shift()) && !this.usable(page)) {
+      if (!this.pristine(page)) {
+        // Someone else used it and the navigation event has not come yet: not fresh, and not ours.
+        this.handOver(page)
+      } else {
+        // A late storage event of the page that used it before: not proven clean.
+        this.taken.get(page)?.()
+        this.discard(page, 'late_event')
+      }
     }
     if (page) {
       this.taken.get(page)?.()
@@ -137,7 +156,7 @@ export class WindowPool {
   }
 
   private openForWaiters (): void {
-    while (this.openers < OPENERS && this.openers + this.creating.size < this.waiters.length) {
+    while (this.openers < OPENERS && this.openers + this.creating.size + this.resetting.size < this.waiters.length) {
       this.openers++
       const t0 = performance.now()
       this.openWindow(false).then((page) => {
@@ -183,10 +202,54 @@ export class WindowPool {
   }
 
   /**
-   * A fetch answered and is done with its window: it is closed (never handed out again), at
-   * once when the browser is quiet, else once it is, within MAX_CLOSE_DELAY_MS.
+   * A fetch answered and is done with its window. A `reusable` window (a plain fetch's own, never
+   * shown to a person) is reset at once and handed to the next fetch if it proves clean and the
+   * pool wants it; any other window is closed, at once when the browser is quiet, else once it
+   * is, within MAX_CLOSE_DELAY_MS.
    */
-  retire (page: Page): void {
+  retire (page: Page, reusable = false): void {
+    if (page.isClosed()) return
+    if (reusable && this.wantsBack()) {
+      this.reset(page)
+      return
+    }
+    this.close(page)
+  }
+
+  // The pool keeps windows at all (not AFHTTP_TAB_POOL=0) and has fewer on hand or on their way than it wants.
+  private wantsBack (): boolean {
+    return !this.stopped && this.browser.connected && this.size > 0 && (this.ready.length + this.resetting.size + this.creating.size < this.target || this.waiters.length > this.openers + this.creating.size + this.resetting.size)
+  }
+
+  // A reset costs the browser a navigation to about:blank, a fraction of a new window (see
+  // docs/performance.md), so it runs at once, beside the next fetch, instead of in a quiet moment.
+  private reset (page: Page): void {
+    const use = WindowUse.of(page)
+    if (!use) { this.discard(page, 'unwatched'); return }
+    this.resetting.add(page)
+    const t0 = performance.now()
+    use.reset().then((verdict) => {
+      this.resetting.delete(page)
+      if (!verdict.reuse) {
+        this.opts.onNotReused?.(verdict.reason)
+        this.discard(page, verdict.fact)
+        return
+      }
+      this.stats.reused++
+      this.stats.resetMs += performance.now() - t0
+      this.handOut(page)
+    }, () => {
+      this.resetting.delete(page)
+      this.discard(page, 'reset_failed')
+    }).finally(() => { this.openForWaiters() })
+  }
+
+  private discard (page: Page, fact: string): void {
+    this.stats.notReused[fact] = (this.stats.notReused[fact] ?? 0) + 1
+    this.close(page)
+  }
+
+  private close (page: Page): void {
     if (page.isClosed()) return
     this.toClose.push(page)
     if (this.toClose.length >= MAX_PENDING_CLOSES || this.stopped) {
@@ -223,6 +286,11 @@ export class WindowPool {
     return !page.isClosed() && page.url() === 'about:blank'
   }
 
+  // Pristine, and nothing was seen in it since it opened or was last reset.
+  private usable (page: Page): boolean {
+    return this.pristine(page) && WindowUse.of(page)?.dirty() === undefined
+  }
+
   /**
    * True when `target` is a pool window. Waits for windows being opened first: Chromium
    * announces a target before puppeteer's newPage() returns it.
@@ -254,8 +322,10 @@ export class WindowPool {
     // activated): headless Chromium opens such a window in ~60 ms instead of ~105, its page
     // is still `visible` and paints, and the panel brings it to the front when a person comes.
     const t0 = performance.now()
-    const opened = openWindow(this.browser, this.opts.headful ?? false, true).then((page) => {
+    const opened = openWindow(this.browser, this.opts.headful ?? false, true).then(async (page) => {
       this.opened.add(page.target())
+      // Watched from before any site runs in it, so it can be proven clean after its fetch.
+      await WindowUse.watch(page)
       return page
     })
     this.opening.add(opened)
@@ -302,7 +372,7 @@ export class WindowPool {
       this.shrink = setTimeout(() => { this.shrink = undefined; this.refill() }, POOL_PEAK_MEMORY_MS + SETTLE_MS)
       this.shrink.unref()
     }
-    if (this.creating.size > 0 || this.ready.length >= target) return
+    if (this.creating.size > 0 || this.ready.length + this.resetting.size >= target) return
     const job = this.openWindow().then((page) => {
       if (this.stopped) {
         page.close().catch(() => undefined)

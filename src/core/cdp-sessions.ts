@@ -7,6 +7,9 @@ const DETACHED = 'Target.detachedFromTarget'
 export class CdpSessionMap {
   readonly #targets = new Map<string, string>()
 
+  /** `onAttached` hears the target of every session the client attaches. */
+  constructor (private readonly onAttached?: (targetId: string) => void) {}
+
   /** A byte-level pre-check, so large frames (screenshots) are never decoded to find nothing. */
   static mayConcern (data: Buffer): boolean {
     return data.includes(ATTACHED) || data.includes(DETACHED)
@@ -19,7 +22,10 @@ export class CdpSessionMap {
     try { msg = JSON.parse(text) as typeof msg } catch { return }
     const sessionId = msg.params?.sessionId
     if (typeof sessionId !== 'string') return
-    if (msg.method === ATTACHED && typeof msg.params?.targetInfo?.targetId === 'string') this.#targets.set(sessionId, msg.params.targetInfo.targetId)
+    if (msg.method === ATTACHED && typeof msg.params?.targetInfo?.targetId === 'string') {
+      this.#targets.set(sessionId, msg.params.targetInfo.targetId)
+      this.onAttached?.(msg.params.targetInfo.targetId)
+    }
     else if (msg.method === DETACHED) this.#targets.delete(sessionId)
   }
 

@@ -159,8 +159,9 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
     result.actions.push(await humanAction(app, tab, req, seen, result.warnings))
   } else if (ownTab || (req.takeover && seen.verdict.reclaim)) {
     // A plain fetch closes only its own tab; a successful takeover re-fetch recycles the caller's.
+    // Only a window this fetch opened and no person saw may be reset for a later fetch.
     const t2 = performance.now()
-    await closeQuietly(app, tab, result)
+    await closeQuietly(app, tab, result, ownTab)
     mark('release_ms', t2)
   }
   mark('total_ms', started)
@@ -189,9 +190,9 @@ async function humanAction (app: FastifyInstance, tab: TabRecord, req: FetchRequ
   return action
 }
 
-async function closeQuietly (app: FastifyInstance, tab: TabRecord, result: FetchResult): Promise<void> {
+async function closeQuietly (app: FastifyInstance, tab: TabRecord, result: FetchResult, reusable: boolean): Promise<void> {
   try {
-    await app.tabs.release(tab.id)
+    await app.tabs.release(tab.id, reusable)
   } catch (err) {
     // The guard failed, or a handoff began meanwhile: the page stays open and the caller learns where.
     tab.retained = true

@@ -10,11 +10,25 @@ import type { CDPSession, Page } from 'puppeteer-core'
 // made after all, so the page carries on for a person exactly as it would have.
 export const LOADS_BEFORE_HOLD = 2
 
-const active = new WeakMap<Page, () => void>()
+// Each page's hold: its release (`resume: false` drops a held navigation instead of making it)
+// and how many navigations it held.
+const active = new WeakMap<Page, { release: (resume?: boolean) => void, held: () => number }>()
 
 function knownFrameId (page: Page): string | undefined {
   const id = (page.mainFrame() as unknown as { _id?: unknown })._id
   return typeof id === 'string' && id !== '' ? id : undefined
+}
+
+/**
+ * Ends the page's hold now, without making the navigation it held (its window is being reset
+ * for another fetch). True when the page had a navigation held: it was still reloading itself.
+ */
+export function endReloadHold (page: Page): boolean {
+  const hold = active.get(page)
+  if (!hold) return false
+  const owed = hold.held() > 0
+  hold.release(false)
+  return owed
 }
 
 export interface ReloadHold {
@@ -29,7 +43,7 @@ export interface ReloadHold {
  * A later call for the same page releases the earlier hold first.
  */
 export async function holdReloadLoops (page: Page, releaseAt: number): Promise<ReloadHold> {
-  active.get(page)?.()
+  active.get(page)?.release()
   let session: CDPSession
   let mainFrameId: string
   try {
@@ -62,13 +76,13 @@ export async function holdReloadLoops (page: Page, releaseAt: number): Promise<R
   const onLoad = (): void => { if (current !== undefined) current.loaded = true }
   page.on('load', onLoad)
   let released = false
-  const release = (): void => {
+  const release = (resumeHeld = true): void => {
     if (released) return
     released = true
     clearTimeout(timer)
     active.delete(page)
     page.off('load', onLoad)
-    const resume = deferred
+    const resume = resumeHeld ? deferred : undefined
     quietly(session.send('Fetch.disable')
       .then(async () => { if (resume !== undefined && !page.isClosed()) await session.send('Page.navigate', { url: resume }) })
       .finally(() => { quietly(session.detach()) }))
@@ -77,11 +91,11 @@ export async function holdReloadLoops (page: Page, releaseAt: number): Promise<R
   const arm = (at: number): void => {
     if (released) return
     clearTimeout(timer)
-    timer = setTimeout(release, Math.max(0, at - performance.now()))
+    timer = setTimeout(() => release(), Math.max(0, at - performance.now()))
     timer.unref()
   }
   arm(releaseAt)
-  active.set(page, release)
+  active.set(page, { release, held: () => held })
   try {
     await session.send('Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Request' }] })
   } catch {

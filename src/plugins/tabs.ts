@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { Browser, Page, Target } from 'puppeteer-core'
+import type { Browser, HTTPResponse, Page, Target } from 'puppeteer-core'
 import { AfhttpError } from '../errors.js'
 import { ensureAnchor, findAnchorPage, isAnchorUrl } from '../browser/window-anchor.js'
 import { newTabId } from '../core/tab-id.js'
@@ -40,8 +40,14 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
   let last: ReapReport | undefined
   let shuttingDown = false
 
+  // What register() hung on a page for its tab; removed when the tab ends, so a window reset
+  // for another fetch (see WindowPool) starts as a new tab with nothing of the old one on it.
+  const unhook = new WeakMap<TabRecord, () => void>()
+
   function forget (tab: TabRecord, reason: TabCloseReason): void {
     if (!byId.delete(tab.id)) return
+    if (byTarget.get(tab.page.target()) === tab) byTarget.delete(tab.page.target())
+    unhook.get(tab)?.()
     closed.emit(tab, reason)
   }
 
@@ -57,8 +63,8 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     const tab: TabRecord = { id: newTabId(), profile, page, openedAt: now, lastActiveAt: now, retained: false, origin, busy: 0 }
     byTarget.set(target, tab)
     byId.set(tab.id, tab)
-    page.once('close', () => forget(tab, closing.get(tab.id) ?? 'page_closed'))
-    page.on('response', (res) => {
+    const onClose = (): void => forget(tab, closing.get(tab.id) ?? 'page_closed')
+    const onResponse = (res: HTTPResponse): void => {
       try {
         const req = res.request()
         // Redirect hops are not the document; the final answer is.
@@ -66,7 +72,11 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
           tab.lastResponse = { status: res.status(), url: res.url(), headers: res.headers() }
         }
       } catch { /* a response of a frame being torn down */ }
-    })
+    }
+    // on/off, not once: puppeteer's once() registers a wrapper that off() cannot remove.
+    page.on('close', onClose)
+    page.on('response', onResponse)
+    unhook.set(tab, () => { page.off('close', onClose); page.off('response', onResponse) })
     return tab
   }
 
@@ -93,6 +103,8 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       now: () => clock.now(),
       onError: (err) => app.log.warn({ err, profile }, 'the window pool could not open a window; it retries after the next fetch'),
       onCloseError: (err) => app.log.warn({ err, profile }, 'a fetch window did not close after its answer'),
+      // Expected for many sites (any sessionStorage write): debug, not a warning.
+      onNotReused: (reason) => app.log.debug({ profile, reason }, 'a fetch window is closed instead of reused'),
       // A CDP client navigated a waiting window: it is that client's page now, listed and reaped like one it opened.
       onForeign: (page) => { if (!page.isClosed()) register(profile, page, 'adopted') }
     })
@@ -180,7 +192,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
         closing.delete(id)
       }
     },
-    async release (id) {
+    async release (id, reusable = false) {
       const tab = registry.get(id)
       const by = protectedBy(tab)
       if (by) throw new AfhttpError('tab_under_human_control', `The tab is protected (${by}) and was left open.`, { tab_id: id })
@@ -190,7 +202,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
       // pool closes the window when the browser is quiet (see WindowPool.retire).
       setImmediate(() => {
         const pool = pools.get(tab.profile)
-        if (pool?.browser === tab.page.browser()) pool.retire(tab.page)
+        if (pool?.browser === tab.page.browser()) pool.retire(tab.page, reusable)
         else if (!tab.page.isClosed()) tab.page.close().catch(() => undefined)
       })
     },

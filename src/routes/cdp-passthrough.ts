@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import WebSocket from 'ws'
 import { PROFILE_NAME_RE } from '../config.js'
 import { CdpSessionMap } from '../core/cdp-sessions.js'
+import { noteClientAttached } from '../browser/client-attached.js'
 import { DeferredEmulations, heldCommandMessage, isDeferredEmulation, nestedCommand, pageEffectOf } from '../core/cdp-hold.js'
 import { claimMessageLimit } from '../plugins/ws-limits.js'
 import { holdOnTarget } from './cdp-holds.js'
@@ -37,7 +38,8 @@ export default async function cdpPassthroughRoutes (app: FastifyInstance): Promi
     onRequest: async (req) => { if (req.ws) claimMessageLimit(req.raw.socket, CDP_PASSTHROUGH_MAX_MESSAGE_BYTES) }
   }, async (client, req) => {
     const { name } = req.params
-    const sessions = new CdpSessionMap()
+    // A window this client attached to is never reset for another fetch (see WindowUse).
+    const sessions = new CdpSessionMap(noteClientAttached)
     // Messages sent before the upstream opens are held in order, then forwarded.
     const pending: WebSocket.RawData[] = []
     let upstream: WebSocket | undefined = undefined

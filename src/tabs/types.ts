@@ -37,8 +37,10 @@ export interface TabRegistry {
    * A fetch is done with its own tab: the anchor guard runs now (a failure throws and the
    * page stays open), the tab leaves the inventory at once, and the window is closed once
    * the answer has gone out, so the caller never waits for Chromium to tear it down.
+   * A `reusable` window (a plain fetch's own, never shown to a person) may instead be reset and
+   * handed to a later fetch once the pool proves it clean (SPEC section 14, see WindowPool).
    */
-  release (id: string): Promise<void>
+  release (id: string, reusable?: boolean): Promise<void>
   /** Unused windows waiting in a profile's pool (SPEC section 14); 0 when it runs none. */
   poolAvailable (profile: string): number
   /** Unused windows per profile that runs a pool. */

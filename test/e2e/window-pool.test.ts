@@ -7,7 +7,9 @@ import { ANCHOR_URL } from '../../src/browser/window-anchor.js'
 import { POOL_PEAK_MEMORY_MS } from '../../src/core/pool-demand.js'
 
 // The page reports what its window remembers (history, sessionStorage), then leaves traces
-// of its own for a later fetch to find if it ever reused the window.
+// of its own for a later fetch to find if it ever reused the window. It writes sessionStorage, so
+// its window is never reset for another fetch (test/e2e/window-reuse.test.ts covers the windows
+// that are): every fetch here runs in a window no fetch used.
 const PAGE = `<!doctype html><title>Pool probe</title><main id="out">loading</main><script>
   const seen = sessionStorage.getItem('afhttp-probe') ?? 'none'
   document.getElementById('out').textContent = 'history=' + history.length + ' session=' + seen
