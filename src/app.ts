@@ -8,6 +8,7 @@ import errorEnvelope, { toAfhttpError } from './plugins/error-envelope.js'
 import { AfhttpError } from './errors.js'
 import auth from './plugins/auth.js'
 import profiles from './plugins/profiles.js'
+import lifecycle from './plugins/lifecycle.js'
 import browsers from './plugins/browsers.js'
 import tabs from './plugins/tabs.js'
 import handoffs from './plugins/handoffs.js'
@@ -81,6 +82,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(websocket, { options: { maxPayload: WS_MESSAGE_BYTES_MAX, WebSocket: routeLimitedWebSocket } })
   await app.register(auth, { token: opts.token, opsToken: config.opsToken })
   await app.register(profiles)
+  await app.register(lifecycle)
   await app.register(browsers)
   await app.register(tabs)
   await app.register(handoffs)

@@ -130,8 +130,8 @@ export class PanelTab {
     return holder?.lease === lease ? holder.id : undefined
   }
 
-  join (ws: WebSocket, lease: Lease): Viewer {
-    const viewer: Viewer = { id: `v_${randomBytes(9).toString('base64url')}`, ws, sink: new FrameSink(ws), lease, stale: 0 }
+  join (ws: WebSocket, lease: Lease, id = newViewerId()): Viewer {
+    const viewer: Viewer = { id, ws, sink: new FrameSink(ws), lease, stale: 0 }
     this.viewers.set(viewer.id, viewer)
     this.#streamerOf(this.#shown).add(viewer.sink)
     // The first panel of a lease takes control of an untouched tab; a reconnecting one
@@ -376,4 +376,9 @@ export class PanelTab {
   #send (viewer: Viewer, msg: HostMessage): void {
     if (viewer.ws.readyState === WebSocket.OPEN) viewer.ws.send(JSON.stringify(msg))
   }
+}
+
+/** A viewer's id: random, so one viewer cannot name another's control (SPEC section 7). */
+export function newViewerId (): string {
+  return `v_${randomBytes(9).toString('base64url')}`
 }

@@ -8,6 +8,7 @@ import { CookieJournal, type RecordOutcome } from '../browser/cookie-journal.js'
 import { endOrphans, ownerEnv } from '../browser/orphans.js'
 import { startXvfb, type XvfbServer } from '../browser/xvfb.js'
 import type { ProfileRunningState } from '../schemas/profiles.js'
+import { Listeners } from '../core/listeners.js'
 
 /** What `GET /v1/profiles/:name` reports as `running`; the shape lives in src/schemas/profiles.ts. */
 export type BrowserStatus = ProfileRunningState
@@ -70,8 +71,9 @@ declare module 'fastify' {
 
 async function browsersPlugin (app: FastifyInstance): Promise<void> {
   const entries = new Map<string, Entry>()
-  const started: BrowserListener[] = []
-  const lost: Array<(profile: string) => void> = []
+  // A listener that throws is logged: it never fails a launch nor hides a loss from the others.
+  const started = new Listeners<[string, Browser]>((err, profile) => app.log.error({ err, profile }, 'browser start listener failed'))
+  const lost = new Listeners<[string]>((err, profile) => app.log.error({ err, profile }, 'browser loss listener failed'))
   const plan = app.config.browser
   const root = app.profiles.root
   let xvfb: Promise<XvfbServer> | undefined
@@ -139,7 +141,8 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
         entry.error = `browser disconnected${code != null ? ` (exit code ${code})` : ''}`
         app.log.error({ profile, pid: entry.pid, error: entry.error }, 'browser went away; the next explicit use starts it again')
       }
-      for (const l of lost) l(profile)
+      lost.emit(profile)
+      app.lifecycle.emit('browser.lost', { profile }, {})
     })
     await ensureAnchor(browser)
     // /health finds the anchor in puppeteer's target list, which learns its URL a moment after
@@ -154,7 +157,8 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
         app.log.warn({ profile, error: (err as Error).message }, 'could not restore recorded cookies')
       })
     }
-    for (const l of started) l(profile, browser)
+    started.emit(profile, browser)
+    app.lifecycle.emit('browser.started', { profile }, { pid: browser.process()?.pid ?? null })
     return browser
   }
 
@@ -185,8 +189,8 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
       return { running: connected, connected, backend: e.backend, pid: e.pid, ...(e.error ? { error: e.error } : {}) }
     },
     chromiumVersion: (profile) => entries.get(profile)?.version,
-    onStarted (l) { started.push(l) },
-    onLost (l) { lost.push(l) },
+    onStarted (l) { started.add(l) },
+    onLost (l) { lost.add(l) },
     mode: plan.mode,
     async recordCookies (profile, reason) {
       const e = entries.get(profile)
@@ -229,4 +233,4 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => { await pool.closeAll() })
 }
 
-export default fp(browsersPlugin, { name: 'afhttp-browsers', dependencies: ['afhttp-profiles'] })
+export default fp(browsersPlugin, { name: 'afhttp-browsers', dependencies: ['afhttp-profiles', 'afhttp-lifecycle'] })

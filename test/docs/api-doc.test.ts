@@ -4,6 +4,7 @@ import type { TSchema } from 'typebox'
 import { openApiDocument } from '../../src/docs/openapi-document.js'
 import { renderApiMarkdown } from '../../src/docs/api-markdown.js'
 import { withPanelMessageTable } from '../../src/docs/panel-messages-markdown.js'
+import { withEventTable, withTransitionTable } from '../../src/docs/events-markdown.js'
 import { requiresToken } from '../../src/plugins/auth.js'
 import * as S from '../../src/schemas/index.js'
 import { startHost } from '../helpers/host.js'
@@ -105,4 +106,11 @@ t.test('every response object is open, so serialization drops nothing the host s
   for (const route of ROUTES) for (const [status, schema] of Object.entries(route.answers ?? {})) walk(JSON.parse(JSON.stringify(schema)), `${route.path} ${status}`)
   walk(JSON.parse(JSON.stringify(S.ErrorEnvelope)), 'ErrorEnvelope')
   t.same(closed, [])
+})
+
+t.test('docs/api-guide.md lists the events and docs/architecture.md the transitions the schemas type (regenerate with npm run docs:api)', async (t) => {
+  const guide = await readFile(new URL('../../docs/api-guide.md', import.meta.url), 'utf8')
+  t.equal(guide, withEventTable(guide))
+  const architecture = await readFile(new URL('../../docs/architecture.md', import.meta.url), 'utf8')
+  t.equal(architecture, withTransitionTable(architecture))
 })
