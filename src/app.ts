@@ -33,6 +33,8 @@ import idempotency from './plugins/idempotency.js'
 import events from './events/plugin.js'
 import eventsRoutes from './routes/events.js'
 import openapi from './plugins/openapi.js'
+import audit from './plugins/audit.js'
+import auditRoutes from './routes/audit.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -88,6 +90,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(handoffs)
   await app.register(idempotency)
   await app.register(events, { webhookBackoffMs: opts.webhookBackoffMs })
+  await app.register(audit)
   await app.register(panel)
   await app.register(cookieRecords)
   await app.register(pageUi)
@@ -103,6 +106,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(panelApiRoutes)
   await app.register(panelWsRoutes)
   await app.register(eventsRoutes)
+  await app.register(auditRoutes)
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {

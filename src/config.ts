@@ -31,9 +31,11 @@ export interface Config {
   readonly browser: BrowserModePlan
   /** Unused windows kept open per running profile (SPEC section 14). */
   readonly tabPool: number
+  /** Handoffs whose audit trail each profile keeps (SPEC section 19); older ones are dropped. */
+  readonly auditKeep: number
 }
 
-import { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL } from './limits.js'
+import { AUDIT_KEEP_DEFAULT, AUDIT_KEEP_MAX, MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL } from './limits.js'
 export { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL }
 import { PROFILE_NAME_RE } from './core/profile-vocabulary.js'
 export { PROFILE_NAME_RE }
@@ -55,7 +57,8 @@ const schema = {
     AFHTTP_WEBHOOK_SECRET: { type: 'string', minLength: 16 },
     AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     AFHTTP_BROWSER_MODE: { type: 'string', enum: BROWSER_MODES, default: 'auto' },
-    AFHTTP_TAB_POOL: { type: 'integer', minimum: 0, maximum: MAX_TAB_POOL, default: 2 }
+    AFHTTP_TAB_POOL: { type: 'integer', minimum: 0, maximum: MAX_TAB_POOL, default: 2 },
+    AFHTTP_AUDIT_KEEP: { type: 'integer', minimum: 1, maximum: AUDIT_KEEP_MAX, default: AUDIT_KEEP_DEFAULT }
   }
 } as const
 
@@ -75,6 +78,7 @@ interface RawEnv {
   AFHTTP_LOG_LEVEL: string
   AFHTTP_BROWSER_MODE: BrowserMode
   AFHTTP_TAB_POOL: number
+  AFHTTP_AUDIT_KEEP: number
 }
 
 /** A configuration problem, phrased as the one line an operator sees at start. */
@@ -154,7 +158,8 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     logLevel: raw.AFHTTP_LOG_LEVEL,
     browserModeConfigured: raw.AFHTTP_BROWSER_MODE,
     browser,
-    tabPool: raw.AFHTTP_TAB_POOL
+    tabPool: raw.AFHTTP_TAB_POOL,
+    auditKeep: raw.AFHTTP_AUDIT_KEEP
   })
 }
 

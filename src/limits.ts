@@ -112,3 +112,13 @@ export const PUBLIC_LIMITS = Object.freeze({
   instructions_chars_max: INSTRUCTIONS_MAX_CHARS,
   decline_note_chars_max: DECLINE_NOTE_MAX_CHARS
 })
+
+/** Handoffs whose audit trail a profile keeps by default, and at most (AFHTTP_AUDIT_KEEP, SPEC section 19). */
+export const AUDIT_KEEP_DEFAULT = 1_000
+export const AUDIT_KEEP_MAX = 1_000_000
+/** Entries one audit answer holds at most (`limit`). */
+export const AUDIT_PAGE_MAX = 1_000
+/** Entries waiting for the disk at most per profile while it refuses them (a full disk): the oldest go first. */
+export const AUDIT_PENDING_MAX = 10_000
+/** The audit trail reaches the disk within this (SPEC section 19: SIGKILL loses at most the last second). */
+export const AUDIT_FLUSH_MS = 500

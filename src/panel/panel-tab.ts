@@ -43,6 +43,8 @@ export interface PanelTabDeps {
   log: FastifyBaseLogger
   /** Relayed input acknowledged by Chromium (the input → page latency of /metrics). */
   inputDelivered?: RelayHooks['inputDelivered']
+  /** A person answered a JavaScript dialog of this handoff (for the audit trail, SPEC section 19). */
+  dialogAnswered?: (dialogType: string) => void
 }
 
 const FOCUS_POLL_MS = 700
@@ -176,7 +178,12 @@ export class PanelTab {
       }
       if (isUiAnswer(msg)) {
         // An answered dialog or a choice can be what gets the page through: check, as after a click.
-        this.#uiOf(this.#shown).answer(msg).then(() => { if (msg.t !== 'chooser') this.#completion.moment() }, (err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
+        const ui = this.#uiOf(this.#shown)
+        const dialogType = msg.t === 'dialog' ? ui.dialogType : undefined
+        ui.answer(msg).then(() => {
+          if (dialogType !== undefined) this.#deps.dialogAnswered?.(dialogType)
+          if (msg.t !== 'chooser') this.#completion.moment()
+        }, (err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
         return
       }
       const popup = this.#popups.get(this.#shown)

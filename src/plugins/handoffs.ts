@@ -17,6 +17,8 @@ import { ClosedSummaries } from '../handoffs/closed-summaries.js'
 import { OutcomeWatch } from '../handoffs/outcome-watch.js'
 import type { TabRecord } from './tabs.js'
 import { Listeners } from '../core/listeners.js'
+import { originOf } from '../core/audit.js'
+import { watchNavigations } from '../handoffs/page-effects.js'
 
 export type { FrameProver, HandoffService, LiveCheckOptions, MintOptions, MintResult, SecretProblem } from '../handoffs/service.js'
 
@@ -45,10 +47,18 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   const lifecycle = app.lifecycle
   // The service owns each hold's deadline (SPEC section 7 "Hold"): a timer announces the expiry,
   // nobody polls for it. `expired` is set once it was announced; `by` once the ending is known.
-  const clocks = new WeakMap<Handoff, { cancel: () => void, expired: boolean, by?: 'driver' | 'person' | 'host' }>()
+  // `profile` outlives the tab (a revoke on close still names it); `stops` end the page watches.
+  const clocks = new WeakMap<Handoff, { cancel: () => void, expired: boolean, by?: 'driver' | 'person' | 'host', profile: string, stops: Array<() => void> }>()
 
   const emit = (h: Handoff): void => { changed.emit(h.tabId, summarize(h, clock.now())) }
-  const where = (h: Handoff): { tab_id: string, profile?: string } => ({ tab_id: h.tabId, profile: app.tabs.find(h.tabId)?.profile })
+  const where = (h: Handoff): { tab_id: string, profile?: string } => ({ tab_id: h.tabId, profile: clocks.get(h)?.profile ?? app.tabs.find(h.tabId)?.profile })
+
+  /** Audits the documents a page of the handoff loads while it is held (the tab, or a popup of it). */
+  function watchPage (h: Handoff, page: TabRecord['page'], popupTabId?: string): void {
+    clocks.get(h)?.stops.push(watchNavigations(page, (origin) => {
+      if (isHeld(h, clock.now())) lifecycle.emit('handoff.navigated', where(h), { handoff_fence: h.fence, origin, ...(popupTabId ? { popup_tab_id: popupTabId } : {}) })
+    }))
+  }
 
   /** A ended (or expired) handoff's transition payload: its summary, who ended it and how long it held. */
   function endingData (h: Handoff): TransitionData<'handoff.finished'> {
@@ -83,7 +93,10 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     // An expiry whose timer has not run yet is announced first: the hold ended before the handoff did.
     if (c && clock.now() >= h.expiresAt) expire(h)
     c?.cancel()
-    if (c) c.by = endedBy(reason, byDriver)
+    if (c) {
+      c.by = endedBy(reason, byDriver)
+      for (const stop of c.stops.splice(0)) stop()
+    }
     const tab = app.tabs.find(h.tabId)
     // Read before the record changes: the outcome compares with how the handoff began.
     const navigated = tab ? outcomes.navigated(h, tab) : false
@@ -142,8 +155,8 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       instructions: opts.instructions
     })
     outcomes.begin(h, tab)
-    const c = { cancel: clock.at(h.expiresAt, () => expire(h)), expired: false }
-    clocks.set(h, c)
+    clocks.set(h, { cancel: clock.at(h.expiresAt, () => expire(h)), expired: false, profile: tab.profile, stops: [] })
+    watchPage(h, tab.page)
     rec.current = h
     app.log.info({ tab_id: tab.id, expires_at: new Date(h.expiresAt).toISOString() }, 'handoff opened')
     return h
@@ -347,6 +360,16 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       if (perTab.get(tab.id) === rec) perTab.delete(tab.id)
       endings.delete(tab.id)
     })
+  })
+  // A popup of a held tab joins its handoff (SPEC section 7 "Popups"): audited, and its documents too.
+  lifecycle.on('tab.opened', (t) => {
+    if (!t.data.opener_tab_id || !t.tab_id) return
+    const by = service.heldBy(t.tab_id)
+    const h = by === undefined ? undefined : held(by)
+    const popup = app.tabs.find(t.tab_id)
+    if (!h || !popup) return
+    lifecycle.emit('handoff.popup_opened', where(h), { handoff_fence: h.fence, popup_tab_id: t.tab_id, origin: originOf(t.data.url) })
+    watchPage(h, popup.page, t.tab_id)
   })
   app.addHook('preClose', () => service.shutdown())
 }

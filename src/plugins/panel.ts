@@ -80,7 +80,12 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
           popups: () => app.handoffs.popupsOf(tab.id),
           now: () => app.clock.now(),
           log: app.log.child({ tab_id: tab.id }),
-          inputDelivered: (seconds, kind) => app.metrics.inputDelivered(seconds, kind) })
+          inputDelivered: (seconds, kind) => app.metrics.inputDelivered(seconds, kind),
+          dialogAnswered: (dialogType) => {
+            const h = app.handoffs.current(tab.id)
+            if (h) app.lifecycle.emit('handoff.dialog_answered', { tab_id: tab.id, profile: tab.profile }, { handoff_fence: h.fence, dialog_type: dialogType })
+          }
+        })
         p.then((panel) => {
           // The handoff may have ended while the panel was opening.
           if (panels.get(tab.id) === p && app.handoffs.isHeld(tab.id)) opened.set(tab.id, panel)

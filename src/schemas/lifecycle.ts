@@ -50,7 +50,7 @@ export const TRANSITIONS = {
   'handoff.finished': Type.Object(Ended, { description: 'the handoff ended: Done, decline, completion detected or the driver\'s finish' }),
   'handoff.expired': Type.Object(Ended, { description: 'the hold ran out (the service\'s own timer)' }),
   'handoff.revoked': Type.Object(Ended, { description: 'the tab or browser closed, or the host shut down' }),
-  'handoff.navigated': Type.Object({ handoff_fence: Fence, origin: Type.String({ description: 'scheme://host:port of the new document, never its path or query' }) }, { description: 'the page a person works on loaded a new document' }),
+  'handoff.navigated': Type.Object({ handoff_fence: Fence, origin: Type.String({ description: 'scheme://host:port of the new document, never its path or query' }), popup_tab_id: Type.Optional(Type.String()) }, { description: 'the page a person works on loaded a new document' }),
   'handoff.popup_opened': Type.Object({ handoff_fence: Fence, popup_tab_id: Type.String(), origin: Type.String() }, { description: 'the page opened a popup that joined the handoff' }),
   'handoff.dialog_answered': Type.Object({ handoff_fence: Fence, dialog_type: Type.String({ description: 'alert, confirm, prompt or beforeunload; never the answer' }) }, { description: 'a person answered a JavaScript dialog' }),
   'handoff.file_uploaded': Type.Object({ handoff_fence: Fence, count: Type.Number(), bytes: Type.Number() }, { description: 'a person chose files for a file chooser' }),

@@ -10,11 +10,12 @@ import { handoffCommand } from './handoff.js'
 import { finishCommand } from './finish.js'
 import { cdpCommand } from './cdp.js'
 import { eventsCommand } from './events.js'
+import { auditCommand } from './audit.js'
 
 /** Every subcommand, in the order `afhttp --help` lists them. */
 export const COMMANDS: readonly Command[] = [
   serveCommand, fetchCommand, healthCommand, capabilitiesCommand, profilesCommand,
-  tabsCommand, closeCommand, handoffCommand, finishCommand, cdpCommand, eventsCommand
+  tabsCommand, closeCommand, handoffCommand, finishCommand, cdpCommand, eventsCommand, auditCommand
 ]
 
 export function findCommand (name: string): Command | undefined {
