@@ -30,6 +30,8 @@ const ROUTES: Array<{ method: string, path: string, body?: TSchema, params?: TSc
   { method: 'post', path: '/v1/tabs/{tab_id}/handoff/finish', params: S.TabParams, body: S.FinishBody, answers: { 200: S.HandoffSummary } },
   { method: 'post', path: '/v1/cdp', body: S.CdpBody, answers: { 200: S.CdpResult } },
   { method: 'get', path: '/v1/events', query: S.EventsQuery },
+  { method: 'get', path: '/v1/tabs/{tab_id}/handoff/audit', params: S.TabAuditParams, answers: { 200: S.AuditTrailAnswer } },
+  { method: 'get', path: '/v1/profiles/{name}/audit', params: S.ProfileAuditParams, query: S.AuditQuery, answers: { 200: S.AuditTrailAnswer } },
   { method: 'get', path: '/takeover/{secret}', params: S.TakeoverParams }
 ]
 
