@@ -3,7 +3,6 @@
 // values, secrets, query strings or full URLs.
 import { Type, type Static } from 'typebox'
 import { CLOSED, described, OPEN, TabId, Warnings } from './common.js'
-import { AUDIT_PAGE_MAX } from '../limits.js'
 import { Controller, HandoffMode } from './handoff.js'
 import { EndedBy } from './lifecycle.js'
 
@@ -48,9 +47,10 @@ export const AuditEntry = Type.Object({
 export type AuditEntry = Static<typeof AuditEntry>
 
 export const AuditQuery = Type.Object({
-  since: Type.Optional(Type.String({ maxLength: 40, description: 'only entries at or after this ISO time' })),
-  /** Query strings are text: digits, range-checked here. */
-  limit: Type.Optional(Type.String({ pattern: '^\\d{1,7}$', description: `at most this many entries (default 100, at most ${AUDIT_PAGE_MAX})` }))
+  /** Only entries at or after this ISO time. */
+  since: Type.Optional(Type.String({ maxLength: 40 })),
+  /** At most this many entries (default 100, at most AUDIT_PAGE_MAX); query strings are text, range-checked by the route. */
+  limit: Type.Optional(Type.String({ pattern: '^\\d{1,7}$' }))
 }, CLOSED)
 export type AuditQuery = Static<typeof AuditQuery>
 export const ProfileAuditParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) })
