@@ -8,6 +8,7 @@ import errorEnvelope, { toAfhttpError } from './plugins/error-envelope.js'
 import { AfhttpError } from './errors.js'
 import auth from './plugins/auth.js'
 import profiles from './plugins/profiles.js'
+import lifecycle from './plugins/lifecycle.js'
 import browsers from './plugins/browsers.js'
 import tabs from './plugins/tabs.js'
 import handoffs from './plugins/handoffs.js'
@@ -35,6 +36,8 @@ import openapi from './plugins/openapi.js'
 import mcpRoutes from './routes/mcp.js'
 import inbox from './plugins/inbox.js'
 import inboxRoutes from './routes/inbox.js'
+import audit from './plugins/audit.js'
+import auditRoutes from './routes/audit.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -88,11 +91,13 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(websocket, { options: { maxPayload: WS_MESSAGE_BYTES_MAX, WebSocket: routeLimitedWebSocket } })
   await app.register(auth, { token: opts.token, opsToken: config.opsToken })
   await app.register(profiles)
+  await app.register(lifecycle)
   await app.register(browsers)
   await app.register(tabs)
   await app.register(handoffs)
   await app.register(idempotency)
   await app.register(events, { webhookBackoffMs: opts.webhookBackoffMs })
+  await app.register(audit)
   await app.register(panel)
   await app.register(cookieRecords)
   await app.register(pageUi)
@@ -111,6 +116,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(eventsRoutes)
   await app.register(mcpRoutes, { token: opts.token })
   await app.register(inboxRoutes)
+  await app.register(auditRoutes)
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {

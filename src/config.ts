@@ -38,9 +38,11 @@ export interface Config {
   readonly tabPool: number
   /** AFHTTP_URL_DENY: addresses no browser of this host may connect to (SPEC section 21); undefined denies nothing. */
   readonly urlDeny?: UrlDeny
+  /** Handoffs whose audit trail each profile keeps (SPEC section 19); older ones are dropped. */
+  readonly auditKeep: number
 }
 
-import { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL } from './limits.js'
+import { AUDIT_KEEP_DEFAULT, AUDIT_KEEP_MAX, MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL } from './limits.js'
 export { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL }
 import { PROFILE_NAME_RE } from './core/profile-vocabulary.js'
 export { PROFILE_NAME_RE }
@@ -65,7 +67,8 @@ const schema = {
     AFHTTP_LOG_LEVEL: { type: 'string', enum: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], default: 'info' },
     AFHTTP_BROWSER_MODE: { type: 'string', enum: BROWSER_MODES, default: 'auto' },
     AFHTTP_TAB_POOL: { type: 'integer', minimum: 0, maximum: MAX_TAB_POOL, default: 2 },
-    AFHTTP_URL_DENY: { type: 'string', minLength: 1 }
+    AFHTTP_URL_DENY: { type: 'string', minLength: 1 },
+    AFHTTP_AUDIT_KEEP: { type: 'integer', minimum: 1, maximum: AUDIT_KEEP_MAX, default: AUDIT_KEEP_DEFAULT }
   }
 } as const
 
@@ -88,6 +91,7 @@ interface RawEnv {
   AFHTTP_BROWSER_MODE: BrowserMode
   AFHTTP_TAB_POOL: number
   AFHTTP_URL_DENY?: string
+  AFHTTP_AUDIT_KEEP: number
 }
 
 /** A configuration problem, phrased as the one line an operator sees at start. */
@@ -179,6 +183,7 @@ export function loadConfig (env: Record<string, string | undefined> = process.en
     browserModeConfigured: raw.AFHTTP_BROWSER_MODE,
     browser,
     tabPool: raw.AFHTTP_TAB_POOL,
+    auditKeep: raw.AFHTTP_AUDIT_KEEP,
     ...(urlDeny ? { urlDeny } : {})
   })
 }

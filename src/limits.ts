@@ -145,3 +145,13 @@ export const PUSH_TTL_S = 600
 export const PUSH_TIMEOUT_MS = 10_000
 /** Open inbox streams at once (each is a phone or a desktop tab of an operator). */
 export const INBOX_STREAMS_MAX = 64
+
+/** Handoffs whose audit trail a profile keeps by default, and at most (AFHTTP_AUDIT_KEEP, SPEC section 19). */
+export const AUDIT_KEEP_DEFAULT = 1_000
+export const AUDIT_KEEP_MAX = 1_000_000
+/** Entries one audit answer holds at most (`limit`). */
+export const AUDIT_PAGE_MAX = 1_000
+/** Entries waiting for the disk at most per profile while it refuses them (a full disk): the oldest go first. */
+export const AUDIT_PENDING_MAX = 10_000
+/** The audit trail reaches the disk within this (SPEC section 19: SIGKILL loses at most the last second). */
+export const AUDIT_FLUSH_MS = 500

@@ -2,7 +2,7 @@ import { Pool, type Dispatcher } from 'undici'
 import { AfhttpClientError, answerError, transportError } from './errors.js'
 import { hostForUrl, hostRef, parseHostList, rendezvousPick, routeOf, tabIdsIn, TabDirectory, DEFAULT_ROUTE_PROFILE, type HostRef, type Route } from './routing.js'
 import type {
-  Capabilities, CdpRequest, CdpResult, FetchRequest, FetchResult, HandoffFinishResult, HandoffMint, HandoffRequest, HandoffResult,
+  AuditTrailAnswer, Capabilities, CdpRequest, CdpResult, FetchRequest, FetchResult, HandoffFinishResult, HandoffMint, HandoffRequest, HandoffResult,
   HandoffSummary, Health, ProfileCreateRequest, ProfileDescription, ProfileList, ProfilePatch, ProfileWriteResult,
   SnapshotRequest, SnapshotResult, TabCloseResult, TabDescription, TabList, Warning
 } from './types.js'
@@ -197,6 +197,20 @@ export class AfhttpClient {
   declineHandoff (tabId: string, handoffFence: string, note?: string, opts?: CallOptions): Promise<HandoffFinishResult> {
     const body = { handoff_fence: handoffFence, reason: 'human_declined', ...(note !== undefined ? { human_note: note } : {}) }
     return this.#call('POST', `/v1/tabs/${enc(tabId)}/handoff/finish`, body, opts)
+  }
+
+  /** `GET /v1/tabs/:tab_id/handoff/audit`: the audit trail of a tab's handoffs, readable after the tab is gone. */
+  handoffAudit (tabId: string, opts?: CallOptions): Promise<AuditTrailAnswer> {
+    return this.#call('GET', `/v1/tabs/${enc(tabId)}/handoff/audit`, undefined, opts)
+  }
+
+  /** `GET /v1/profiles/:name/audit`: a profile's trail across handoffs, entries at or after `since`, at most `limit`. */
+  profileAudit (name: string, query: { since?: string, limit?: number } = {}, opts?: CallOptions): Promise<AuditTrailAnswer> {
+    const q = new URLSearchParams()
+    if (query.since !== undefined) q.set('since', query.since)
+    if (query.limit !== undefined) q.set('limit', String(query.limit))
+    const qs = q.size ? `?${q.toString()}` : ''
+    return this.#call('GET', `/v1/profiles/${enc(name)}/audit${qs}`, undefined, opts)
   }
 
   /** `POST /v1/cdp`: one raw CDP command (low level; `Target.closeTarget` here has no anchor protection). */

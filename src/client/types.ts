@@ -111,6 +111,8 @@ export type HandoffMint = Static<typeof HandoffMintSchema>
 export type HandoffResult = HandoffMint
 /** `POST /v1/tabs/:tab_id/handoff/finish` answer: the summary after the finish. */
 export type HandoffFinishResult = HandoffSummary
+/** `GET …/audit` (SPEC section 19): entries `{at, handoff_fence, kind, …}`, never text, secrets or full URLs. */
+export type { AuditEntry, AuditTrailAnswer } from '../schemas/audit.js'
 
 // ---------------------------------------------------------------- cdp
 

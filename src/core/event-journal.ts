@@ -2,13 +2,10 @@
 // per event and start at the host's start time in ms, so a host restarted later continues
 // above every id it handed out before: an id from an earlier run reads as "before the journal".
 import type { Clock } from './clock.js'
+import { EVENT_TYPES, GAP_EVENT, type EventData, type EventType } from '../schemas/events.js'
 
-export const EVENT_TYPES = [
-  'handoff.opened', 'handoff.url_reissued', 'handoff.viewer_joined', 'handoff.control', 'handoff.finished',
-  'handoff.expired', 'handoff.revoked', 'tab.opened', 'tab.closed', 'browser.lost', 'browser.started'
-] as const
-export type EventType = typeof EVENT_TYPES[number]
-export const GAP_EVENT = 'events.gap'
+// The public vocabulary lives once, in src/schemas/events.ts.
+export { EVENT_TYPES, GAP_EVENT, type EventType }
 import { EVENT_JOURNAL_MAX } from '../limits.js'
 export { EVENT_JOURNAL_MAX }
 
@@ -21,7 +18,21 @@ export interface HostEvent {
   data: Record<string, unknown>
 }
 
-export interface EventInput { type: EventType, tab_id?: string, profile?: string, data?: Record<string, unknown> }
+/** What the event service publishes: each type with its own `data` (src/schemas/events.ts). */
+export type EventInput = { [K in EventType]: { type: K, tab_id?: string, profile?: string, data: EventData<K> } }[EventType]
+/** What the journal stores; the service checks the shape, the journal only numbers and keeps. */
+export interface JournalInput { type: EventType, tab_id?: string, profile?: string, data?: Record<string, unknown> }
+
+/**
+ * A panel URL beside an event (SPEC section 15: the stream and the webhook carry it). The
+ * journal never stores it in the event: readers see it while `spent()` is undefined, and the
+ * reason instead once it is not, so a late reader never gets a working secret it should not.
+ */
+export interface SealedUrl {
+  readonly url: string
+  /** Why the URL can no longer be exchanged (`used`, `revoked`, …), or undefined while it can. */
+  spent (): string | undefined
+}
 
 export interface Resumption {
   /** Present when `lastId` predates the journal: the client missed events and must re-read state. */
@@ -31,24 +42,37 @@ export interface Resumption {
 
 export class EventJournal {
   readonly #events: HostEvent[] = []
+  readonly #sealed = new Map<number, SealedUrl>()
   #nextId: number
 
   constructor (private readonly clock: Clock, private readonly max = EVENT_JOURNAL_MAX, firstId = clock.now()) {
     this.#nextId = firstId
   }
 
-  append (input: EventInput): HostEvent {
+  /** Journals an event; what live subscribers receive (with the panel URL when one is sealed beside it). */
+  append (input: JournalInput, sealed?: SealedUrl): HostEvent {
     const event: HostEvent = {
       id: this.#nextId++,
       type: input.type,
       at: new Date(this.clock.now()).toISOString(),
       ...(input.tab_id !== undefined ? { tab_id: input.tab_id } : {}),
       ...(input.profile !== undefined ? { profile: input.profile } : {}),
-      data: input.data ?? {}
+      data: { ...input.data }
     }
     this.#events.push(event)
-    if (this.#events.length > this.max) this.#events.splice(0, this.#events.length - this.max)
-    return event
+    if (sealed) this.#sealed.set(event.id, sealed)
+    if (this.#events.length > this.max) {
+      for (const gone of this.#events.splice(0, this.#events.length - this.max)) this.#sealed.delete(gone.id)
+    }
+    return this.#view(event)
+  }
+
+  /** An event as a reader sees it now: the sealed URL while it works, its state once spent. */
+  #view (event: HostEvent): HostEvent {
+    const sealed = this.#sealed.get(event.id)
+    if (!sealed) return event
+    const spent = sealed.spent()
+    return { ...event, data: { ...event.data, ...(spent === undefined ? { takeover_url_secret: sealed.url } : { takeover_url_state: spent }) } }
   }
 
   /** The id of the newest event handed out (one below the first id when there is none). */
@@ -56,8 +80,8 @@ export class EventJournal {
 
   get size (): number { return this.#events.length }
 
-  /** The journaled events, oldest first (sources redact spent panel URLs in place). */
-  recent (): readonly HostEvent[] { return this.#events }
+  /** The journaled events, oldest first, as a reader sees them now. */
+  recent (): readonly HostEvent[] { return this.#events.map((e) => this.#view(e)) }
 
   /** What a client that last saw `lastId` must receive, in order; undefined: it starts live. */
   resume (lastId: number | undefined): Resumption {
@@ -65,14 +89,14 @@ export class EventJournal {
     const oldest = this.#events[0]?.id ?? this.#nextId
     // Inside the journal: exactly what came after. Before it, or an id this host never gave
     // (a future one, from another host): a gap, then whatever the journal still holds.
-    if (lastId >= oldest - 1 && lastId < this.lastId) return { events: this.#events.filter((e) => e.id > lastId) }
+    if (lastId >= oldest - 1 && lastId < this.lastId) return { events: this.recent().filter((e) => e.id > lastId) }
     const gap: HostEvent = {
       id: oldest - 1,
       type: GAP_EVENT,
       at: new Date(this.clock.now()).toISOString(),
       data: { last_event_id: lastId, oldest_event_id: this.#events[0]?.id ?? null, reason: lastId > this.lastId ? 'unknown_event_id' : 'journal_exceeded', action: 're-read state: GET /v1/tabs and each handoff summary' }
     }
-    return { gap, events: [...this.#events] }
+    return { gap, events: this.recent() as HostEvent[] }
   }
 }
 

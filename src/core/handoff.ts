@@ -82,16 +82,34 @@ export function handoffState (h: Handoff, now: number): HandoffState {
   return 'open'
 }
 
+/** The states in which the hold protects the tab; written once, asked everywhere. */
+export const LIVE_STATES: readonly HandoffState[] = ['open', 'human', 'human_disconnected']
+
 /** Live: the hold still protects the tab from agent page effects and the reaper. */
+export function isLiveState (state: HandoffState): boolean {
+  return LIVE_STATES.includes(state)
+}
+
 export function isHeld (h: Handoff | undefined, now: number): boolean {
-  if (!h) return false
-  const state = handoffState(h, now)
-  return state === 'open' || state === 'human' || state === 'human_disconnected'
+  return h !== undefined && isLiveState(handoffState(h, now))
+}
+
+/** Who ended a handoff, for the lifecycle and the audit trail (SPEC section 19 "finished (reason, by)"). */
+export function endedBy (reason: FinishReason, tabClosedByDriver = false): 'driver' | 'person' | 'host' {
+  if (reason === 'driver' || reason === 'api_close' || (reason === 'tab_closed' && tabClosedByDriver)) return 'driver'
+  if (reason === 'human_done' || reason === 'human_declined') return 'person'
+  return 'host'
+}
+
+/** From mint to the end of the hold; null when the hold had expired before the handoff ended. */
+export function heldMs (h: Handoff): number | null {
+  if (!h.ended) return h.expiresAt - h.openedAt
+  return h.ended.at >= h.expiresAt ? null : h.ended.at - h.openedAt
 }
 
 export function summarize (h: Handoff, now: number): HandoffSummary {
   const state = handoffState(h, now)
-  const live = state === 'open' || state === 'human' || state === 'human_disconnected'
+  const live = isLiveState(state)
   return {
     tab_id: h.tabId,
     state,

@@ -1,8 +1,9 @@
 // A list of callbacks that one failing listener cannot break: each is called, a throw is
-// reported (never propagated), and the rest still hear the event.
+// reported (never propagated), and the rest still hear the event. The one way the host's
+// services call their listeners.
 export class Listeners<A extends unknown[]> {
   readonly #fns: Array<(...args: A) => void> = []
-  constructor (private readonly onError: (err: unknown) => void) {}
+  constructor (private readonly onError: (err: unknown, ...args: A) => void) {}
 
   add (fn: (...args: A) => void): void {
     this.#fns.push(fn)
@@ -10,7 +11,7 @@ export class Listeners<A extends unknown[]> {
 
   emit (...args: A): void {
     for (const fn of this.#fns) {
-      try { fn(...args) } catch (err) { this.onError(err) }
+      try { fn(...args) } catch (err) { this.onError(err, ...args) }
     }
   }
 }

@@ -1,12 +1,15 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import { EventJournal, type EventInput, type HostEvent } from '../core/event-journal.js'
+import { EventJournal, type EventInput, type HostEvent, type SealedUrl } from '../core/event-journal.js'
 import { wireEventSources } from './sources.js'
 import { startWebhook, type WebhookStats } from './webhook.js'
 
 export interface EventService {
-  /** Journals an event and hands it to every subscriber (streams, webhook); never blocks. */
-  publish (input: EventInput): HostEvent
+  /**
+   * Journals an event and hands it to every subscriber (streams, webhook); never blocks. A
+   * `sealed` panel URL reaches the subscribers now and journal readers only while it works.
+   */
+  publish (input: EventInput, sealed?: SealedUrl): HostEvent
   subscribe (fn: (event: HostEvent) => void): () => void
   readonly journal: EventJournal
   /** Live subscribers (open streams, the webhook). */
@@ -27,8 +30,8 @@ async function eventsPlugin (app: FastifyInstance, opts: { webhookBackoffMs?: re
   const subscribers = new Set<(event: HostEvent) => void>()
   let webhook: { stats: () => WebhookStats } | undefined
   const service: EventService = {
-    publish (input) {
-      const event = journal.append(input)
+    publish (input, sealed) {
+      const event = journal.append({ ...input, data: input.data as Record<string, unknown> }, sealed)
       for (const fn of subscribers) {
         try { fn(event) } catch (err) { app.log.error({ err, event_type: event.type }, 'event subscriber failed') }
       }
@@ -49,4 +52,4 @@ async function eventsPlugin (app: FastifyInstance, opts: { webhookBackoffMs?: re
   }
 }
 
-export default fp(eventsPlugin, { name: 'afhttp-events', dependencies: ['afhttp-tabs', 'afhttp-handoffs'] })
+export default fp(eventsPlugin, { name: 'afhttp-events', dependencies: ['afhttp-tabs', 'afhttp-handoffs', 'afhttp-lifecycle'] })

@@ -45,8 +45,8 @@ export interface HandoffService {
   summary (tabId: string): HandoffSummary
   /** `note` is kept as `human_note` (a driver reporting its person's decline, SPEC section 18). */
   finish (tabId: string, fence: string, reason: FinishReason, note?: string): HandoffSummary
-  /** Exchanges a panel secret once; the caller runs live checks first. */
-  consumeSecret (secret: string): Handoff
+  /** Exchanges a panel secret once; the caller runs live checks first. `viewer` is recorded (SPEC section 19). */
+  consumeSecret (secret: string, viewer?: { remoteAddress: string, userAgent: string }): Handoff
   /** Whether a live secret is a control or a view link (before it is consumed). */
   secretMode (secret: string): HandoffMode | undefined
   /** The person said "I can't do this": ends the handoff with human_declined and their note. */
@@ -62,6 +62,10 @@ export interface HandoffService {
   control (tabId: string, event: ControlEvent): ControlResult
   isHeld (tabId: string): boolean
   liveChecks (tab: TabRecord, opts?: LiveCheckOptions): Promise<LiveCheck[]>
+  /**
+   * Hears every change of a handoff's summary (checks left, warnings, control, the ending). The
+   * transitions themselves (opened, control, finished, expired, …) are on app.lifecycle.
+   */
   onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
   /** How the last handoff of a tab that has since closed ended (bounded memory), if any. */
   closedSummary (tabId: string): (HandoffSummary & { tab_closed: true }) | undefined

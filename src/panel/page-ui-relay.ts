@@ -99,6 +99,9 @@ export class PageUiRelay {
 
   get dialogOpen (): boolean { return this.#d.watch.dialog !== undefined }
 
+  /** The open dialog's type (alert, confirm, prompt, beforeunload) — never its text. */
+  get dialogType (): string | undefined { return this.#d.watch.dialog?.type }
+
   /** What a viewer that just joined must see. */
   state (): PageUiMessage[] {
     const { watch } = this.#d

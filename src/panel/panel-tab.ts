@@ -43,6 +43,8 @@ export interface PanelTabDeps {
   log: FastifyBaseLogger
   /** Relayed input acknowledged by Chromium (the input → page latency of /metrics). */
   inputDelivered?: RelayHooks['inputDelivered']
+  /** A person answered a JavaScript dialog of this handoff (for the audit trail, SPEC section 19). */
+  dialogAnswered?: (dialogType: string) => void
 }
 
 const FOCUS_POLL_MS = 700
@@ -146,8 +148,8 @@ export class PanelTab {
     return holder?.lease === lease ? holder.id : undefined
   }
 
-  join (ws: WebSocket, lease: Lease): Viewer {
-    const viewer: Viewer = { id: `v_${randomBytes(9).toString('base64url')}`, ws, sink: new FrameSink(ws), lease, stale: 0 }
+  join (ws: WebSocket, lease: Lease, id = newViewerId()): Viewer {
+    const viewer: Viewer = { id, ws, sink: new FrameSink(ws), lease, stale: 0 }
     this.viewers.set(viewer.id, viewer)
     // The first panel of a lease takes control of an untouched tab; a reconnecting one
     // (after human_disconnected) shows "Take control" instead (SPEC section 7).
@@ -198,7 +200,12 @@ export class PanelTab {
       }
       if (isUiAnswer(msg)) {
         // An answered dialog or a choice can be what gets the page through: check, as after a click.
-        this.#uiOf(this.#shown).answer(msg).then(() => { if (msg.t !== 'chooser') this.#completion.moment() }, (err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
+        const ui = this.#uiOf(this.#shown)
+        const dialogType = msg.t === 'dialog' ? ui.dialogType : undefined
+        ui.answer(msg).then(() => {
+          if (dialogType !== undefined) this.#deps.dialogAnswered?.(dialogType)
+          if (msg.t !== 'chooser') this.#completion.moment()
+        }, (err: unknown) => this.#send(viewer, { t: 'refused', action: msg.t, message: (err as Error).message }))
         return
       }
       const popup = this.#popups.get(this.#shown)
@@ -398,4 +405,9 @@ export class PanelTab {
   #send (viewer: Viewer, msg: HostMessage): void {
     if (viewer.ws.readyState === WebSocket.OPEN) viewer.ws.send(JSON.stringify(msg))
   }
+}
+
+/** A viewer's id: random, so one viewer cannot name another's control (SPEC section 7). */
+export function newViewerId (): string {
+  return `v_${randomBytes(9).toString('base64url')}`
 }

@@ -14,6 +14,7 @@ import { applyLocaleToBrowser } from '../browser/identity.js'
 import { identityArgs } from '../browser/launch-args.js'
 import { acceptLanguages, redactProxy } from '../core/network-identity.js'
 import type { ProfileMetadata } from '../core/profile-metadata.js'
+import { Listeners } from '../core/listeners.js'
 
 /** What `GET /v1/profiles/:name` reports as `running`; the shape lives in src/schemas/profiles.ts. */
 export type BrowserStatus = ProfileRunningState
@@ -80,8 +81,9 @@ declare module 'fastify' {
 
 async function browsersPlugin (app: FastifyInstance): Promise<void> {
   const entries = new Map<string, Entry>()
-  const started: BrowserListener[] = []
-  const lost: Array<(profile: string) => void> = []
+  // A listener that throws is logged: it never fails a launch nor hides a loss from the others.
+  const started = new Listeners<[string, Browser]>((err, profile) => app.log.error({ err, profile }, 'browser start listener failed'))
+  const lost = new Listeners<[string]>((err, profile) => app.log.error({ err, profile }, 'browser loss listener failed'))
   const plan = app.config.browser
   const root = app.profiles.root
   let xvfb: Promise<XvfbServer> | undefined
@@ -229,9 +231,11 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
         entry.error = `browser disconnected${code != null ? ` (exit code ${code})` : ''}`
         app.log.error({ profile, pid: entry.pid, error: entry.error }, 'browser went away; the next explicit use starts it again')
       }
-      for (const l of lost) l(profile)
+      lost.emit(profile)
+      app.lifecycle.emit('browser.lost', { profile }, {})
     })
-    for (const l of started) l(profile, browser)
+    started.emit(profile, browser)
+    app.lifecycle.emit('browser.started', { profile }, { pid: browser.process()?.pid ?? null })
     return browser
   }
 
@@ -270,8 +274,8 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
     },
     chromiumVersion: (profile) => entries.get(profile)?.version,
     egress: (profile) => entries.get(profile)?.egress,
-    onStarted (l) { started.push(l) },
-    onLost (l) { lost.push(l) },
+    onStarted (l) { started.add(l) },
+    onLost (l) { lost.add(l) },
     mode: plan.mode,
     async recordCookies (profile, reason) {
       const e = entries.get(profile)
@@ -320,4 +324,4 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
   app.addHook('onClose', async () => { await pool.closeAll() })
 }
 
-export default fp(browsersPlugin, { name: 'afhttp-browsers', dependencies: ['afhttp-profiles'] })
+export default fp(browsersPlugin, { name: 'afhttp-browsers', dependencies: ['afhttp-profiles', 'afhttp-lifecycle'] })

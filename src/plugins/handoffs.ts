@@ -6,15 +6,19 @@ import { resolveAim } from '../browser/aim.js'
 import { newFence } from '../core/secrets.js'
 import { applyControl } from '../core/control.js'
 import {
-  addWarning, handoffState, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
-  type FinishReason, type Handoff, type HandoffSummary
+  addWarning, endedBy, handoffState, heldMs, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
+  type FinishReason, type Handoff, type HandoffMode, type HandoffSummary
 } from '../core/handoff.js'
+import type { TransitionData } from '../core/lifecycle.js'
 import type { FrameProver, HandoffService } from '../handoffs/service.js'
 import { PanelLinks } from '../handoffs/panel-links.js'
 import { holderOf, openerTabId, popupsOf } from '../handoffs/popup-chain.js'
 import { ClosedSummaries } from '../handoffs/closed-summaries.js'
 import { OutcomeWatch } from '../handoffs/outcome-watch.js'
 import type { TabRecord } from './tabs.js'
+import { Listeners } from '../core/listeners.js'
+import { originOf } from '../core/audit.js'
+import { watchNavigations } from '../handoffs/page-effects.js'
 
 export type { FrameProver, HandoffService, LiveCheckOptions, MintOptions, MintResult, SecretProblem } from '../handoffs/service.js'
 
@@ -39,13 +43,35 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   // Endings still reading their outcome; the summary is told once each settles.
   const endings = new Map<string, Promise<void>>()
   let frameProver: FrameProver | undefined
-  const listeners: Array<(tabId: string, s: HandoffSummary) => void> = []
+  const changed = new Listeners<[string, HandoffSummary]>((err) => app.log.error({ err }, 'handoff listener failed'))
+  const lifecycle = app.lifecycle
+  // The service owns each hold's deadline (SPEC section 7 "Hold"): a timer announces the expiry,
+  // nobody polls for it. `expired` is set once it was announced; `by` once the ending is known.
+  // `profile` outlives the tab (a revoke on close still names it); `stops` end the page watches.
+  const clocks = new WeakMap<Handoff, { cancel: () => void, expired: boolean, by?: 'driver' | 'person' | 'host', profile: string, stops: Array<() => void> }>()
 
-  const emit = (h: Handoff): void => {
-    const s = summarize(h, clock.now())
-    for (const l of listeners) {
-      try { l(h.tabId, s) } catch (err) { app.log.error({ err }, 'handoff listener failed') }
-    }
+  const emit = (h: Handoff): void => { changed.emit(h.tabId, summarize(h, clock.now())) }
+  const where = (h: Handoff): { tab_id: string, profile?: string } => ({ tab_id: h.tabId, profile: clocks.get(h)?.profile ?? app.tabs.find(h.tabId)?.profile })
+
+  /** Audits the documents a page of the handoff loads while it is held (the tab, or a popup of it). */
+  function watchPage (h: Handoff, page: TabRecord['page'], popupTabId?: string): void {
+    clocks.get(h)?.stops.push(watchNavigations(page, (origin) => {
+      if (isHeld(h, clock.now())) lifecycle.emit('handoff.navigated', where(h), { handoff_fence: h.fence, origin, ...(popupTabId ? { popup_tab_id: popupTabId } : {}) })
+    }))
+  }
+
+  /** A ended (or expired) handoff's transition payload: its summary, who ended it and how long it held. */
+  function endingData (h: Handoff): TransitionData<'handoff.finished'> {
+    const { tab_id: _tab, ...summary } = summarize(h, clock.now())
+    return { ...summary, by: clocks.get(h)?.by ?? 'host', held_ms: heldMs(h) }
+  }
+
+  function expire (h: Handoff): void {
+    const c = clocks.get(h)
+    if (!c || c.expired || h.ended) return
+    c.expired = true
+    app.log.info({ tab_id: h.tabId }, 'handoff hold expired')
+    lifecycle.emit('handoff.expired', where(h), endingData(h))
   }
 
   /** The live handoff of a tab, or undefined once it finished, expired or was revoked. */
@@ -61,8 +87,16 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     return h
   }
 
-  function end (h: Handoff, state: 'finished' | 'revoked', reason: FinishReason, note?: string): void {
+  function end (h: Handoff, state: 'finished' | 'revoked', reason: FinishReason, note?: string, byDriver = false): void {
     if (h.ended) return
+    const c = clocks.get(h)
+    // An expiry whose timer has not run yet is announced first: the hold ended before the handoff did.
+    if (c && clock.now() >= h.expiresAt) expire(h)
+    c?.cancel()
+    if (c) {
+      c.by = endedBy(reason, byDriver)
+      for (const stop of c.stops.splice(0)) stop()
+    }
     const tab = app.tabs.find(h.tabId)
     // Read before the record changes: the outcome compares with how the handoff began.
     const navigated = tab ? outcomes.navigated(h, tab) : false
@@ -79,13 +113,17 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     app.log.info({ tab_id: h.tabId, state, reason }, 'handoff ended')
     // The hold is already off; the summary (and every panel) hears of the ending once the jar
     // answered, or after OUTCOME_JAR_MS without cookie names.
+    const told = (): void => {
+      emit(h)
+      lifecycle.emit(state === 'finished' ? 'handoff.finished' : 'handoff.revoked', where(h), endingData(h))
+    }
     if (!tab || tab.page.isClosed() || !tab.page.browser().connected || reason === 'shutdown') {
       // Nothing left to read (or no time to): the ending is told at once, in order with the close.
       endings.delete(h.tabId)
-      emit(h)
+      told()
       return
     }
-    endings.set(h.tabId, outcomes.cookiesSet(h, tab).finally(() => emit(h)))
+    endings.set(h.tabId, outcomes.cookiesSet(h, tab).finally(told))
   }
 
   /** Ends the open handoff because a viewer asked (Done or decline), unless another viewer drives. */
@@ -118,6 +156,8 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       reason: opts.reason
     })
     outcomes.begin(h, tab)
+    clocks.set(h, { cancel: clock.at(h.expiresAt, () => expire(h)), expired: false, profile: tab.profile, stops: [] })
+    watchPage(h, tab.page)
     rec.current = h
     app.log.info({ tab_id: tab.id, expires_at: new Date(h.expiresAt).toISOString() }, 'handoff opened')
     return h
@@ -137,6 +177,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       perTab.set(tabId, rec)
       let h = held(tabId)
       if (opts.reissueOf !== undefined && h?.fence !== opts.reissueOf) throw new AfhttpError('handoff_expired', 'This handoff is no longer open.', { tab_id: tabId })
+      const fresh = !h
       if (!h) {
         h = openHandoff(rec, tab, opts)
       } else {
@@ -147,19 +188,33 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
         if (opts.instructions !== undefined) h.instructions = opts.instructions
       }
       // Each mode has one usable link: a view mint leaves the control link working, and back.
-      const secret = links.issue(h, opts.mode ?? 'control')
+      const mode: HandoffMode = opts.mode ?? 'control'
+      const secret = links.issue(h, mode)
       tab.retained = true
       const aim = await resolveAim(tab.page, h.region, h.widgetSelector)
       const warnings = aim.missed ? [{ code: 'takeover_selector_missed', message: `The region selector ${JSON.stringify(h.region)} matched nothing; the panel shows ${aim.kind === 'detected' ? 'the challenge widget' : 'the whole page'}.` }] : []
       for (const w of warnings) addWarning(h, w)
       emit(h)
-      return {
+      const result = {
         takeover_url_secret: `${app.config.publicUrl}/takeover/${secret}`,
         handoff_fence: h.fence,
         expires_at: new Date(h.expiresAt).toISOString(),
         surface: { tab_id: tabId, url: tab.page.url(), aim },
         warnings
       }
+      // The URL is the mint's answer; it rides beside the transition (for the event stream and
+      // webhook, SPEC section 15), never inside its payload, and reads as spent once it is.
+      const panelUrl = { url: result.takeover_url_secret, spent: () => links.problem(secret, clock.now()) }
+      const data = {
+        handoff_fence: h.fence,
+        expires_at: result.expires_at,
+        mode,
+        ...(opts.instructions !== undefined ? { instructions: opts.instructions } : {}),
+        surface: result.surface,
+        reason: h.challengeSeen ? 'challenge' as const : 'driver' as const
+      }
+      lifecycle.emit(fresh ? 'handoff.opened' : 'handoff.url_reissued', { tab_id: tabId, profile: tab.profile }, data, { panelUrl })
+      return result
     },
     current: (tabId) => perTab.get(tabId)?.current,
     closedSummary: (tabId) => closedTabs.get(tabId),
@@ -180,13 +235,20 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     },
     peekSecret: (secret) => links.peek(secret),
     secretProblem: (secret) => links.problem(secret, clock.now()),
-    consumeSecret (secret) {
+    consumeSecret (secret, viewer) {
       const h = links.peek(secret)
       const problem = links.problem(secret, clock.now())
       if (!h || problem) {
         throw new AfhttpError('handoff_secret_invalid', problem && problem !== 'unknown' ? `This panel link is ${problem === 'finished' ? 'for a finished handoff' : problem}.` : undefined, { reason: problem })
       }
+      const mode = links.mode(secret) ?? 'control'
       links.consume(secret, h)
+      lifecycle.emit('handoff.exchanged', where(h), {
+        handoff_fence: h.fence,
+        mode,
+        remote_address: viewer?.remoteAddress ?? '',
+        user_agent: (viewer?.userAgent ?? '').slice(0, 256)
+      })
       return h
     },
     secretMode: (secret) => links.mode(secret),
@@ -205,6 +267,8 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       if (res.ok && res.changed) {
         h.control = res.state
         emit(h)
+        const s = summarize(h, clock.now())
+        lifecycle.emit('handoff.control', where(h), { handoff_fence: h.fence, controller: s.controller, generation: s.generation, state: s.state, ...('viewerId' in event && event.viewerId !== undefined ? { viewer_id: event.viewerId } : {}) })
       }
       return res
     },
@@ -220,7 +284,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       screencast: opts?.screencast,
       proveFrame: frameProver && ((timeoutMs) => frameProver!(tab, { keepStreaming: opts?.keepStreaming === true, timeoutMs }))
     }).then((checks) => { app.metrics?.liveChecks(checks); return checks }),
-    onChange (fn) { listeners.push(fn) },
+    onChange (fn) { changed.add(fn) },
     touched (tabId) {
       // Checks left and will_check_again change only while the handoff is held; an ended one was told once.
       const h = perTab.get(tabId)?.current
@@ -287,7 +351,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       perTab.delete(tab.id)
       return
     }
-    end(h, 'revoked', reason === 'browser_lost' ? 'browser_lost' : 'tab_closed')
+    end(h, 'revoked', reason === 'browser_lost' ? 'browser_lost' : 'tab_closed', undefined, reason === 'api')
     // A driver waiting on this handoff must still learn how it ended when the tab went away
     // without its doing (a crash, a page that closed itself); after its own DELETE it knows.
     const keep = (): void => { if (reason !== 'api') closedTabs.keep(tab.id, summarize(h, clock.now())) }
@@ -299,7 +363,17 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       endings.delete(tab.id)
     })
   })
+  // A popup of a held tab joins its handoff (SPEC section 7 "Popups"): audited, and its documents too.
+  lifecycle.on('tab.opened', (t) => {
+    if (!t.data.opener_tab_id || !t.tab_id) return
+    const by = service.heldBy(t.tab_id)
+    const h = by === undefined ? undefined : held(by)
+    const popup = app.tabs.find(t.tab_id)
+    if (!h || !popup) return
+    lifecycle.emit('handoff.popup_opened', where(h), { handoff_fence: h.fence, popup_tab_id: t.tab_id, origin: originOf(t.data.url) })
+    watchPage(h, popup.page, t.tab_id)
+  })
   app.addHook('preClose', () => service.shutdown())
 }
 
-export default fp(handoffsPlugin, { name: 'afhttp-handoffs', dependencies: ['afhttp-tabs'] })
+export default fp(handoffsPlugin, { name: 'afhttp-handoffs', dependencies: ['afhttp-tabs', 'afhttp-lifecycle'] })

@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
-import { handoffState } from '../core/handoff.js'
+import { handoffState, isLiveState } from '../core/handoff.js'
+import { HANDOFF_ENDINGS } from '../schemas/lifecycle.js'
 import type { LiveCheck } from '../browser/live-checks.js'
 import type { InputKind } from '../panel/input-relay.js'
 
@@ -90,7 +91,7 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
   app.browsers.onStarted((profile) => browserEvents.inc({ profile, event: 'started' }))
   app.browsers.onLost((profile) => browserEvents.inc({ profile, event: 'lost' }))
 
-  const handoffs = new Counter({ name: 'afhttp_handoffs_total', help: 'Handoffs reaching each state (finish_reason set once they end).', labelNames: ['state', 'finish_reason'] as const, registers })
+  const handoffs = new Counter({ name: 'afhttp_handoffs_total', help: 'Handoffs reaching each state: open and each ending once per handoff (finish_reason set once they end), human and human_disconnected each time control moves there.', labelNames: ['state', 'finish_reason'] as const, registers })
   const handoffSeconds = new Histogram({ name: 'afhttp_handoff_duration_seconds', help: 'From mint to the end of the hold (finished, revoked or expired).', labelNames: ['state'] as const, buckets: HANDOFF_BUCKETS, registers })
   new Gauge({
     name: 'afhttp_handoffs_live',
@@ -104,34 +105,23 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
       for (const tab of app.tabs.list()) {
         const h = app.handoffs.current(tab.id)
         const state = h && handoffState(h, now)
-        if (state && state !== 'finished' && state !== 'revoked' && state !== 'expired') counts[state] = (counts[state] ?? 0) + 1
+        if (state && isLiveState(state)) counts[state] = (counts[state] ?? 0) + 1
       }
       for (const [state, n] of Object.entries(counts)) this.set({ state }, n)
     }
   })
-  // Each handoff (fence) counts once per state it reaches. A finished or revoked one is final: it
-  // is remembered (bounded, oldest forgotten first) so that a later change event for it — the
-  // outcome arriving after the ending, its tab closing — does not count its ending again.
-  const seen = new Map<string, { states: Set<string>, openedAt: number }>()
-  app.handoffs.onChange((tabId, summary) => {
-    const h = app.handoffs.current(tabId)
-    const key = summary.handoff_fence
-    let rec = seen.get(key)
-    if (!rec) {
-      rec = { states: new Set(), openedAt: h?.fence === key ? h.openedAt : app.clock.now() }
-      seen.set(key, rec)
-    }
-    if (rec.states.has(summary.state) || rec.states.has('finished') || rec.states.has('revoked')) return
-    rec.states.add(summary.state)
-    handoffs.inc({ state: summary.state, finish_reason: summary.finish_reason ?? '' })
-    if (summary.state === 'finished' || summary.state === 'revoked' || summary.state === 'expired') {
-      if (!rec.states.has('ended')) {
-        rec.states.add('ended')
-        handoffSeconds.observe({ state: summary.state }, Math.max(0, app.clock.now() - rec.openedAt) / 1000)
-      }
-    }
-    if (seen.size > 10_000) seen.delete(seen.keys().next().value as string)
+  // The lifecycle tells each transition once: nothing to remember here.
+  app.lifecycle.on('handoff.opened', () => handoffs.inc({ state: 'open', finish_reason: '' }))
+  app.lifecycle.on('handoff.control', (t) => {
+    if (t.data.state !== 'open') handoffs.inc({ state: t.data.state, finish_reason: '' })
   })
+  for (const ending of HANDOFF_ENDINGS) {
+    app.lifecycle.on(ending, (t) => {
+      handoffs.inc({ state: t.data.state, finish_reason: t.data.finish_reason ?? '' })
+      // A revoke after an expiry ends no hold: its duration was observed at the expiry.
+      if (t.data.held_ms !== null) handoffSeconds.observe({ state: t.data.state }, t.data.held_ms / 1000)
+    })
+  }
 
   new Gauge({
     name: 'afhttp_panel_viewers',
@@ -178,4 +168,4 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(metricsPlugin, { name: 'afhttp-metrics', dependencies: ['afhttp-tabs', 'afhttp-browsers', 'afhttp-handoffs', 'afhttp-panel'] })
+export default fp(metricsPlugin, { name: 'afhttp-metrics', dependencies: ['afhttp-tabs', 'afhttp-browsers', 'afhttp-handoffs', 'afhttp-panel', 'afhttp-lifecycle'] })

@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { isHeld, summarize } from '../core/handoff.js'
+import { isHeld, isLiveState, summarize } from '../core/handoff.js'
+import { HANDOFF_ENDINGS } from '../schemas/lifecycle.js'
 import { LeaseBook, leaseCookieName, type Lease } from '../panel/lease.js'
 import { PanelTab } from '../panel/panel-tab.js'
 import { TabStreamer } from '../panel/streamer.js'
@@ -29,8 +30,11 @@ declare module 'fastify' {
   }
 }
 
-/** Expiry reaches every open panel within a second (SPEC section 7 "Ending reaches every viewer"). */
-const EXPIRY_SWEEP_MS = 250
+/**
+ * A viewer whose panel stopped renewing its UI lease is disconnected within this. (A handoff's
+ * own ending — expiry included — arrives as a lifecycle transition, at once.)
+ */
+const LEASE_SWEEP_MS = 250
 
 async function panelPlugin (app: FastifyInstance): Promise<void> {
   const leases = new LeaseBook()
@@ -76,7 +80,12 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
           popups: () => app.handoffs.popupsOf(tab.id),
           now: () => app.clock.now(),
           log: app.log.child({ tab_id: tab.id }),
-          inputDelivered: (seconds, kind) => app.metrics.inputDelivered(seconds, kind) })
+          inputDelivered: (seconds, kind) => app.metrics.inputDelivered(seconds, kind),
+          dialogAnswered: (dialogType) => {
+            const h = app.handoffs.current(tab.id)
+            if (h) app.lifecycle.emit('handoff.dialog_answered', { tab_id: tab.id, profile: tab.profile }, { handoff_fence: h.fence, dialog_type: dialogType })
+          }
+        })
         p.then((panel) => {
           // The handoff may have ended while the panel was opening.
           if (panels.get(tab.id) === p && app.handoffs.isHeld(tab.id)) opened.set(tab.id, panel)
@@ -98,10 +107,10 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
   app.decorate('panel', service)
   app.handoffs.setFrameProver((tab, { keepStreaming, timeoutMs }) => service.streamer(tab).proveFrame(keepStreaming, timeoutMs))
   app.handoffs.onChange((tabId, summary) => {
-    const live = summary.state === 'open' || summary.state === 'human' || summary.state === 'human_disconnected'
-    if (live) opened.get(tabId)?.update(summary)
-    else closePanel(tabId)
+    if (isLiveState(summary.state)) opened.get(tabId)?.update(summary)
   })
+  // Ending reaches every viewer (SPEC section 7): finish, decline, expiry, revocation, tab close.
+  for (const ending of HANDOFF_ENDINGS) app.lifecycle.on(ending, (t) => { if (t.tab_id) closePanel(t.tab_id) })
   app.tabs.onClosed((tab) => {
     closePanel(tab.id)
     // A popup that closed: its opener's panel goes back to the tab that is left.
@@ -110,16 +119,13 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
     streamers.delete(tab.id)
     void s?.dispose()
   })
-  // Expiry is a time, not an event: sweep so a panel learns its hold ran out.
+  // A lease is the panel's to renew, not a transition of the handoff: look for lapsed ones.
   const sweep = setInterval(() => {
     const now = app.clock.now()
-    for (const [tabId, panel] of opened) {
-      const h = app.handoffs.current(tabId)
-      if (!h || !isHeld(h, now)) { closePanel(tabId); continue }
-      // A panel that stopped renewing its lease loses its connection too.
+    for (const panel of opened.values()) {
       for (const v of panel.viewers.values()) if (now >= v.lease.expiresAt) v.ws.close(4401, 'lease expired')
     }
-  }, EXPIRY_SWEEP_MS)
+  }, LEASE_SWEEP_MS)
   sweep.unref()
   app.addHook('preClose', async () => {
     clearInterval(sweep)
@@ -130,4 +136,4 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(panelPlugin, { name: 'afhttp-panel', dependencies: ['afhttp-tabs', 'afhttp-handoffs'] })
+export default fp(panelPlugin, { name: 'afhttp-panel', dependencies: ['afhttp-tabs', 'afhttp-handoffs', 'afhttp-lifecycle'] })

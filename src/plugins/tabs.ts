@@ -49,6 +49,16 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     if (byTarget.get(tab.page.target()) === tab) byTarget.delete(tab.page.target())
     unhook.get(tab)?.()
     closed.emit(tab, reason)
+    // After the listeners: a handoff on the tab is revoked before the tab is told closed.
+    app.lifecycle.emit('tab.closed', { tab_id: tab.id, profile: tab.profile }, { reason })
+  }
+
+  /** The tab whose page opened this one (a popup's opener), if the host tracks it. */
+  function openerOf (page: Page): string | undefined {
+    const opener = page.target().opener()
+    if (!opener) return undefined
+    for (const t of byId.values()) if (t.page.target() === opener) return t.id
+    return undefined
   }
 
   function register (profile: string, page: Page, origin: TabRecord['origin']): TabRecord {
@@ -63,6 +73,8 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     const tab: TabRecord = { id: newTabId(), profile, page, openedAt: now, lastActiveAt: now, retained: false, origin, busy: 0 }
     byTarget.set(target, tab)
     byId.set(tab.id, tab)
+    const opener = openerOf(page)
+    app.lifecycle.emit('tab.opened', { tab_id: tab.id, profile }, { url: page.url(), origin, ...(opener ? { opener_tab_id: opener } : {}) })
     const onClose = (): void => forget(tab, closing.get(tab.id) ?? 'page_closed')
     const onResponse = (res: HTTPResponse): void => {
       try {
@@ -262,4 +274,4 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(tabsPlugin, { name: 'afhttp-tabs', dependencies: ['afhttp-browsers'] })
+export default fp(tabsPlugin, { name: 'afhttp-tabs', dependencies: ['afhttp-browsers', 'afhttp-lifecycle'] })

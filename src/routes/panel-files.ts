@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AfhttpError } from '../errors.js'
 import type { TabRecord } from '../plugins/tabs.js'
@@ -55,6 +56,10 @@ export async function panelFileRoutes (app: FastifyInstance, leased: (req: Panel
     if (watch.chooser?.mode === 'selectSingle' && req.body.files.length > 1) throw new AfhttpError('invalid_request', 'files: this input takes one file', { field: 'files' })
     const paths = app.panel.uploads.paths(tab.id, lease.fence, req.body.files)
     await watch.resolveChooser(paths)
+    if (paths.length) {
+      const bytes = (await Promise.all(paths.map(async (p) => (await stat(p)).size))).reduce((a, b) => a + b, 0)
+      app.lifecycle.emit('handoff.file_uploaded', { tab_id: tab.id, profile: tab.profile }, { handoff_fence: lease.fence, count: paths.length, bytes })
+    }
     return { ok: true, files: paths.length }
   })
 }

@@ -4,6 +4,7 @@ import { AfhttpError } from '../errors.js'
 import { failedCheck } from '../browser/live-checks.js'
 import { WS_MESSAGE_BYTES_MAX } from '../limits.js'
 import { sameOrigin } from '../panel/http.js'
+import { newViewerId } from '../panel/panel-tab.js'
 
 interface TabQuery { Querystring: { tab?: string } }
 
@@ -65,11 +66,14 @@ export default async function panelWsRoutes (app: FastifyInstance): Promise<void
     }
     if (panel.closed || socket.readyState !== WebSocket.OPEN) { socket.close(4410, 'handoff ended'); return }
     // Announced before joining: a first viewer takes control as it joins (handoff.control follows).
-    app.events.publish({ type: 'handoff.viewer_joined', tab_id: tab.id, profile: tab.profile, data: { handoff_fence: app.handoffs.current(tab.id)?.fence, viewers: panel.viewers.size + 1 } })
-    const viewer = panel.join(socket, lease)
+    const fence = lease.fence
+    const viewerId = newViewerId()
+    app.lifecycle.emit('handoff.viewer_joined', { tab_id: tab.id, profile: tab.profile }, { handoff_fence: fence, viewers: panel.viewers.size + 1, viewer_id: viewerId, mode: lease.mode })
+    const viewer = panel.join(socket, lease, viewerId)
     req.log.info({ tab_id: tab.id, viewer: viewer.id, viewers: panel.viewers.size }, 'panel viewer connected')
     socket.on('close', (code: number) => {
       panel.leave(viewer)
+      app.lifecycle.emit('handoff.viewer_left', { tab_id: tab.id, profile: tab.profile }, { handoff_fence: fence, viewers: panel.viewers.size, viewer_id: viewer.id })
       app.metrics.viewerLeft(viewer.sink.sent, viewer.sink.skipped)
       req.log.info({ tab_id: tab.id, viewer: viewer.id, code, frames_sent: viewer.sink.sent, frames_skipped: viewer.sink.skipped }, 'panel viewer left')
     })

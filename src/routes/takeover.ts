@@ -51,7 +51,7 @@ export default async function takeoverRoutes (app: FastifyInstance): Promise<voi
     }
     const mode = app.handoffs.secretMode(secret) ?? 'control'
     try {
-      app.handoffs.consumeSecret(secret)
+      app.handoffs.consumeSecret(secret, { remoteAddress: req.ip, userAgent: req.headers['user-agent'] ?? '' })
     } catch {
       return sendHtml(reply, 410, gonePage(app.handoffs.secretProblem(secret) ?? 'used'), PAGE_CSP)
     }

@@ -56,3 +56,14 @@ t.test('SSE framing round-trips through the client parser, in any chunking', asy
   const crlf = new SseParser().feed('id: 7\r\nevent: x\r\ndata: a\r\ndata: b\r\n\r\n')
   t.same(crlf, [{ id: '7', event: 'x', data: 'a\nb' }], 'CRLF lines and multi-line data')
 })
+
+t.test('a sealed panel URL is never stored: readers see it while it works, its state once spent', async (t) => {
+  const j = new EventJournal(new ManualClock())
+  const link = { problem: undefined as string | undefined }
+  const live = j.append({ type: 'handoff.opened', tab_id: 'x', data: { handoff_fence: 'f' } }, { url: 'https://h/takeover/SECRET', spent: () => link.problem })
+  t.equal(live.data.takeover_url_secret, 'https://h/takeover/SECRET', 'the subscribers of the moment get the URL')
+  t.equal(j.recent()[0].data.takeover_url_secret, 'https://h/takeover/SECRET', 'a reader while it works too')
+  link.problem = 'used'
+  t.same(j.recent()[0].data, { handoff_fence: 'f', takeover_url_state: 'used' }, 'once spent, only why')
+  t.same(j.resume(live.id - 1).events[0].data, { handoff_fence: 'f', takeover_url_state: 'used' }, 'a resuming stream alike')
+})

@@ -4,6 +4,7 @@ import type { TSchema } from 'typebox'
 import { openApiDocument } from '../../src/docs/openapi-document.js'
 import { renderApiMarkdown } from '../../src/docs/api-markdown.js'
 import { withPanelMessageTable } from '../../src/docs/panel-messages-markdown.js'
+import { withEventTable, withTransitionTable } from '../../src/docs/events-markdown.js'
 import { requiresToken } from '../../src/plugins/auth.js'
 import * as S from '../../src/schemas/index.js'
 import { startHost } from '../helpers/host.js'
@@ -29,6 +30,8 @@ const ROUTES: Array<{ method: string, path: string, body?: TSchema, params?: TSc
   { method: 'post', path: '/v1/tabs/{tab_id}/handoff/finish', params: S.TabParams, body: S.FinishBody, answers: { 200: S.HandoffSummary } },
   { method: 'post', path: '/v1/cdp', body: S.CdpBody, answers: { 200: S.CdpResult } },
   { method: 'get', path: '/v1/events', query: S.EventsQuery },
+  { method: 'get', path: '/v1/tabs/{tab_id}/handoff/audit', params: S.TabAuditParams, answers: { 200: S.AuditTrailAnswer } },
+  { method: 'get', path: '/v1/profiles/{name}/audit', params: S.ProfileAuditParams, query: S.AuditQuery, answers: { 200: S.AuditTrailAnswer } },
   { method: 'get', path: '/takeover/{secret}', params: S.TakeoverParams },
   { method: 'post', path: '/mcp', body: S.McpMessage },
   { method: 'get', path: '/mcp' },
@@ -108,4 +111,11 @@ t.test('every response object is open, so serialization drops nothing the host s
   for (const route of ROUTES) for (const [status, schema] of Object.entries(route.answers ?? {})) walk(JSON.parse(JSON.stringify(schema)), `${route.path} ${status}`)
   walk(JSON.parse(JSON.stringify(S.ErrorEnvelope)), 'ErrorEnvelope')
   t.same(closed, [])
+})
+
+t.test('docs/api-guide.md lists the events and docs/architecture.md the transitions the schemas type (regenerate with npm run docs:api)', async (t) => {
+  const guide = await readFile(new URL('../../docs/api-guide.md', import.meta.url), 'utf8')
+  t.equal(guide, withEventTable(guide))
+  const architecture = await readFile(new URL('../../docs/architecture.md', import.meta.url), 'utf8')
+  t.equal(architecture, withTransitionTable(architecture))
 })

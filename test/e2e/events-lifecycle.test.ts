@@ -47,6 +47,9 @@ t.test('expiry, popups and the browser on the event stream', async (t) => {
     t.match(seen.find((e) => e.type === 'handoff.revoked' && e.tab_id === held)?.data, { finish_reason: 'browser_lost' })
     t.match(seen.find((e) => e.type === 'browser.lost'), { profile: host.config.defaultProfile })
     const startedBefore = seen.filter((e) => e.type === 'browser.started').length
+    // A listener that throws is logged; it never fails the launch nor silences the others.
+    host.app.browsers.onStarted(() => { throw new Error('a broken start listener') })
+    host.app.lifecycle.on('browser.started', () => { throw new Error('a broken lifecycle listener') })
     await host.app.browsers.get(host.config.defaultProfile)
     await until(() => seen.filter((e) => e.type === 'browser.started').length > startedBefore, 'browser.started')
     t.match(seen.filter((e) => e.type === 'browser.started').pop(), { profile: host.config.defaultProfile, data: { pid: Number } })

@@ -20,7 +20,7 @@ function configFor (profilesDir: string): Config {
     host: '127.0.0.1', port: 0, token: undefined, profilesDir, publicUrl: 'http://127.0.0.1:0', publicUrlExplicit: false,
     chromiumPath: '/usr/bin/chromium', chromiumExplicit: false, defaultProfile: 'default',
     tabIdleMs: 600_000, handoffHoldMs: 600_000, logLevel: 'info',
-    browserModeConfigured: 'headless', browser: { mode: 'headless' as const }, tabPool: 0
+    browserModeConfigured: 'headless', browser: { mode: 'headless' as const }, tabPool: 0, auditKeep: 1000
   })
 }
 

@@ -11,11 +11,12 @@ import { finishCommand } from './finish.js'
 import { cdpCommand } from './cdp.js'
 import { eventsCommand } from './events.js'
 import { mcpCommand } from './mcp.js'
+import { auditCommand } from './audit.js'
 
 /** Every subcommand, in the order `afhttp --help` lists them. */
 export const COMMANDS: readonly Command[] = [
   serveCommand, fetchCommand, healthCommand, capabilitiesCommand, profilesCommand,
-  tabsCommand, closeCommand, handoffCommand, finishCommand, cdpCommand, eventsCommand, mcpCommand
+  tabsCommand, closeCommand, handoffCommand, finishCommand, cdpCommand, eventsCommand, mcpCommand, auditCommand
 ]
 
 export function findCommand (name: string): Command | undefined {
