@@ -23,7 +23,7 @@ FROM node:22-bookworm-slim AS runtime
 ENV DEBIAN_FRONTEND=noninteractive \
     PUPPETEER_SKIP_DOWNLOAD=true
 # Chromium and its fonts, tini as PID 1 (reaps Chromium's children, forwards signals), and Xvfb
-# for the headful browser a person takes over (SPEC section 13).
+# for the headful browser a person takes over (docs/spec.md section 13).
 RUN apt-get update \
  && apt-get install -y --no-install-recommends chromium fonts-liberation xvfb xauth tini ca-certificates \
  && rm -rf /var/lib/apt/lists/*

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// SPEC section 22: after `npm test`, report (pid and command line) every process the suite left
+// docs/spec.md section 22: after `npm test`, report (pid and command line) every process the suite left
 // running — Chromium, Xvfb, a host, a watchdog, anything — and kill it. .ci/run gives the suite
 // a TMPDIR of its own, so a process is the suite's when its command line or an environment value
 // names that directory (every test profile, Chromium user-data-dir and owner marker lives there),

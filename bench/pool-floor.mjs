@@ -4,7 +4,7 @@
 // the host closes a fetch's window after its answer), with no HTTP, no inspection and no
 // bookkeeping, in the browser launch the host uses. A host does all of that and more, so the
 // pooled ratios to raw puppeteer are the best a host could reach here with the same pause.
-// Pages ready: windows (what SPEC section 14 gives each fetch), or background tabs made shown by
+// Pages ready: windows (what docs/spec.md section 14 gives each fetch), or background tabs made shown by
 // DevTools focus emulation (the cheapest page that is still visible; see bench/visibility.mjs).
 // A fetch that finds no page ready opens one, as the host's pool does.
 // Nothing leaves 127.0.0.1. Run: npm run bench:floor

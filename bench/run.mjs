@@ -279,7 +279,7 @@ function report (r) {
   ].join('\n')
 }
 
-// SPEC section 13: the default is headful; headless is measured beside it in the same run.
+// docs/spec.md section 13: the default is headful; headless is measured beside it in the same run.
 const modes = (process.env.BENCH_MODES ?? 'headful,headless').split(',').map((m) => m.trim()).filter(Boolean)
 const runs = []
 for (const mode of modes) runs.push(await main(mode))

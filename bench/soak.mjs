@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Load and soak (a measurement, not a test; SPEC sections 8, 10 and 14, issue "prove it survives"):
+// Load and soak (a measurement, not a test; docs/spec.md sections 8, 10 and 14, issue "prove it survives"):
 // a real host in its own process, as ops run it, driven only over loopback.
 //
 //   1. 8 concurrent drivers × 50 fetches on 2 profiles: errors (must be 0) and latency.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // What the page itself saw in the 8-way burst of bench/fetch-overhead.mjs: raw puppeteer's
-// concurrent `browser.newPage()` tabs against afhttp's fetch windows (SPEC section 14), in the
+// concurrent `browser.newPage()` tabs against afhttp's fetch windows (docs/spec.md section 14), in the
 // host's own browser mode. A page records, while it parses and at `load`, whether it is visible
 // (a hidden page runs no animation frames and has its timers throttled). It is the other side of
 // the speed ratio: the cheaper tab is a background tab for all but one concurrent fetch.

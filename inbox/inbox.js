@@ -1,7 +1,7 @@
-// The operator inbox page (SPEC section 20). Plain browser JavaScript, no build step: it reads
+// The operator inbox page (docs/spec.md section 20). Plain browser JavaScript, no build step: it reads
 // the host's list from /inbox/api/stream (server-sent events pushed on every lifecycle change,
 // never polled), renders every field as text, and takes a handoff with one POST. All URLs are
-// relative so a path prefix in front of the host (SPEC section 14) is kept.
+// relative so a path prefix in front of the host (docs/spec.md section 14) is kept.
 /* global EventSource, Notification, atob */
 
 const $ = (id) => document.getElementById(id)

@@ -1,4 +1,4 @@
-// The inbox's service worker (SPEC section 20): shows a notification per pushed handoff and
+// The inbox's service worker (docs/spec.md section 20): shows a notification per pushed handoff and
 // opens (or focuses) the inbox when it is tapped. It only ever opens its own scope, /inbox/:
 // a push carries no panel link, and a tap never goes anywhere else.
 /* global self, clients */

@@ -1,6 +1,6 @@
 // Bundles the panel page (src/panel-page/panel.ts and the pure host modules it imports) into
 // one ES module with its source map, dist/www/panel.js(.map): a viewer loads one script instead
-// of a chain of imports, which cost a phone most of its first frame (SPEC section 17, issue 22).
+// of a chain of imports, which cost a phone most of its first frame (docs/spec.md section 17, issue 22).
 // Type checking stays with `tsc -p tsconfig.panel.json` (npm run typecheck); esbuild only strips
 // types. Run by `npm run build`; the Dockerfile's build stage copies this file for it.
 import { build } from 'esbuild'

@@ -46,7 +46,7 @@ if (!dependenciesInstalled()) {
   run('npm', [existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install', '--no-audit', '--no-fund'], { env })
 }
 
-// The host runs a visible Chromium on its own Xvfb by default (SPEC section 13).
+// The host runs a visible Chromium on its own Xvfb by default (docs/spec.md section 13).
 const missing = [...(findChromium() ? [] : ['chromium', 'fonts-liberation']), ...(onPath('Xvfb') ? [] : ['xvfb', 'xauth'])]
 if (missing.length) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0

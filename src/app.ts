@@ -86,7 +86,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(openapi)
   await app.register(cookie)
   // Open panels hear that the host is shutting down before the WebSocket plugin closes their
-  // sockets (SPEC section 7 "Ending reaches every viewer"); the handoffs plugin registers later.
+  // sockets (docs/spec.md section 7 "Ending reaches every viewer"); the handoffs plugin registers later.
   app.addHook('preClose', async () => { if (app.hasDecorator('handoffs')) await app.handoffs.shutdown() })
   await app.register(websocket, { options: { maxPayload: WS_MESSAGE_BYTES_MAX, WebSocket: routeLimitedWebSocket } })
   await app.register(auth, { token: opts.token, opsToken: config.opsToken })
@@ -120,7 +120,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(metrics)
   if (opts.startBrowser !== false) {
     app.addHook('onReady', async () => {
-      // SPEC section 22: listen at once, browser in the background (a slow Chromium must not
+      // docs/spec.md section 22: listen at once, browser in the background (a slow Chromium must not
       // time out this hook and end the host). /health says not ready until it is up; a fetch
       // meanwhile waits for the same start. A failed start is reported by /health, not fatal.
       void app.browsers.get(config.defaultProfile).catch((err: unknown) => {

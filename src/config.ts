@@ -4,7 +4,7 @@ import { envSchema } from 'env-schema'
 import { parseUrlDeny, type UrlDeny } from './core/url-deny.js'
 import { BROWSER_MODES, planBrowserMode, type BrowserMode, type BrowserModePlan } from './core/browser-mode.js'
 
-/** One frozen, typed view of the environment (SPEC section 3). */
+/** One frozen, typed view of the environment (docs/spec.md section 3). */
 export interface Config {
   readonly host: string
   readonly port: number
@@ -20,25 +20,25 @@ export interface Config {
   readonly defaultProfile: string
   readonly tabIdleMs: number
   readonly handoffHoldMs: number
-  /** AFHTTP_OPS_TOKEN: reads only GET /health and GET /metrics (SPEC section 12). */
+  /** AFHTTP_OPS_TOKEN: reads only GET /health and GET /metrics (docs/spec.md section 12). */
   readonly opsToken?: string
-  /** AFHTTP_WEBHOOK_URL / AFHTTP_WEBHOOK_SECRET: where events are POSTed and their HMAC key (SPEC section 15). */
+  /** AFHTTP_WEBHOOK_URL / AFHTTP_WEBHOOK_SECRET: where events are POSTed and their HMAC key (docs/spec.md section 15). */
   readonly webhookUrl?: string
   readonly webhookSecret?: string
-  /** AFHTTP_OPERATOR_TOKEN: exchanged at /inbox/login for the inbox cookie (SPEC section 20); unset: no inbox. */
+  /** AFHTTP_OPERATOR_TOKEN: exchanged at /inbox/login for the inbox cookie (docs/spec.md section 20); unset: no inbox. */
   readonly operatorToken?: string
   /** AFHTTP_PUSH_SUBJECT: the VAPID `sub` claim (mailto: or https:); default the https public URL, else a mailto. */
   readonly pushSubject?: string
   readonly logLevel: string
-  /** SPEC section 13: what was asked for (AFHTTP_BROWSER_MODE) ... */
+  /** docs/spec.md section 13: what was asked for (AFHTTP_BROWSER_MODE) ... */
   readonly browserModeConfigured: BrowserMode
   /** ... and what runs, resolved against this machine's display and Xvfb. */
   readonly browser: BrowserModePlan
-  /** Unused windows kept open per running profile (SPEC section 14). */
+  /** Unused windows kept open per running profile (docs/spec.md section 14). */
   readonly tabPool: number
-  /** AFHTTP_URL_DENY: addresses no browser of this host may connect to (SPEC section 21); undefined denies nothing. */
+  /** AFHTTP_URL_DENY: addresses no browser of this host may connect to (docs/spec.md section 21); undefined denies nothing. */
   readonly urlDeny?: UrlDeny
-  /** Handoffs whose audit trail each profile keeps (SPEC section 19); older ones are dropped. */
+  /** Handoffs whose audit trail each profile keeps (docs/spec.md section 19); older ones are dropped. */
   readonly auditKeep: number
 }
 
@@ -192,7 +192,7 @@ export { isLoopback }
 
 /**
  * The path AFHTTP_PUBLIC_URL mounts the host under ('' or e.g. '/r/afhttp-2'), behind a proxy
- * that strips it: minted URLs, redirects and cookie paths carry it (SPEC section 14).
+ * that strips it: minted URLs, redirects and cookie paths carry it (docs/spec.md section 14).
  */
 export function publicPathPrefix (config: Pick<Config, 'publicUrl'>): string {
   return new URL(config.publicUrl).pathname.replace(/\/+$/, '')

@@ -1,5 +1,5 @@
 /**
- * The one table of coded errors. Codes are public (SPEC section 5): extend, never rename.
+ * The one table of coded errors. Codes are public (docs/spec.md section 5): extend, never rename.
  * docs/errors.md is generated from this table by scripts/generate-errors-doc.mjs.
  */
 export interface ErrorSpec {
@@ -53,7 +53,7 @@ export type ErrorCode = keyof typeof ERRORS
 
 export interface ErrorEnvelope {
   error: { code: ErrorCode, message: string, retryable: boolean, details: Record<string, unknown> }
-  /** Present when a failed fetch left a tab open: `trace.retained_tab_id` (SPEC section 6). */
+  /** Present when a failed fetch left a tab open: `trace.retained_tab_id` (docs/spec.md section 6). */
   trace?: { retained_tab_id: string }
 }
 

@@ -16,7 +16,7 @@ export const MAX_TIMEOUT_MS = 120_000
 export const DEFAULT_TIMEOUT_MS = 30_000
 /** The largest JSON request body (Fastify's bodyLimit). */
 export const BODY_BYTES_MAX = 1 * MiB
-/** The driver's words for the person, shown as text above the view (SPEC section 10). */
+/** The driver's words for the person, shown as text above the view (docs/spec.md section 10). */
 export const INSTRUCTIONS_MAX_CHARS = 500
 /** Handoffs a tab may finish before it must be closed and a new tab used. */
 export const MAX_FINISHED_PER_TAB = 64
@@ -30,7 +30,7 @@ export const PROFILE_METADATA_LIMITS = {
   labelKey: 63,
   labelValue: 256,
   cdpUrl: 2048,
-  /** A profile's egress proxy URL (SPEC section 21). */
+  /** A profile's egress proxy URL (docs/spec.md section 21). */
   proxy: 2048
 } as const
 
@@ -52,7 +52,7 @@ export const SSE_CLIENTS_MAX = 32
  */
 export const PASTE_CHARS_MAX = 16 * KiB
 /**
- * Largest text message on the panel WebSocket (SPEC section 12), and the host's default for any
+ * Largest text message on the panel WebSocket (docs/spec.md section 12), and the host's default for any
  * WebSocket route that claims no limit of its own. It holds a whole paste of PASTE_CHARS_MAX
  * characters (code points, as the schemas count them) however they are written: JSON text takes
  * at most 6 bytes for one (a control character or a lone surrogate as `\u0001`), plus the envelope.
@@ -60,13 +60,13 @@ export const PASTE_CHARS_MAX = 16 * KiB
 export const WS_MESSAGE_BYTES_MAX = 6 * PASTE_CHARS_MAX + 4 * KiB
 /** Typed text arrives a few characters at a time; IME commits can be longer. */
 export const TEXT_CHARS_MAX = 1024
-/** The person's reason for "I can't do this" (SPEC section 7 "Decline"). */
+/** The person's reason for "I can't do this" (docs/spec.md section 7 "Decline"). */
 export const DECLINE_NOTE_MAX_CHARS = 200
 /** A page's dialog text as the panel shows it; longer text is cut. */
 export const DIALOG_MESSAGE_MAX_CHARS = 4_000
 /** A prompt answer is typed or pasted text: the same bound as a paste into the page. */
 export const DIALOG_ANSWER_MAX_CHARS = PASTE_CHARS_MAX
-/** Files a person may hand to one file chooser, and the size of each (SPEC section 16). */
+/** Files a person may hand to one file chooser, and the size of each (docs/spec.md section 16). */
 export const UPLOAD_FILES_MAX = 10
 export const UPLOAD_FILE_BYTES_MAX = 10 * MiB
 /** All files stored for one handoff, retries included; the directory goes when the handoff ends. */
@@ -108,14 +108,14 @@ export const PUBLIC_LIMITS = Object.freeze({
   text_chars_max: TEXT_CHARS_MAX,
   dialog_answer_chars_max: DIALOG_ANSWER_MAX_CHARS,
   finished_handoffs_per_tab: MAX_FINISHED_PER_TAB,
-  // Files a person may hand to a page's file chooser through the panel (SPEC section 16).
+  // Files a person may hand to a page's file chooser through the panel (docs/spec.md section 16).
   ...UPLOAD_LIMITS,
   // The driver's words for the person and the person's reason for declining (issue 10).
   instructions_chars_max: INSTRUCTIONS_MAX_CHARS,
   decline_note_chars_max: DECLINE_NOTE_MAX_CHARS
 })
 
-// The MCP server (SPEC section 18).
+// The MCP server (docs/spec.md section 18).
 /** Page text an MCP tool returns when the agent names no `max_chars`: enough for an article, not a whole site. */
 export const MCP_TEXT_CHARS_DEFAULT = 20_000
 /** The most page text one MCP tool result carries (`max_chars` is bounded by it). */
@@ -129,7 +129,7 @@ export const MCP_SESSIONS_MAX = 64
 /** A `/mcp` session nobody used for this long (no request, no tool call running) is closed. */
 export const MCP_SESSION_IDLE_MS = 30 * 60_000
 
-// ---------------------------------------------------------------- operator inbox (SPEC section 20)
+// ---------------------------------------------------------------- operator inbox (docs/spec.md section 20)
 
 /** How long an inbox login lasts before the operator opens the login link again. */
 export const OPERATOR_SESSION_MS = 7 * 24 * 3600 * 1000
@@ -146,12 +146,12 @@ export const PUSH_TIMEOUT_MS = 10_000
 /** Open inbox streams at once (each is a phone or a desktop tab of an operator). */
 export const INBOX_STREAMS_MAX = 64
 
-/** Handoffs whose audit trail a profile keeps by default, and at most (AFHTTP_AUDIT_KEEP, SPEC section 19). */
+/** Handoffs whose audit trail a profile keeps by default, and at most (AFHTTP_AUDIT_KEEP, docs/spec.md section 19). */
 export const AUDIT_KEEP_DEFAULT = 1_000
 export const AUDIT_KEEP_MAX = 1_000_000
 /** Entries one audit answer holds at most (`limit`). */
 export const AUDIT_PAGE_MAX = 1_000
 /** Entries waiting for the disk at most per profile while it refuses them (a full disk): the oldest go first. */
 export const AUDIT_PENDING_MAX = 10_000
-/** The audit trail reaches the disk within this (SPEC section 19: SIGKILL loses at most the last second). */
+/** The audit trail reaches the disk within this (docs/spec.md section 19: SIGKILL loses at most the last second). */
 export const AUDIT_FLUSH_MS = 500

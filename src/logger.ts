@@ -25,7 +25,7 @@ export function redactUrl (url: string): string {
 
 const TOKEN_QUERY = /([?&;])token=[^&#;]*/i
 
-/** The operator token travels once in `/inbox/login?token=` (SPEC section 20); it never reaches a log line either. */
+/** The operator token travels once in `/inbox/login?token=` (docs/spec.md section 20); it never reaches a log line either. */
 function redactTokenQuery (url: string): string {
   const decoded = decodeForMatching(url)
   if (!TOKEN_QUERY.test(url) && !TOKEN_QUERY.test(decoded)) return url

@@ -1,4 +1,4 @@
-// The durable audit trail of SPEC section 19: each profile's entries appended to
+// The durable audit trail of docs/spec.md section 19: each profile's entries appended to
 // `afhttp-audit.jsonl` in its directory (0600), flushed within AUDIT_FLUSH_MS and at shutdown,
 // so a SIGKILL loses at most the last second. A full disk is reported (log, and a warning on
 // every audit answer) and retried, never a crash; a torn last line is skipped when read and

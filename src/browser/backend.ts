@@ -12,11 +12,11 @@ export interface LaunchSpec {
   /** headful runs on `display`; headless needs none. */
   mode: 'headful' | 'headless'
   display?: string
-  /** Added to Chromium's environment (the owner marker that crash recovery reads; TZ, SPEC section 21). */
+  /** Added to Chromium's environment (the owner marker that crash recovery reads; TZ, docs/spec.md section 21). */
   env?: Record<string, string>
   /** Aborting it kills a Chromium still starting (puppeteer ends its process group). */
   signal?: AbortSignal
-  /** Flags after the house's own (a profile's proxy and locale, SPEC section 21). */
+  /** Flags after the house's own (a profile's proxy and locale, docs/spec.md section 21). */
   extraArgs?: string[]
 }
 

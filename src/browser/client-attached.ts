@@ -1,4 +1,4 @@
-// Targets a raw CDP passthrough client attached to (SPEC section 5's raw CDP). Such a client may
+// Targets a raw CDP passthrough client attached to (docs/spec.md section 5's raw CDP). Such a client may
 // keep a session, and overrides set through it, on a window after the fetch that used it is
 // done, so the window pool never resets such a window for another fetch (see WindowUse).
 

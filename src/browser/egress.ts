@@ -1,4 +1,4 @@
-// SPEC section 21: the host's own forward proxy in front of one profile's Chromium. Chromium is
+// docs/spec.md section 21: the host's own forward proxy in front of one profile's Chromium. Chromium is
 // pointed at it (loopback included) and never sees a credential; it answers the upstream proxy's
 // authentication, and it applies AFHTTP_URL_DENY by the address it actually connects to.
 // Why a local forwarder rather than CDP Fetch.authRequired per target: docs/decisions.md, issue 29.

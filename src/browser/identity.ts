@@ -1,4 +1,4 @@
-// SPEC section 21: a profile's locale on every page of its browser. navigator.language and
+// docs/spec.md section 21: a profile's locale on every page of its browser. navigator.language and
 // Accept-Language come from launch flags; Intl's default locale needs Emulation.setLocaleOverride
 // on each page target, which lasts as long as the page's own puppeteer session.
 import type { Browser, CDPSession, Page, Target } from 'puppeteer-core'

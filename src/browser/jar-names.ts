@@ -1,4 +1,4 @@
-// What the handoff outcome needs from the cookie jar (SPEC section 7 "Outcome"): each cookie's
+// What the handoff outcome needs from the cookie jar (docs/spec.md section 7 "Outcome"): each cookie's
 // identity and value, to compare before and after. Values never leave the host's memory.
 import type { Page } from 'puppeteer-core'
 import type { JarCookie } from '../core/handoff.js'

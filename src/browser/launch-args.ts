@@ -19,7 +19,7 @@ export function chromiumArgs (opts: { isRoot: boolean, width: number, height: nu
     // outerWidth while parsing saw 0 in ~15 % of fetches (a headless tell). Without them a
     // fetch's first navigation and a same-site re-fetch keep the widget (docs/decisions.md).
     '--disable-features=Translate,MediaRouter,OptimizationHints,RenderDocument,BackForwardCache',
-    // SPEC section 13: an ordinary browser. Puppeteer's --enable-automation is left out
+    // docs/spec.md section 13: an ordinary browser. Puppeteer's --enable-automation is left out
     // (IGNORED_DEFAULT_ARGS) and the webdriver flag goes with this; nothing else is altered.
     '--disable-blink-features=AutomationControlled',
     // Headful windows carry the toolbar above the page: size the window so the page keeps its viewport.
@@ -30,7 +30,7 @@ export function chromiumArgs (opts: { isRoot: boolean, width: number, height: nu
 }
 
 /**
- * SPEC section 21: a profile's network identity as launch flags. Everything goes through the
+ * docs/spec.md section 21: a profile's network identity as launch flags. Everything goes through the
  * host's forwarder, loopback too (Chromium bypasses a proxy for loopback unless told `<-loopback>`),
  * and WebRTC may not send UDP around it. The locale sets navigator.language(s) and Accept-Language
  * from the first byte; Intl's default locale is set per page (src/browser/identity.ts) because

@@ -71,7 +71,7 @@ export interface LiveCheckTarget {
 }
 
 /**
- * SPEC section 9: browser connected, a CDP round trip, the page answers, a screencast frame.
+ * docs/spec.md section 9: browser connected, a CDP round trip, the page answers, a screencast frame.
  * Each check is bounded; later checks are skipped (and fail) once an earlier one fails.
  * Never restarts a browser or touches cookies.
  */
@@ -86,7 +86,7 @@ export async function runLiveChecks (target: LiveCheckTarget, budgetMs = LIVE_CH
   ]
   if (page) {
     // A page blocked by a JavaScript dialog runs no script and paints no frame until a person
-    // answers it (SPEC section 16): its target must still answer, and the panel draws the dialog.
+    // answers it (docs/spec.md section 16): its target must still answer, and the panel draws the dialog.
     const dialog = PageWatch.dialogOf(page)
     steps.push(['page_answers', async () => {
       if (page.isClosed()) throw new Error('the tab is closed')

@@ -1,4 +1,4 @@
-// SPEC section 13: a host killed without cleaning up (SIGKILL, OOM) leaves its Chromium and Xvfb
+// docs/spec.md section 13: a host killed without cleaning up (SIGKILL, OOM) leaves its Chromium and Xvfb
 // running, reparented to init, still holding the profile. Every process the host starts carries
 // an owner marker in its environment (inherited by Chromium's own children); a later host on
 // the same profiles directory ends exactly the processes whose marked owner is dead, and

@@ -1,4 +1,4 @@
-// SPEC section 22: a host that dies by SIGKILL or OOM leaves no process running. Nothing in a
+// docs/spec.md section 22: a host that dies by SIGKILL or OOM leaves no process running. Nothing in a
 // process can run after SIGKILL, so a tiny watchdog outside it does the cleaning: a `sh` that
 // holds a pipe from the host (its stdin) and, when the pipe closes without a goodbye (the host
 // is gone, whatever killed it), SIGKILLs every process carrying the host's owner marker in its

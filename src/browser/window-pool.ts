@@ -76,7 +76,7 @@ export function poolStats (browser: Browser): PoolStats {
 
 /**
  * Unused windows kept open for one browser, so a fetch never waits for a window to open
- * (SPEC section 14). A fetch's window comes back only when its fetch released it as reusable
+ * (docs/spec.md section 14). A fetch's window comes back only when its fetch released it as reusable
  * and the window's watch proves it clean (see WindowUse): reset to about:blank with one history
  * entry, no sessionStorage change, no popup, no dialog, no frame out of process, and the same
  * window state as when it opened. Any other window is closed: whatever a fetch leaves in it

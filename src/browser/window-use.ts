@@ -1,5 +1,5 @@
 // What a pool window saw while a fetch used it, and the reset that lets it serve the next fetch
-// (SPEC section 14: nothing carries from one fetch to the next except the profile's own state).
+// (docs/spec.md section 14: nothing carries from one fetch to the next except the profile's own state).
 // The watch starts when the window opens, before any site runs in it: sessionStorage changes
 // (DOMStorage events of the window's own renderer), frames in other processes (whose storage the
 // watch cannot see), popups (they keep `opener`) and dialogs. The reset navigates the window to

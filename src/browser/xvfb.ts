@@ -1,4 +1,4 @@
-// SPEC section 13: with no DISPLAY, the host runs Chromium on an Xvfb of its own, owns it and
+// docs/spec.md section 13: with no DISPLAY, the host runs Chromium on an Xvfb of its own, owns it and
 // stops it on close. Xvfb picks a free display number itself (-displayfd), so two hosts on one
 // machine never race for ":99".
 import { spawn, type ChildProcess } from 'node:child_process'

@@ -61,7 +61,7 @@ export function resolveTarget (values: Values, env: Record<string, string | unde
   const flagUrl = str(values, 'url')
   const url = flagUrl ?? (env.AFHTTP_URL || DEFAULT_URL)
   try {
-    // Several hosts, comma-separated, are routed by profile (SPEC section 11).
+    // Several hosts, comma-separated, are routed by profile (docs/spec.md section 11).
     parseHostList(url)
   } catch {
     throw new UsageError(`--url/AFHTTP_URL must be an http(s) URL (or several, comma-separated), got "${url}"`)

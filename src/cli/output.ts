@@ -1,7 +1,7 @@
 import { AfhttpClientError } from '../client/index.js'
 import { UsageError } from './args.js'
 
-/** Exit codes of the CLI (SPEC section 11). */
+/** Exit codes of the CLI (docs/spec.md section 11). */
 export const EXIT = { ok: 0, other: 1, usage: 2, human: 3, unavailable: 4 } as const
 
 /** Where the CLI writes; injectable so commands can be run in-process. */

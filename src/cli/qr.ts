@@ -1,4 +1,4 @@
-// The panel link as a terminal QR code (SPEC sections 11 and 20), so the person at the terminal
+// The panel link as a terminal QR code (docs/spec.md sections 11 and 20), so the person at the terminal
 // can open it on a phone. It goes to stderr, before the summary: stdout keeps its contract (the
 // panel URL alone on the last line) for scripts, and a terminal shows both.
 import QRCode from 'qrcode'

@@ -18,7 +18,7 @@ export interface AfhttpClientOptions {
    */
   url?: string | URL
   /**
-   * Several hosts (SPEC section 14): each call goes to the host that owns its profile
+   * Several hosts (docs/spec.md section 14): each call goes to the host that owns its profile
    * (rendezvous hashing on the profile name) or its tab (learned from answers, else asked of
    * every host). Inventory calls (`listTabs`, `listProfiles`) ask every host and merge.
    */
@@ -39,7 +39,7 @@ export interface CallOptions {
   signal?: AbortSignal
   /**
    * `Idempotency-Key` for `fetch()` and `handoff()` (1–128 printable characters): send the same key
-   * when retrying after a lost answer and the host answers with the first result (SPEC section 5).
+   * when retrying after a lost answer and the host answers with the first result (docs/spec.md section 5).
    */
   idempotencyKey?: string
 }
@@ -125,7 +125,7 @@ export class AfhttpClient {
     return this.#call('GET', `/v1/profiles/${enc(name)}`, undefined, opts)
   }
 
-  /** `PATCH /v1/profiles/:name`: update `labels` (merge patch), `cdp_url`, or `proxy`/`timezone`/`locale` (SPEC section 21; null removes; they apply at the browser's next start). */
+  /** `PATCH /v1/profiles/:name`: update `labels` (merge patch), `cdp_url`, or `proxy`/`timezone`/`locale` (docs/spec.md section 21; null removes; they apply at the browser's next start). */
   updateProfile (name: string, patch: ProfilePatch, opts?: CallOptions): Promise<ProfileWriteResult> {
     return this.#call('PATCH', `/v1/profiles/${enc(name)}`, patch, opts)
   }
@@ -137,7 +137,7 @@ export class AfhttpClient {
    * checks `/health` first, like `handoff()`: not ready → `takeover_unavailable`; no `/health` → warning.
    */
   async fetch (req: FetchRequest, opts: CallOptions = {}): Promise<FetchResult> {
-    // A takeover fetch may mint a panel URL: attest liveness first (SPEC section 11), as handoff() does.
+    // A takeover fetch may mint a panel URL: attest liveness first (docs/spec.md section 11), as handoff() does.
     const warnings = req.takeover ? await this.#attestLiveness(opts, routeOf('POST', '/v1/fetch', req)) : []
     const timeoutMs = opts.timeoutMs ?? (req.timeout_ms ?? DEFAULT_NAVIGATION_MS) + FETCH_MARGIN_MS
     const result = await this.#call<FetchResult>('POST', '/v1/fetch', req, { ...opts, timeoutMs })

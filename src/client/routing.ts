@@ -1,4 +1,4 @@
-// Routing a driver's calls over several hosts (SPEC sections 11 and 14). A profile lives on
+// Routing a driver's calls over several hosts (docs/spec.md sections 11 and 14). A profile lives on
 // exactly one host; calls that name a profile go to the host rendezvous hashing picks for it,
 // and calls that name a tab go to the host that owns the tab.
 import { createHash } from 'node:crypto'

@@ -1,5 +1,5 @@
 /**
- * Request and response shapes of the afhttp HTTP API (SPEC sections 5–7), as the client sees them.
+ * Request and response shapes of the afhttp HTTP API (docs/spec.md sections 5–7), as the client sees them.
  *
  * Every shape is `Static<>` of the schema the host validates, serializes and documents with
  * (src/schemas/), so the client can never disagree with the host. Type-only imports: the
@@ -28,7 +28,7 @@ export type Warning = Static<typeof WarningSchema>
 
 /** `GET /capabilities`: configured support, not live availability. Public (no token needed). */
 export type Capabilities = Static<typeof CapabilitiesSchema>
-/** One bounded live check run by `/health` and before every handoff (SPEC section 9). */
+/** One bounded live check run by `/health` and before every handoff (docs/spec.md section 9). */
 export type LiveCheck = Static<typeof LiveCheckSchema>
 /**
  * `GET /health`: a bounded live observation of the host's default profile.
@@ -65,7 +65,7 @@ export type ProfileDescription = Static<typeof ProfileDescriptionSchema>
  */
 export type WaitStrategy = 'load' | 'domcontentloaded' | 'networkidle' | `selector:${string}` | `selector-stable:${string}`
 
-/** `POST /v1/fetch` body (SPEC section 6). */
+/** `POST /v1/fetch` body (docs/spec.md section 6). */
 export type FetchRequest = Omit<Static<typeof FetchBody>, 'wait'> & { wait?: WaitStrategy }
 export type Readiness = Static<typeof ReadinessSchema>
 export type Screenshot = Static<typeof ScreenshotSchema>
@@ -111,7 +111,7 @@ export type HandoffMint = Static<typeof HandoffMintSchema>
 export type HandoffResult = HandoffMint
 /** `POST /v1/tabs/:tab_id/handoff/finish` answer: the summary after the finish. */
 export type HandoffFinishResult = HandoffSummary
-/** `GET …/audit` (SPEC section 19): entries `{at, handoff_fence, kind, …}`, never text, secrets or full URLs. */
+/** `GET …/audit` (docs/spec.md section 19): entries `{at, handoff_fence, kind, …}`, never text, secrets or full URLs. */
 export type { AuditEntry, AuditTrailAnswer } from '../schemas/audit.js'
 
 // ---------------------------------------------------------------- cdp
@@ -121,5 +121,5 @@ export type CdpRequest = Static<typeof CdpBody>
 /** `POST /v1/cdp` answer; `T` is what the caller knows the command returns. */
 export type CdpResult<T = unknown> = Omit<Static<typeof CdpResultSchema>, 'result'> & { result: T }
 
-/** One event of `GET /v1/events` (SPEC section 15), as the host's journal defines it. */
+/** One event of `GET /v1/events` (docs/spec.md section 15), as the host's journal defines it. */
 export type { HostEvent, EventType } from '../core/event-journal.js'

@@ -1,4 +1,4 @@
-// The audit trail's decisions (SPEC section 19), pure: which lifecycle transition becomes which
+// The audit trail's decisions (docs/spec.md section 19), pure: which lifecycle transition becomes which
 // entry, what of a URL may be kept, how a file of entries is read back after a crash, and which
 // handoffs a bounded trail keeps. The service (src/audit/trail.ts) does the I/O.
 import type { AuditEntry } from '../schemas/audit.js'

@@ -1,4 +1,4 @@
-// SPEC section 13: which Chromium runs. Pure: the caller supplies what the machine has.
+// docs/spec.md section 13: which Chromium runs. Pure: the caller supplies what the machine has.
 
 export const BROWSER_MODES = ['auto', 'headful', 'headless'] as const
 export type BrowserMode = typeof BROWSER_MODES[number]

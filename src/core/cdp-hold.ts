@@ -1,4 +1,4 @@
-// Which raw CDP commands act on a page (SPEC section 12). Pure: the CDP route and the
+// Which raw CDP commands act on a page (docs/spec.md section 12). Pure: the CDP route and the
 // passthrough ask this, then refuse the command when that page's tab is held by a person.
 
 /** `session`: acts on the page its session is attached to; `target`: on `params.targetId`. */
@@ -46,7 +46,7 @@ export function nestedCommand (method: string, params: unknown): NestedCommand |
 }
 
 /**
- * An emulation asked for on a held tab (SPEC section 17): acknowledged, kept, and applied when
+ * An emulation asked for on a held tab (docs/spec.md section 17): acknowledged, kept, and applied when
  * the hold ends — a driver that connects with its default options (puppeteer's 800×600
  * viewport, touch emulation) must not fail at attach because a person holds one tab. Only
  * commands that set, clear or reset something answer nothing a client reads (`{}`), so only

@@ -1,7 +1,7 @@
 // Weak vendor markers: names in script, frame and stylesheet URLs, cookie and variable names.
 // Each also appears on ordinary pages of a protected site (a sensor, an invisible widget), so
 // none of them makes a page a gate; once the page's shape says it is one (gate-shape.ts), they
-// name who put it there (SPEC section 6: challenge.provider). Pure.
+// name who put it there (docs/spec.md section 6: challenge.provider). Pure.
 import type { PageFacts } from './page-facts.js'
 
 // Infrastructure first, as in challenge-providers.ts: a WAF's block page that embeds a CAPTCHA

@@ -1,4 +1,4 @@
-// SPEC section 13: logins survive crashes. Chromium writes its cookie store about every 30 s,
+// docs/spec.md section 13: logins survive crashes. Chromium writes its cookie store about every 30 s,
 // so the host keeps its own durable record (afhttp-cookies.json) and, when a browser starts,
 // puts back what the store lost. Pure: the plugin reads and writes the file and talks CDP.
 import { createHash } from 'node:crypto'

@@ -3,7 +3,7 @@ import { open, readdir, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 
 /*
- * The four-step durable replace of SPEC section 4: temp file in the same
+ * The four-step durable replace of docs/spec.md section 4: temp file in the same
  * directory → fsync → rename over the target → fsync the directory.
  *
  * Why not write-file-atomic (used for the token file in core/token.ts)? It

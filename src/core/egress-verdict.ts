@@ -1,4 +1,4 @@
-// SPEC section 21: what a failed or refused page load means when a profile's browser goes
+// docs/spec.md section 21: what a failed or refused page load means when a profile's browser goes
 // through the host's egress forwarder (src/browser/egress.ts). Pure; the fetch pipeline feeds it.
 
 /** The header the forwarder puts on the answers it makes itself, naming why. */

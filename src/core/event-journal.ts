@@ -1,4 +1,4 @@
-// The event journal of SPEC section 15. Pure: the clock is passed in. Ids increase by one
+// The event journal of docs/spec.md section 15. Pure: the clock is passed in. Ids increase by one
 // per event and start at the host's start time in ms, so a host restarted later continues
 // above every id it handed out before: an id from an earlier run reads as "before the journal".
 import type { Clock } from './clock.js'
@@ -24,7 +24,7 @@ export type EventInput = { [K in EventType]: { type: K, tab_id?: string, profile
 export interface JournalInput { type: EventType, tab_id?: string, profile?: string, data?: Record<string, unknown> }
 
 /**
- * A panel URL beside an event (SPEC section 15: the stream and the webhook carry it). The
+ * A panel URL beside an event (docs/spec.md section 15: the stream and the webhook carry it). The
  * journal never stores it in the event: readers see it while `spent()` is undefined, and the
  * reason instead once it is not, so a late reader never gets a working secret it should not.
  */

@@ -1,4 +1,4 @@
-// Recognizing a gate by what it is (SPEC section 6), not by which vendor's strings it carries:
+// Recognizing a gate by what it is (docs/spec.md section 6), not by which vendor's strings it carries:
 // the page's visible content is one verification step (a challenge widget or its frame, a
 // captcha image, a single "verify / continue / press and hold" action, or a heading that asks
 // for one), there is little else on it (no navigation, no article), and it came back where

@@ -1,4 +1,4 @@
-// The handoff record and its summary (SPEC section 7). Pure: the handoffs plugin owns
+// The handoff record and its summary (docs/spec.md section 7). Pure: the handoffs plugin owns
 // the records, the clock and the browser; this file decides what a record means.
 import { initialControl, type ControlState } from './control.js'
 
@@ -7,7 +7,7 @@ import type { Warning } from '../schemas/common.js'
 
 // The public shapes live once, in src/schemas/handoff.ts.
 export type { FinishReason, HandoffOutcome, HandoffState, HandoffSummary }
-/** `view` links watch only: the host refuses them control, Done, decline and input (SPEC section 7). */
+/** `view` links watch only: the host refuses them control, Done, decline and input (docs/spec.md section 7). */
 export type HandoffMode = 'control' | 'view'
 export const HANDOFF_MODES: readonly HandoffMode[] = ['control', 'view']
 
@@ -94,7 +94,7 @@ export function isHeld (h: Handoff | undefined, now: number): boolean {
   return h !== undefined && isLiveState(handoffState(h, now))
 }
 
-/** Who ended a handoff, for the lifecycle and the audit trail (SPEC section 19 "finished (reason, by)"). */
+/** Who ended a handoff, for the lifecycle and the audit trail (docs/spec.md section 19 "finished (reason, by)"). */
 export function endedBy (reason: FinishReason, tabClosedByDriver = false): 'driver' | 'person' | 'host' {
   if (reason === 'driver' || reason === 'api_close' || (reason === 'tab_closed' && tabClosedByDriver)) return 'driver'
   if (reason === 'human_done' || reason === 'human_declined') return 'person'
@@ -148,7 +148,7 @@ export interface CompletionObservation {
 }
 
 /**
- * SPEC section 7 completion: done if a challenge seen during this handoff is gone and the page
+ * docs/spec.md section 7 completion: done if a challenge seen during this handoff is gone and the page
  * navigated, or the handoff's selector-stable target is ready. "Nothing recognisable" counts only
  * when a challenge was seen. A selector that stops matching never counts.
  */

@@ -1,4 +1,4 @@
-// Idempotency keys (SPEC section 5). Pure: the clock is passed in, answers are plain values.
+// Idempotency keys (docs/spec.md section 5). Pure: the clock is passed in, answers are plain values.
 // A repeat with the same key and request within the TTL gets the first answer, waiting for it
 // while it runs; the same key with another request is a mismatch. Bounded in keys and bytes.
 import { createHash } from 'node:crypto'

@@ -1,4 +1,4 @@
-// A profile's network identity (SPEC section 21): its egress proxy, timezone and locale.
+// A profile's network identity (docs/spec.md section 21): its egress proxy, timezone and locale.
 // Pure checks and the redaction every answer uses; no message ever repeats a proxy URL.
 import { PROFILE_METADATA_LIMITS as LIMITS } from '../limits.js'
 
@@ -77,7 +77,7 @@ export function redactProxy (value: string): string {
   }
 }
 
-/** Metadata as answers show it: the proxy password redacted (SPEC section 21). */
+/** Metadata as answers show it: the proxy password redacted (docs/spec.md section 21). */
 export function redactedMetadata<T extends { proxy?: string }> (meta: T): T {
   return meta.proxy === undefined ? meta : { ...meta, proxy: redactProxy(meta.proxy) }
 }

@@ -1,4 +1,4 @@
-// What the browser draws outside the page (SPEC section 16), as plain data: an open
+// What the browser draws outside the page (docs/spec.md section 16), as plain data: an open
 // JavaScript dialog, an open file chooser, and the answers a person may give them.
 // Pure: no browser, no socket.
 

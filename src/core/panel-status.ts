@@ -1,4 +1,4 @@
-// Which news of a handoff the panel page believes (SPEC section 7 "Control"). The socket pushes
+// Which news of a handoff the panel page believes (docs/spec.md section 7 "Control"). The socket pushes
 // every change as it happens; the status poll asks over HTTP now and then, for the banner and for
 // a socket that is down. A poll's answer is only as new as the moment its request left: one sent
 // before the socket's latest state describes the handoff before that state. The poll fired at

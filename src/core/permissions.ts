@@ -1,4 +1,4 @@
-// Permissions a page could prompt for (SPEC section 16) and the per-origin grants a
+// Permissions a page could prompt for (docs/spec.md section 16) and the per-origin grants a
 // profile's metadata may carry (`permissions`). Pure: validated here, applied by page-ui.
 
 /** Denied for every origin when a browser starts; the names of the Permissions API. */

@@ -1,4 +1,4 @@
-// How many unused windows a profile's pool keeps (SPEC section 14). AFHTTP_TAB_POOL is the
+// How many unused windows a profile's pool keeps (docs/spec.md section 14). AFHTTP_TAB_POOL is the
 // floor; after a burst of concurrent fetches the pool keeps up to the burst's peak (bounded),
 // so the next burst takes windows that are already open instead of opening them while its
 // fetches navigate. A minute after the last fetch of a burst, the target falls back to the

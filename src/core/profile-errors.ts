@@ -1,4 +1,4 @@
-// The coded errors of profile writes that fail on the filesystem (SPEC section 4):
+// The coded errors of profile writes that fail on the filesystem (docs/spec.md section 4):
 // what the operator reads when a disk is full, read-only or out of inodes.
 import { AfhttpError } from '../errors.js'
 import type { DurableWriteError } from './durable-write.js'

@@ -5,7 +5,7 @@ import { open, readFile, rename, link, unlink, stat } from 'node:fs/promises'
 import { AfhttpError } from '../errors.js'
 import { tempName } from './durable-write.js'
 
-/** SPEC section 4: one host process owns a profile; this file in the profile dir says which. */
+/** docs/spec.md section 4: one host process owns a profile; this file in the profile dir says which. */
 export const LOCK_FILE = 'afhttp.lock'
 
 export interface LockRecord {

@@ -5,7 +5,7 @@ import { permissionsProblem } from './permissions.js'
 import { canonicalLocale, localeProblem, proxyProblem, timezoneProblem } from './network-identity.js'
 import type { ProfileCreateBody, ProfileMetadata } from '../schemas/profiles.js'
 
-/** SPEC section 4: the metadata file inside every profile directory. */
+/** docs/spec.md section 4: the metadata file inside every profile directory. */
 export const METADATA_FILE = 'afhttp-profile.json'
 export { BACKENDS, LABEL_KEY_RE, SCHEMA_VERSION, type Backend }
 
@@ -47,7 +47,7 @@ export function labelsProblem (labels: unknown): string | undefined {
 }
 
 /**
- * SPEC section 21: the network identity fields, as `<field> <why>`. A proxy, timezone or locale is
+ * docs/spec.md section 21: the network identity fields, as `<field> <why>`. A proxy, timezone or locale is
  * applied by launching Chromium, so a `cdp` profile (a browser someone else started) has none.
  */
 export function networkIdentityProblem (doc: { backend?: unknown, proxy?: unknown, timezone?: unknown, locale?: unknown }): string | undefined {

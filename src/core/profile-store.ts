@@ -1,4 +1,4 @@
-// The profile store (SPEC section 4): directories, validated metadata written durably,
+// The profile store (docs/spec.md section 4): directories, validated metadata written durably,
 // and the one-process-per-profile lock. No Fastify here: the profiles plugin wires it.
 import { readdir, readFile, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -26,7 +26,7 @@ export type { InvalidProfileListing, ProfileListing, ProfilePatch, Warning }
 export interface MetadataWrite {
   metadata: ProfileMetadata
   warnings: Warning[]
-  /** Fields this write changed that apply only when the profile's browser next starts (SPEC section 21). */
+  /** Fields this write changed that apply only when the profile's browser next starts (docs/spec.md section 21). */
   nextStart?: NextStartField[]
 }
 
@@ -63,7 +63,7 @@ function checkNewInput (input: NewProfileInput): NewProfileInput {
   return { ...input, backend }
 }
 
-/** SPEC section 21: proxy, timezone and locale, refused as invalid_request naming the field. */
+/** docs/spec.md section 21: proxy, timezone and locale, refused as invalid_request naming the field. */
 function checkIdentity (doc: Partial<Pick<ProfileMetadata, 'backend' | NextStartField>>): void {
   const problem = networkIdentityProblem(doc)
   if (!problem) return

@@ -1,4 +1,4 @@
-// The words of a profile's metadata (SPEC section 4), pure and import-free so the schemas, the
+// The words of a profile's metadata (docs/spec.md section 4), pure and import-free so the schemas, the
 // config, the file parser and the panel page's type-check all read the same definitions.
 
 /** A profile's name is its directory name: lower case, no separators, at most 63 characters. */

@@ -1,4 +1,4 @@
-/** Pure choice of what the idle reaper closes (SPEC section 8). */
+/** Pure choice of what the idle reaper closes (docs/spec.md section 8). */
 export interface ReapCandidate {
   id: string
   idleMs: number

@@ -1,5 +1,5 @@
 // Which panel secrets are live, and why a dead one is dead. Secrets are only ever held
-// as their sha256: the plain value exists in the minted URL alone (SPEC sections 7, 12).
+// as their sha256: the plain value exists in the minted URL alone (docs/spec.md sections 7, 12).
 import { hashSecret } from './secrets.js'
 
 export type RetiredReason = 'used' | 'revoked'

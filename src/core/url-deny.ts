@@ -1,4 +1,4 @@
-// AFHTTP_URL_DENY (SPEC sections 3 and 21): address ranges no browser of this host may connect
+// AFHTTP_URL_DENY (docs/spec.md sections 3 and 21): address ranges no browser of this host may connect
 // to. Pure: parsing the variable and matching an address; the egress forwarder applies it.
 import { BlockList, isIP } from 'node:net'
 

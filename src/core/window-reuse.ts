@@ -1,4 +1,4 @@
-// Whether a fetch's window may serve the next fetch (SPEC section 14: nothing carries from one
+// Whether a fetch's window may serve the next fetch (docs/spec.md section 14: nothing carries from one
 // fetch to the next except the profile's own state). A window is reused only when everything a
 // site could leave in it is known to be gone; anything the host could not watch counts against
 // it, and such a window is closed as before. Pure: fed what the window's watch saw.

@@ -24,7 +24,7 @@ declare module 'fastify' {
   }
 }
 
-/** The event stream of SPEC section 15: one journal, live subscribers, the optional webhook. */
+/** The event stream of docs/spec.md section 15: one journal, live subscribers, the optional webhook. */
 async function eventsPlugin (app: FastifyInstance, opts: { webhookBackoffMs?: readonly number[] }): Promise<void> {
   const journal = new EventJournal(app.clock)
   const subscribers = new Set<(event: HostEvent) => void>()

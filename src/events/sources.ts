@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { EventInput } from '../core/event-journal.js'
 import type { Transition } from '../core/lifecycle.js'
 
-// The public events of SPEC section 15, as a subscriber of the host's lifecycle
+// The public events of docs/spec.md section 15, as a subscriber of the host's lifecycle
 // (src/schemas/lifecycle.ts): each transition a driver may hear becomes one event, its `data`
 // the public part of the payload (src/schemas/events.ts). A mint's panel URL rides beside
 // `handoff.opened` as a sealed capability: the stream and the webhook get it, the journal shows

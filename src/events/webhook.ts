@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { request } from 'undici'
 import type { HostEvent } from '../core/event-journal.js'
 
-// Events POSTed to AFHTTP_WEBHOOK_URL (SPEC section 15): signed, in order, retried with
+// Events POSTed to AFHTTP_WEBHOOK_URL (docs/spec.md section 15): signed, in order, retried with
 // backoff a bounded number of times, in the background. A receiver that hangs or fails
 // costs the host a bounded queue and one connection, never a delayed fetch or panel.
 

@@ -1,4 +1,4 @@
-// A fetch that meets a JavaScript dialog (SPEC section 16): the page runs no script until a
+// A fetch that meets a JavaScript dialog (docs/spec.md section 16): the page runs no script until a
 // person answers it, so the fetch reports the dialog instead of waiting for its deadline.
 import { blockedByDialogReason, dialogWarning, type OpenDialog } from '../core/page-ui.js'
 import { formatWaitStrategy } from '../core/wait-strategy.js'
@@ -11,7 +11,7 @@ import type { FetchRequest } from './request.js'
 
 /**
  * A page blocked by a JavaScript dialog answers no script call until someone answers the
- * dialog, and the host never does (SPEC section 16): report it instead of waiting.
+ * dialog, and the host never does (docs/spec.md section 16): report it instead of waiting.
  */
 export function blockedInspection (tab: TabRecord, req: Pick<FetchRequest, 'wait' | 'capture'>, dialog: OpenDialog, waitedMs: number, response?: MainResponse): Inspection {
   const captured = failedCaptures(req.capture, blockedByDialogReason(dialog))

@@ -1,4 +1,4 @@
-// SPEC section 21: what the profile's egress forwarder did during one fetch's navigation — a
+// docs/spec.md section 21: what the profile's egress forwarder did during one fetch's navigation — a
 // refused first URL or redirect is `url_not_allowed`, a proxy that did not carry it is
 // `proxy_unreachable`, refused subframes and subresources are a warning on a page that loaded.
 import type { HTTPRequest, Page } from 'puppeteer-core'

@@ -60,7 +60,7 @@ function readinessWarning (r: Readiness): Warning[] {
     : []
 }
 
-/** POST /v1/fetch (SPEC section 6). */
+/** POST /v1/fetch (docs/spec.md section 6). */
 export async function runFetch (app: FastifyInstance, req: FetchRequest): Promise<FetchResult> {
   const started = performance.now()
   const deadline = started + req.timeoutMs
@@ -86,7 +86,7 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
     PageWatch.of(tab.page, () => app.clock.now())
     // No page may meet a permission prompt before the denials (and the profile's grants) are set.
     await permissionsReady(tab.page.browser())
-    // SPEC section 21: the profile's locale is on the page before it loads anything.
+    // docs/spec.md section 21: the profile's locale is on the page before it loads anything.
     await localeReady(tab.page)
     mark('prepare_ms', tp)
     return await fetchInTab(app, req, tab, ownTab, { started, deadline, timings, mark })
@@ -105,7 +105,7 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
   const choosersBefore = watch.choosersDuringWork
   let response: MainResponse | undefined
   let seen: Inspection | undefined
-  // SPEC section 21: what the profile's forwarder refused or could not carry, while this fetch ran.
+  // docs/spec.md section 21: what the profile's forwarder refused or could not carry, while this fetch ran.
   const egress = app.browsers.egress(tab.profile)
   const egressWatch = egress && new EgressWatch(tab.page, egress, req.url)
   try {

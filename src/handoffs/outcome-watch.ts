@@ -1,4 +1,4 @@
-// What a handoff changed, for its outcome (SPEC section 7 "Outcome"): the jar and the document
+// What a handoff changed, for its outcome (docs/spec.md section 7 "Outcome"): the jar and the document
 // when it began, compared when it ends. Reading the jar is bounded so an ending is never held up.
 import type { Handoff, JarCookie } from '../core/handoff.js'
 import { cookiesSetBetween } from '../core/handoff.js'

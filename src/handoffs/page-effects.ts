@@ -1,4 +1,4 @@
-// What a person does to the pages of a handoff that the audit trail keeps (SPEC section 19):
+// What a person does to the pages of a handoff that the audit trail keeps (docs/spec.md section 19):
 // each main-frame document a page loads, as its origin only — never the path or the query.
 import type { HTTPResponse, Page } from 'puppeteer-core'
 import { originOf } from '../core/audit.js'

@@ -1,5 +1,5 @@
 // The two panel links a handoff can have (control and view), each usable once, held only as
-// hashes (SPEC sections 7 and 12). Pure bookkeeping over the secret ledger; no I/O.
+// hashes (docs/spec.md sections 7 and 12). Pure bookkeeping over the secret ledger; no I/O.
 import { hashSecret, newSecret } from '../core/secrets.js'
 import { SecretLedger } from '../core/secret-ledger.js'
 import { handoffState, type Handoff, type HandoffMode } from '../core/handoff.js'

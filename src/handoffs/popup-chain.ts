@@ -1,4 +1,4 @@
-// Popups belong to the handoff of the tab that opened them (SPEC section 7 "Popups"): a sign-in
+// Popups belong to the handoff of the tab that opened them (docs/spec.md section 7 "Popups"): a sign-in
 // window is held with its opener. These walk the opener chain over the tab inventory.
 import type { TabRecord } from '../plugins/tabs.js'
 

@@ -25,14 +25,14 @@ export interface MintOptions {
   widgetSelector?: string
   /** Plain text for the person, shown in #afhttp-instructions. */
   instructions?: string
-  /** Why a person is needed (the fetch's takeover reason), shown in the operator inbox (SPEC section 20). */
+  /** Why a person is needed (the fetch's takeover reason), shown in the operator inbox (docs/spec.md section 20). */
   reason?: string
   /**
    * Only a fresh link for the open handoff with this fence: never opens a new handoff (the
    * operator inbox takes what is open; a hold that ended meanwhile is `handoff_expired`).
    */
   reissueOf?: string
-  /** `view`: the link only watches (SPEC section 7 "Mint options"). Default `control`. */
+  /** `view`: the link only watches (docs/spec.md section 7 "Mint options"). Default `control`. */
   mode?: HandoffMode
 }
 
@@ -43,9 +43,9 @@ export interface HandoffService {
   mint (tabId: string, opts?: MintOptions): Promise<MintResult>
   current (tabId: string): Handoff | undefined
   summary (tabId: string): HandoffSummary
-  /** `note` is kept as `human_note` (a driver reporting its person's decline, SPEC section 18). */
+  /** `note` is kept as `human_note` (a driver reporting its person's decline, docs/spec.md section 18). */
   finish (tabId: string, fence: string, reason: FinishReason, note?: string): HandoffSummary
-  /** Exchanges a panel secret once; the caller runs live checks first. `viewer` is recorded (SPEC section 19). */
+  /** Exchanges a panel secret once; the caller runs live checks first. `viewer` is recorded (docs/spec.md section 19). */
   consumeSecret (secret: string, viewer?: { remoteAddress: string, userAgent: string }): Handoff
   /** Whether a live secret is a control or a view link (before it is consumed). */
   secretMode (secret: string): HandoffMode | undefined
@@ -77,7 +77,7 @@ export interface HandoffService {
   touched (tabId: string): void
   /** A viewer pressed Done: refused (panel_control_held) while another viewer drives. */
   finishByViewer (tabId: string, viewerId: string): HandoffSummary
-  /** Completion detection saw the page get through (SPEC section 7). */
+  /** Completion detection saw the page get through (docs/spec.md section 7). */
   autoFinish (tabId: string): void
   /** Spends one of the handoff's finite completion checks; false when none is left. */
   takeCheck (tabId: string): boolean

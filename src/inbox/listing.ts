@@ -1,4 +1,4 @@
-// What the operator inbox shows of a handoff (SPEC section 20): pure shaping of the host's own
+// What the operator inbox shows of a handoff (docs/spec.md section 20): pure shaping of the host's own
 // records. Nothing here is a secret: no panel link, no full URL (the origin only), no fence.
 import { handoffState, type Handoff } from '../core/handoff.js'
 import type { InboxEnded, InboxHandoff } from '../schemas/inbox.js'

@@ -1,4 +1,4 @@
-// The operator's inbox cookie (SPEC section 20). The operator token is exchanged once at
+// The operator's inbox cookie (docs/spec.md section 20). The operator token is exchanged once at
 // /inbox/login for this cookie; the cookie is worth the inbox only, never the API.
 //
 // Stateless by design: the value is `<expiry>.<nonce>.<mac>`, an HMAC under a key derived from

@@ -1,4 +1,4 @@
-// Sends one notification to every subscribed browser (SPEC section 20) with the web-push
+// Sends one notification to every subscribed browser (docs/spec.md section 20) with the web-push
 // library: VAPID-signed, aes128gcm-encrypted. A push service answering 404 or 410 says the
 // subscription is gone for good: it is removed. Other failures are logged and counted, never
 // retried here (the inbox itself is the reliable channel; a push is a nudge).

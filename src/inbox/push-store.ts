@@ -1,4 +1,4 @@
-// Web Push subscriptions of operators' browsers (SPEC section 20), kept durably in the profiles
+// Web Push subscriptions of operators' browsers (docs/spec.md section 20), kept durably in the profiles
 // directory so a restarted host still reaches every phone. Each change rewrites the small file
 // with the four-step durable write; writes are serialized so a later state never loses to an
 // earlier one.

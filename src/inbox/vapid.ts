@@ -1,4 +1,4 @@
-// The host's VAPID key pair (SPEC section 20): generated on the first start with an inbox and
+// The host's VAPID key pair (docs/spec.md section 20): generated on the first start with an inbox and
 // kept 0600 in the profiles directory, so browsers subscribed yesterday still accept today's
 // pushes. Written with the four-step durable write; never regenerated over a file that exists.
 import { readFile } from 'node:fs/promises'

@@ -1,4 +1,4 @@
-// Asking a person through the MCP client (SPEC section 18): the panel link goes out as a URL
+// Asking a person through the MCP client (docs/spec.md section 18): the panel link goes out as a URL
 // elicitation, never in a tool result; the call stays open while the person works, and ends with
 // the page as it is after their work. A "no" from the client ends the handoff `human_declined`.
 import { randomUUID } from 'node:crypto'
@@ -69,7 +69,7 @@ export async function askPerson (ctx: PageContext, ask: PersonAsk): Promise<McpP
 
 /**
  * The page once a wait is over: re-fetched when the person finished (the takeover re-fetch of
- * SPEC section 6), observed by a snapshot otherwise (declined, expired, revoked, still waiting).
+ * docs/spec.md section 6), observed by a snapshot otherwise (declined, expired, revoked, still waiting).
  */
 export async function pageAfter (ctx: PageContext, tabId: string, reason: string, waited: WaitResult): Promise<McpPage> {
   const s = waited.summary

@@ -1,4 +1,4 @@
-// What the MCP tools answer (SPEC section 18), made from the HTTP API's answers: pure, so each
+// What the MCP tools answer (docs/spec.md section 18), made from the HTTP API's answers: pure, so each
 // rule (text bound, no fence, no panel link unless asked for) is tested without a host.
 import type { FetchResult, HandoffSummary, HumanTakeoverAction, SnapshotResult } from '../client/index.js'
 import { MCP_TEXT_CHARS_DEFAULT } from '../limits.js'
@@ -106,7 +106,7 @@ export function elicitationMessage (opts: { reason: string, instructions?: strin
   return lines.join('\n')
 }
 
-/** A person is needed; `panelUrl` only for a client without URL elicitation (SPEC section 18). */
+/** A person is needed; `panelUrl` only for a client without URL elicitation (docs/spec.md section 18). */
 export function personNeeded (action: HumanTakeoverAction, panelUrl: string | undefined): McpPerson {
   if (panelUrl === undefined) {
     return { needed: true, reason: action.reason, outcome: 'unavailable', next: 'No panel link could be minted (see warnings); retry fetch_page on this tab later, or close_tab.' }

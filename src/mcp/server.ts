@@ -1,4 +1,4 @@
-// The MCP server (SPEC section 18) on the SDK's protocol layer. The low-level `Server` takes the
+// The MCP server (docs/spec.md section 18) on the SDK's protocol layer. The low-level `Server` takes the
 // tools' JSON Schema as it is, so the TypeBox schemas of src/schemas/mcp.ts are listed, checked
 // and documented without a zod copy (McpServer wants zod shapes and would be a second source).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'

@@ -1,4 +1,4 @@
-// The host's /mcp sessions (SPEC section 18): one SDK Streamable HTTP transport and one MCP
+// The host's /mcp sessions (docs/spec.md section 18): one SDK Streamable HTTP transport and one MCP
 // server per client session, found by `mcp-session-id`. A session ends when its client deletes
 // it, when its client goes away in the middle of a stream (the tool call waiting on a person is
 // then cancelled: the handoff stays, nothing keeps running), or after a long idle time.

@@ -1,4 +1,4 @@
-// The MCP tools (SPEC section 18), each an HTTP API call through the driver library: stdio and
+// The MCP tools (docs/spec.md section 18), each an HTTP API call through the driver library: stdio and
 // the host's /mcp run this same code against one or several hosts.
 import type { TSchema } from 'typebox'
 import type { AfhttpClient, FetchRequest } from '../client/index.js'

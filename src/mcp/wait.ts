@@ -1,4 +1,4 @@
-// Waiting while a person works (SPEC section 18): the tool call stays open on the tab's handoff
+// Waiting while a person works (docs/spec.md section 18): the tool call stays open on the tab's handoff
 // and tells the client how it goes every few seconds, as `--wait-for-human` does on a terminal.
 import type { AfhttpClient, HandoffSummary } from '../client/index.js'
 import { renderProgress } from '../cli/commands/fetch-wait.js'

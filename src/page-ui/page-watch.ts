@@ -1,4 +1,4 @@
-// Watches one page for what the browser draws outside it (SPEC section 16): JavaScript
+// Watches one page for what the browser draws outside it (docs/spec.md section 16): JavaScript
 // dialogs and file choosers. A dialog blocks the page's main thread, so every script call
 // (evaluate, content, screenshot, even Page.enable on a new session) waits until someone
 // answers it: fetches, snapshots, live checks and the panel ask this watch first instead

@@ -1,4 +1,4 @@
-// Permission prompts are browser UI nobody sees in a fetch or a screencast (SPEC section 16):
+// Permission prompts are browser UI nobody sees in a fetch or a screencast (docs/spec.md section 16):
 // every listed permission is denied for all origins when a browser starts, so no page waits
 // on an invisible prompt; a profile may grant some per origin through its metadata.
 import type { FastifyInstance } from 'fastify'

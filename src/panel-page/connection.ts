@@ -1,6 +1,6 @@
 // The panel's links to the host: one WebSocket (reconnected with backoff), the status
-// poll behind the connection banner (SPEC section 9: shown after 3 failed polls, cleared
-// by itself), and the UI lease renewal (SPEC section 7).
+// poll behind the connection banner (docs/spec.md section 9: shown after 3 failed polls, cleared
+// by itself), and the UI lease renewal (docs/spec.md section 7).
 import type { HandoffSummary } from '../core/handoff.js'
 import type { HostMessage, PanelStatus, PanelWireMessage } from '../panel/messages.js'
 import type { PanelStats } from './stats.js'

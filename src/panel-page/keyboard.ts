@@ -1,4 +1,4 @@
-// Keyboard and paste capture (SPEC section 10 "Keyboard", "Paste"). A hidden text field
+// Keyboard and paste capture (docs/spec.md section 10 "Keyboard", "Paste"). A hidden text field
 // holds the viewer's keyboard focus: what the viewer's own keyboard layout, dead keys and
 // IME produce lands in it and is sent as text, so `é`, `ı`, AltGr and composed characters
 // arrive as typed. Only editing and navigation keys go as key events. Ctrl/Cmd-A, -Z and -Y
@@ -19,7 +19,7 @@ export type Notify = (text: string, tone?: 'info' | 'warn') => void
 
 export interface KeyboardDeps {
   field: HTMLTextAreaElement
-  /** Sent now, or held until it can be (SPEC section 17): see outbox.ts. */
+  /** Sent now, or held until it can be (docs/spec.md section 17): see outbox.ts. */
   send: (msg: PanelInput) => void
   gate: () => Gate
   notify: Notify

@@ -1,4 +1,4 @@
-// The person's input on its way out of the panel (SPEC section 17 "The first touch"). A press,
+// The person's input on its way out of the panel (docs/spec.md section 17 "The first touch"). A press,
 // tap, key or paste made before the panel may send it — the socket still opening, the host's
 // first state (and so control) not yet known, the picture's layout not yet known — is held in
 // order and sent once it can be, stamped then with the generation current then; when it can

@@ -1,4 +1,4 @@
-// What the browser draws outside the page (SPEC section 16), drawn here in the viewer's own
+// What the browser draws outside the page (docs/spec.md section 16), drawn here in the viewer's own
 // browser: JavaScript dialogs (#afhttp-dialog), select lists (#afhttp-picker), file choosers
 // (#afhttp-file) and date/time pickers (#afhttp-native). Every text from the page is shown
 // with textContent, never as HTML. Answers go to the host, which hands them to the page as

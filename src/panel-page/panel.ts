@@ -1,8 +1,8 @@
-// The takeover panel (SPEC section 10): wires the live view, input capture and the
+// The takeover panel (docs/spec.md section 10): wires the live view, input capture and the
 // host connection to the controls. Stable hooks: #afhttp-view, #afhttp-done,
 // #afhttp-control, #afhttp-decline, #afhttp-instructions, #afhttp-focus, #afhttp-banner and
 // window.afhttpPanelStats; browser UI
-// outside the page (SPEC section 16) in #afhttp-dialog, #afhttp-picker, #afhttp-file.
+// outside the page (docs/spec.md section 16) in #afhttp-dialog, #afhttp-picker, #afhttp-file.
 import type { EndedMessage, FocusState, HostMessage, LiveStateMessage, PanelInput, PanelWireMessage, TabsMessage } from '../panel/messages.js'
 import type { HandoffSummary } from '../core/handoff.js'
 import { DECLINE_NOTE_MAX_CHARS } from '../limits.js'
@@ -55,7 +55,7 @@ let tabsSeen = false
 const view = new View(ui.view, stats)
 
 /**
- * Whether the person's input can go (SPEC section 17): it waits while the socket opens and
+ * Whether the person's input can go (docs/spec.md section 17): it waits while the socket opens and
  * until the host's state says who controls the tab; it can never go from a view link, while
  * another viewer (or nobody) has control here, or once the handoff is over.
  */
@@ -160,7 +160,7 @@ const pointer = new PointerCapture({
   }
 })
 
-// The first picture is drawn once the bars above it are final (SPEC section 17): the host's
+// The first picture is drawn once the bars above it are final (docs/spec.md section 17): the host's
 // state (instructions, control) and tab list are shown first; the "Whole page" button follows
 // the frame's aim before that frame is laid out.
 function startView (): void {
@@ -218,7 +218,7 @@ function renderTabs (m: TabsMessage): void {
 
 /**
  * The page's focus changed. On a touch device the phone's keyboard follows it: up when a tap
- * made the page focus a field, down when focus left (SPEC section 10 "Phones").
+ * made the page focus a field, down when focus left (docs/spec.md section 10 "Phones").
  */
 let lastPressAt = 0
 function onFocus (m: FocusState & { url: string }): void {

@@ -1,4 +1,4 @@
-// Pointer and wheel capture (SPEC section 10 "Gestures"): press/move/release as a real
+// Pointer and wheel capture (docs/spec.md section 10 "Gestures"): press/move/release as a real
 // drag, moves at most one per 1/60 s (newest position wins), presses and releases never
 // dropped or reordered, the release of a drag that left the picture pulled to its edge.
 // Touch arrives as pointer events: one finger drags like a mouse, two fingers scroll.
@@ -21,7 +21,7 @@ type Sent<T extends PanelInput['t']> = Extract<PanelInput, { t: T }>
 
 export interface PointerDeps {
   view: View
-  /** Sent now, or held until it can be (SPEC section 17): see outbox.ts. */
+  /** Sent now, or held until it can be (docs/spec.md section 17): see outbox.ts. */
   send: (msg: PanelInput | Pending) => void
   gate: () => Gate
   /** A press on the view; `allowed` is false while the person only watches. */
@@ -29,7 +29,7 @@ export interface PointerDeps {
 }
 
 /**
- * A press; `at` is null when it was made before the picture's layout was known (SPEC section
+ * A press; `at` is null when it was made before the picture's layout was known (docs/spec.md section
  * 17: held, and mapped from `pt`, the point in the view, once the layout is known).
  */
 interface Press { id: number, button: MouseButton, clicks: number, at: Point | null, pt: Point, sent: boolean, timer: number, outside?: boolean }

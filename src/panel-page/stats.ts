@@ -8,7 +8,7 @@ export interface PanelStats {
   bytes: number
   last_frame_at: number | null
   inputs_sent: number
-  /** Inputs waiting to be sent now, ever made to wait, and refused with a notice (SPEC section 17). */
+  /** Inputs waiting to be sent now, ever made to wait, and refused with a notice (docs/spec.md section 17). */
   inputs_held: number
   inputs_waited: number
   inputs_refused: number

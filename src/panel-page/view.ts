@@ -1,6 +1,6 @@
 // The live picture: decodes binary frames newest-first and places them with CSS only.
 // The same coordinate module the host's tests use maps pointer positions back to page
-// CSS pixels (SPEC section 10 "Aim" and "Coordinates").
+// CSS pixels (docs/spec.md section 10 "Aim" and "Coordinates").
 import {
   clampAim, containerToViewport, containerToViewportClamped, drawnAim, imagePlacement, layoutAim, panKeepingCentre,
   type FrameGeometry, type Layout, type Point, type Rect, type Size
@@ -12,7 +12,7 @@ import { DetailLayer } from './detail.js'
 import type { PanelStats } from './stats.js'
 
 const AIM_MARGIN = 16
-/** The most a person can zoom the view on a phone (SPEC section 10 "Phones": at least 4×). */
+/** The most a person can zoom the view on a phone (docs/spec.md section 10 "Phones": at least 4×). */
 export const MAX_ZOOM = 5
 const now = (): number => performance.timeOrigin + performance.now()
 
@@ -38,7 +38,7 @@ export class View {
   onResize: () => void
   /**
    * Frames wait (newest wins) until the panel's layout is final — the host's state and tab
-   * list shown — so the first picture is drawn where it stays (SPEC section 17).
+   * list shown — so the first picture is drawn where it stays (docs/spec.md section 17).
    */
   ready = false
   /** Before a frame is laid out: the panel's own bars that follow the frame settle first. */

@@ -1,4 +1,4 @@
-// Keeps the stream's aim current (SPEC section 10 "Aim"): the region selector, else the
+// Keeps the stream's aim current (docs/spec.md section 10 "Aim"): the region selector, else the
 // recognised challenge widget, else the whole viewport. Rects are viewport pixels, so
 // they move with scrolling and layout; they are re-measured a few times a second while
 // someone watches, and the panel moves its picture by CSS alone.

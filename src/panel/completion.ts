@@ -1,4 +1,4 @@
-// Completion detection (SPEC section 7): after a pointer release or Enter the page is
+// Completion detection (docs/spec.md section 7): after a pointer release or Enter the page is
 // looked at — never judged by a model — and the handoff finishes by itself when a
 // challenge seen during it is gone and the page navigated, or when the handoff's
 // `selector-stable` target is ready. Each watch spends one of the handoff's finite

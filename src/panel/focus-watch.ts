@@ -1,4 +1,4 @@
-// Whether the shown page holds the keyboard (SPEC section 10 "Focus"), asked of the page after
+// Whether the shown page holds the keyboard (docs/spec.md section 10 "Focus"), asked of the page after
 // the person's input and on a slow poll, and told to every viewer only when it changed.
 import type { CDPSession } from 'puppeteer-core'
 import { NO_FOCUS, probeFocus, sameFocus, type FocusState } from './focus.js'

@@ -1,4 +1,4 @@
-// Whether the page holds the keyboard (SPEC section 10 "Focus"): typing into nothing
+// Whether the page holds the keyboard (docs/spec.md section 10 "Focus"): typing into nothing
 // must be visible in the panel. Read with one Runtime.evaluate that defines nothing in
 // the page; it follows open shadow roots and same-origin frames.
 import type { CDPSession } from 'puppeteer-core'

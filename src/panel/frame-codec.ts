@@ -26,7 +26,7 @@ export interface FrameHeader {
   pageScaleFactor: number
   scrollX: number
   scrollY: number
-  /** Which aim applied to this frame (SPEC section 10 "Aim"). */
+  /** Which aim applied to this frame (docs/spec.md section 10 "Aim"). */
   aim: FrameAim
   /** Wall-clock milliseconds (fractional) when the host received the frame from Chromium. */
   receivedAt: number

@@ -2,7 +2,7 @@ import WebSocket from 'ws'
 import type { FrameTarget } from './streamer.js'
 
 /**
- * Newest-frame-wins delivery to one viewer (SPEC section 10): at most one frame is on its
+ * Newest-frame-wins delivery to one viewer (docs/spec.md section 10): at most one frame is on its
  * way to the socket and one waits; a newer frame replaces the waiting one. A slow phone
  * therefore skips frames instead of delaying a fast desktop or growing memory.
  *

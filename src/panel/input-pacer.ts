@@ -1,4 +1,4 @@
-// Paces relayed input (SPEC section 10 "Gestures"): mouse moves are coalesced to at most
+// Paces relayed input (docs/spec.md section 10 "Gestures"): mouse moves are coalesced to at most
 // one per page frame (≤ 60 per second, newest position wins), while every other event —
 // presses, releases, keys, text — passes at once, in order, never dropped. A held move
 // is flushed before the next non-move so nothing overtakes it. Pure: the caller owns the
@@ -44,7 +44,7 @@ export class InputPacer<T> {
     return { now: out }
   }
 
-  /** Forget a held move (control moved on: SPEC section 7 "queued input is dropped"). */
+  /** Forget a held move (control moved on: docs/spec.md section 7 "queued input is dropped"). */
   drop (): boolean {
     const had = this.#held !== undefined
     this.#held = undefined

@@ -1,4 +1,4 @@
-// Relays a person's input into the page over one CDP session (SPEC section 10).
+// Relays a person's input into the page over one CDP session (docs/spec.md section 10).
 //
 // Events are sent in order without awaiting each one: one session keeps the order, and
 // awaiting costs 2–8 ms per event (CDP-NOTES). What is pressed is tracked in HeldInput so
@@ -11,7 +11,7 @@ import { keyByCode, MOD, NAMED_KEYS, shortcutFor } from './keys.js'
 import type { InputMessage, MouseButton } from './messages.js'
 
 export interface RelayHooks {
-  /** A pointer release or Enter: the moments completion is checked (SPEC section 7). */
+  /** A pointer release or Enter: the moments completion is checked (docs/spec.md section 7). */
   completionMoment (): void
   /** Anything reached the page: the focus indicator should look again. */
   inputSent (): void

@@ -1,4 +1,4 @@
-// Keys the panel relays as key events rather than text (SPEC section 10 "Keyboard").
+// Keys the panel relays as key events rather than text (docs/spec.md section 10 "Keyboard").
 // Printable characters never come through here: they arrive as text (Input.insertText)
 // so AltGr, dead keys and IME composition land exactly as typed.
 

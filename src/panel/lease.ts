@@ -1,4 +1,4 @@
-// UI leases (SPEC section 7): what a panel's cookie stands for after the one-time
+// UI leases (docs/spec.md section 7): what a panel's cookie stands for after the one-time
 // secret was exchanged. Short, renewed by the open panel, never past the handoff's
 // expiry. The cookie value is a fresh random token; only its hash is kept here.
 import { hashSecret, newSecret } from '../core/secrets.js'
@@ -10,7 +10,7 @@ export interface Lease {
   readonly tabId: string
   /** The handoff the lease was issued under; a later handoff of the tab needs a new link. */
   readonly fence: string
-  /** `view`: the host refuses this lease control, Done, decline and input (SPEC section 7). */
+  /** `view`: the host refuses this lease control, Done, decline and input (docs/spec.md section 7). */
   readonly mode: HandoffMode
   readonly issuedAt: number
   expiresAt: number

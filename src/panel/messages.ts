@@ -25,7 +25,7 @@ type Defaulted = typeof DEFAULTED[number]
 type Filled<T> = T extends unknown ? Omit<T, Defaulted & keyof T> & { [K in Defaulted & keyof T]-?: Exclude<T[K], undefined> } : never
 
 export type InputMessage = Filled<InputWire>
-/** A person's answer to browser UI the panel drew (SPEC section 16); needs control, like input. */
+/** A person's answer to browser UI the panel drew (docs/spec.md section 16); needs control, like input. */
 export type UiAnswer = Filled<UiAnswerWire>
 /** A message as the host works with it: checked, with every defaulted field filled in. */
 export type PanelMessage = Filled<PanelWireMessage>
@@ -38,7 +38,7 @@ export type PanelInput = WithoutGeneration<InputWire | UiAnswerWire>
 
 // ---------------------------------------------------------------- host → panel (text)
 
-/** Whether the page holds the keyboard (SPEC section 10 "Focus"). */
+/** Whether the page holds the keyboard (docs/spec.md section 10 "Focus"). */
 export interface FocusState {
   /** true: an editable element has focus; false: typing goes nowhere; null: unknown (inside a cross-origin frame). */
   editable: boolean | null

@@ -1,4 +1,4 @@
-// The panel side of what the browser draws outside the page (SPEC section 16): it tells
+// The panel side of what the browser draws outside the page (docs/spec.md section 16): it tells
 // every viewer when a dialog, a select list or a file chooser is open, and turns the
 // person's answer into what the browser itself would do — Page.handleJavaScriptDialog for
 // a dialog, arrow keys and Enter in the open select list (so the page sees the browser's

@@ -37,13 +37,13 @@ export interface PanelTabDeps {
   streamer: TabStreamer
   /** The shared screencast of another tab (a popup shown in this panel). */
   streamerFor: (tab: TabRecord) => TabStreamer
-  /** Open popups of the handed-off tab, oldest first (SPEC section 7 "Popups"). */
+  /** Open popups of the handed-off tab, oldest first (docs/spec.md section 7 "Popups"). */
   popups: () => TabRecord[]
   now: () => number
   log: FastifyBaseLogger
   /** Relayed input acknowledged by Chromium (the input → page latency of /metrics). */
   inputDelivered?: RelayHooks['inputDelivered']
-  /** A person answered a JavaScript dialog of this handoff (for the audit trail, SPEC section 19). */
+  /** A person answered a JavaScript dialog of this handoff (for the audit trail, docs/spec.md section 19). */
   dialogAnswered?: (dialogType: string) => void
 }
 
@@ -81,7 +81,7 @@ export class PanelTab {
     // Not awaited: a page blocked by a dialog answers it only after the person answers that.
     session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
     const panel = new PanelTab(deps, session)
-    // The first viewer's first picture is drawn at the aim it keeps (SPEC section 17: nothing
+    // The first viewer's first picture is drawn at the aim it keeps (docs/spec.md section 17: nothing
     // moves after the first frame), so the aim is measured before anyone joins — within a bound:
     // a page too busy to answer gets the whole viewport first, as before.
     let bound: NodeJS.Timeout | undefined
@@ -152,7 +152,7 @@ export class PanelTab {
     const viewer: Viewer = { id, ws, sink: new FrameSink(ws), lease, stale: 0 }
     this.viewers.set(viewer.id, viewer)
     // The first panel of a lease takes control of an untouched tab; a reconnecting one
-    // (after human_disconnected) shows "Take control" instead (SPEC section 7).
+    // (after human_disconnected) shows "Take control" instead (docs/spec.md section 7).
     const first = lease.connections++ === 0
     const h = this.#deps.handoffs.current(this.#deps.tab.id)
     if (first && lease.mode !== 'view' && h?.control.controller === 'agent') this.#control(viewer, { type: 'take', viewerId: viewer.id }, 'take')
@@ -161,7 +161,7 @@ export class PanelTab {
     for (const msg of this.#uiOf(this.#shown).state()) this.#send(viewer, msg)
     this.#send(viewer, this.#tabsMessage())
     // Frames after what lays the panel out (state: instructions, control; the tab strip), so its
-    // first picture is drawn where it stays and a press on it can go at once (SPEC section 17).
+    // first picture is drawn where it stays and a press on it can go at once (docs/spec.md section 17).
     this.#streamerOf(this.#shown).add(viewer.sink)
     if (this.viewers.size === 1) this.#watch()
     return viewer
@@ -183,14 +183,14 @@ export class PanelTab {
     const msg: PanelMessage = parsed.msg
     const tabId = this.#deps.tab.id
     if (viewer.lease.mode === 'view' && msg.t !== 'size' && msg.t !== 'detail') {
-      // Enforced here, not by hidden buttons: a view link only watches (SPEC section 7).
+      // Enforced here, not by hidden buttons: a view link only watches (docs/spec.md section 7).
       if (viewer.stale++ % 50 === 0) this.#send(viewer, { t: 'refused', action: msg.t, reason: 'view_only', message: 'This is a view-only link: you can watch, not act.' })
       return
     }
     if (isInput(msg) || isUiAnswer(msg)) {
       const h = this.#deps.handoffs.current(tabId)
       if (!h || !isHeld(h, this.#deps.now()) || !acceptsInput(h.control, viewer.id, msg.g)) {
-        // Stale or not the holder: dropped (SPEC section 7), and the person told why (SPEC
+        // Stale or not the holder: dropped (docs/spec.md section 7), and the person told why (SPEC
         // section 17: no silent drop), once per burst, with the state that explains it.
         if (viewer.stale++ % 50 === 0) {
           this.#send(viewer, { t: 'refused', action: 'input', reason: 'stale', message: staleInputMessage(h, viewer.id, this.#deps.now()) })
@@ -278,7 +278,7 @@ export class PanelTab {
     this.#completion.dispose()
     this.#ui.dispose()
     this.#unwatch()
-    // The popups stay open for the driver (SPEC section 7): only the panel lets go of them.
+    // The popups stay open for the driver (docs/spec.md section 7): only the panel lets go of them.
     this.#popups.releaseAll()
     for (const v of this.viewers.values()) {
       this.#send(v, { t: 'ended', state: summary?.state ?? 'revoked', finish_reason: summary?.finish_reason ?? null, auto_done: summary?.auto_done ?? false, ...(summary?.human_note !== undefined ? { human_note: summary.human_note } : {}) })
@@ -334,7 +334,7 @@ export class PanelTab {
     }
   }
 
-  /** The popup list changed (one opened or closed): follow it (SPEC section 7 "Popups"). */
+  /** The popup list changed (one opened or closed): follow it (docs/spec.md section 7 "Popups"). */
   async syncPopups (): Promise<void> {
     await this.#popups.sync()
   }
@@ -407,7 +407,7 @@ export class PanelTab {
   }
 }
 
-/** A viewer's id: random, so one viewer cannot name another's control (SPEC section 7). */
+/** A viewer's id: random, so one viewer cannot name another's control (docs/spec.md section 7). */
 export function newViewerId (): string {
   return `v_${randomBytes(9).toString('base64url')}`
 }

@@ -1,4 +1,4 @@
-// Native date/time pickers (SPEC section 16): the person picks in their own browser's input
+// Native date/time pickers (docs/spec.md section 16): the person picks in their own browser's input
 // of that type, and the value reaches the page's input as typed text — the keys a person
 // would press in the page's own field: back to its first segment, then each segment's
 // digits in the order the page's locale shows them (Chromium moves on when one is full).

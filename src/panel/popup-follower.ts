@@ -1,4 +1,4 @@
-// Follows the windows a handed-off page opens and closes (SPEC section 7 "Popups"): each new
+// Follows the windows a handed-off page opens and closes (docs/spec.md section 7 "Popups"): each new
 // one gets the panel's side (its own session, relay and page-UI relay, popups.ts), each gone
 // one is let go. The panel tab decides what is shown; this only keeps the list true.
 import type { Browser } from 'puppeteer-core'

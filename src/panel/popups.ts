@@ -1,4 +1,4 @@
-// The windows a handed-off page opens (SPEC section 7 "Popups"): each is shown in the same
+// The windows a handed-off page opens (docs/spec.md section 7 "Popups"): each is shown in the same
 // panel, under the same handoff and control, through its own CDP session and input relay.
 import type { FastifyBaseLogger } from 'fastify'
 import type { CDPSession } from 'puppeteer-core'
@@ -8,7 +8,7 @@ import { pageUiRelayFor, type PageUiRelay, type UiRelayDeps } from './page-ui-re
 import type { TabStreamer } from './streamer.js'
 import type { TabsMessage } from './messages.js'
 
-/** A popup of the handed-off tab, as the panel drives it; `ui` draws its own dialogs and select lists (SPEC section 16). */
+/** A popup of the handed-off tab, as the panel drives it; `ui` draws its own dialogs and select lists (docs/spec.md section 16). */
 export interface Popup { tab: TabRecord, session: CDPSession, relay: InputRelay, streamer: TabStreamer, ui: PageUiRelay }
 
 export interface PopupDeps {

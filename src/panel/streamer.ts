@@ -1,4 +1,4 @@
-// One CDP screencast per tab, shared by every viewer (SPEC section 10 "Stream").
+// One CDP screencast per tab, shared by every viewer (docs/spec.md section 10 "Stream").
 //
 // Frames are acked the moment they reach Node (delaying the ack costs frame rate,
 // CDP-NOTES point 2), decoded from base64 once, framed once, and offered to each

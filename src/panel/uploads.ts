@@ -1,4 +1,4 @@
-// Files a person chose for a page's file chooser (SPEC section 16): stored mode 0600 in a
+// Files a person chose for a page's file chooser (docs/spec.md section 16): stored mode 0600 in a
 // directory of the handoff (0700), handed to the page by path, and deleted with the
 // directory when the handoff ends. Bounded in size, count per chooser and per handoff.
 import { randomBytes } from 'node:crypto'

@@ -10,7 +10,7 @@ declare module 'fastify' {
 }
 
 /**
- * SPEC section 19: the audit trail is a subscriber of the lifecycle — each handoff transition
+ * docs/spec.md section 19: the audit trail is a subscriber of the lifecycle — each handoff transition
  * that tells what a person did becomes one entry — never a copy of the state machine.
  */
 async function auditPlugin (app: FastifyInstance, opts: { auditFs?: AuditFs }): Promise<void> {

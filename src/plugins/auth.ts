@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AfhttpError } from '../errors.js'
 import { tokenMatches } from '../core/token.js'
 
-/** Routes that need the bearer token: the API, health, metrics and the MCP endpoint (SPEC sections 5 and 18). */
+/** Routes that need the bearer token: the API, health, metrics and the MCP endpoint (docs/spec.md sections 5 and 18). */
 export function requiresToken (url: string): boolean {
   const path = url.split('?')[0]
   return path.startsWith('/v1/') || path === '/v1' || path === '/health' || path === '/metrics' || path === '/mcp'
@@ -20,7 +20,7 @@ export function bearerFrom (req: FastifyRequest): string | undefined {
   return match?.[1]
 }
 
-/** What the ops token (AFHTTP_OPS_TOKEN) may read: probes and scrapers, nothing else (SPEC section 12). */
+/** What the ops token (AFHTTP_OPS_TOKEN) may read: probes and scrapers, nothing else (docs/spec.md section 12). */
 export function opsTokenMay (method: string, path: string): boolean {
   return (method === 'GET' || method === 'HEAD') && (path === '/health' || path === '/metrics')
 }

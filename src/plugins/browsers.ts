@@ -34,7 +34,7 @@ interface Entry {
   closing?: boolean
   /** The durable cookie record of a launched (not attached) browser. */
   journal?: CookieJournal
-  /** The host's forwarder this browser's traffic goes through (SPEC section 21), while it runs. */
+  /** The host's forwarder this browser's traffic goes through (docs/spec.md section 21), while it runs. */
   egress?: Egress
 }
 
@@ -64,9 +64,9 @@ export interface BrowserPool {
   chromiumVersion (profile: string): string | undefined
   onStarted (listener: BrowserListener): void
   onLost (listener: (profile: string) => void): void
-  /** Records the profile's cookies durably if they changed (SPEC section 13); never throws. */
+  /** Records the profile's cookies durably if they changed (docs/spec.md section 13); never throws. */
   recordCookies (profile: string, reason: string): Promise<RecordOutcome>
-  /** The forwarder the running browser of a profile goes through, if any (SPEC section 21). */
+  /** The forwarder the running browser of a profile goes through, if any (docs/spec.md section 21). */
   egress (profile: string): Egress | undefined
   /** 'headful' or 'headless': what this host's Chromium runs as. */
   readonly mode: 'headful' | 'headless'
@@ -92,7 +92,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
   // host past its grace period, nor leave a half-started browser behind.
   const shutdown = new AbortController()
 
-  /** SPEC section 22: before the first process is started, a watchdog that ends them all if we die. */
+  /** docs/spec.md section 22: before the first process is started, a watchdog that ends them all if we die. */
   function guard (): void {
     watchdog ??= startWatchdog(ownerMarkers(root), app.log)
   }
@@ -127,7 +127,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
   }
 
   /**
-   * SPEC section 21: a forwarder when the profile names a proxy or the host denies addresses. A
+   * docs/spec.md section 21: a forwarder when the profile names a proxy or the host denies addresses. A
    * `cdp` profile's browser connects on its own, so on a host with AFHTTP_URL_DENY it is refused.
    */
   async function startEgress (profile: string, meta: ProfileMetadata): Promise<Egress | undefined> {
@@ -171,7 +171,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
         cdpUrl: meta.cdp_url,
         mode: plan.mode,
         display: meta.backend === 'chromium' ? await display() : undefined,
-        // SPEC section 21: the time zone of the whole browser process, so every page, popup and worker has it.
+        // docs/spec.md section 21: the time zone of the whole browser process, so every page, popup and worker has it.
         env: { ...ownerEnv(root), ...(meta.timezone !== undefined ? { TZ: meta.timezone } : {}) },
         extraArgs: identityArgs({ proxyServer: egress?.proxyServer, acceptLanguages: languages }),
         signal: shutdown.signal
@@ -200,7 +200,7 @@ async function browsersPlugin (app: FastifyInstance): Promise<void> {
         // The launch's own blank tab would be listed and reaped like a user's; the anchor replaces it.
         for (const page of await browser.pages()) if (page.url() === 'about:blank') await page.close().catch(() => undefined)
         // Before anyone uses it: put back the logins the store lost in a crash. A browser whose
-        // jar could not be restored is not served (SPEC section 22): it would serve without
+        // jar could not be restored is not served (docs/spec.md section 22): it would serve without
         // the login, and its jar must never be recorded over the record.
         entry.journal ??= new CookieJournal(app.profiles.dir(profile), app.log, profile)
         await entry.journal.restore(browser)

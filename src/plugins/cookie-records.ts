@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 const ENDED = new Set(['finished', 'revoked', 'expired'])
 
 /**
- * SPEC section 13: the moments the cookie record is taken — after a handoff ends (a person
+ * docs/spec.md section 13: the moments the cookie record is taken — after a handoff ends (a person
  * just signed in) and after each fetch (a site may have set cookies). Shutdown is recorded by
  * the browsers plugin itself. Recording runs after the answer, never delaying it.
  */

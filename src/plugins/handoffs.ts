@@ -45,7 +45,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   let frameProver: FrameProver | undefined
   const changed = new Listeners<[string, HandoffSummary]>((err) => app.log.error({ err }, 'handoff listener failed'))
   const lifecycle = app.lifecycle
-  // The service owns each hold's deadline (SPEC section 7 "Hold"): a timer announces the expiry,
+  // The service owns each hold's deadline (docs/spec.md section 7 "Hold"): a timer announces the expiry,
   // nobody polls for it. `expired` is set once it was announced; `by` once the ending is known.
   // `profile` outlives the tab (a revoke on close still names it); `stops` end the page watches.
   const clocks = new WeakMap<Handoff, { cancel: () => void, expired: boolean, by?: 'driver' | 'person' | 'host', profile: string, stops: Array<() => void> }>()
@@ -203,7 +203,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
         warnings
       }
       // The URL is the mint's answer; it rides beside the transition (for the event stream and
-      // webhook, SPEC section 15), never inside its payload, and reads as spent once it is.
+      // webhook, docs/spec.md section 15), never inside its payload, and reads as spent once it is.
       const panelUrl = { url: result.takeover_url_secret, spent: () => links.problem(secret, clock.now()) }
       const data = {
         handoff_fence: h.fence,
@@ -323,7 +323,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   app.decorate('handoffs', service)
 
   app.tabs.addActGuard((tab) => {
-    // A popup of a handed-off tab (a sign-in window) is part of that handoff (SPEC section 7 "Popups").
+    // A popup of a handed-off tab (a sign-in window) is part of that handoff (docs/spec.md section 7 "Popups").
     const by = holder(tab)
     if (by) {
       const s = service.summary(by)
@@ -363,7 +363,7 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
       endings.delete(tab.id)
     })
   })
-  // A popup of a held tab joins its handoff (SPEC section 7 "Popups"): audited, and its documents too.
+  // A popup of a held tab joins its handoff (docs/spec.md section 7 "Popups"): audited, and its documents too.
   lifecycle.on('tab.opened', (t) => {
     if (!t.data.opener_tab_id || !t.tab_id) return
     const by = service.heldBy(t.tab_id)

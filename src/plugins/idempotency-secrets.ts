@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Warning } from '../schemas/common.js'
 
-// Panel secrets are stored only hashed (SPEC section 7), so a remembered answer keeps none:
+// Panel secrets are stored only hashed (docs/spec.md section 7), so a remembered answer keeps none:
 // a later repeat gets a fresh panel URL for the same handoff (same fence, same expiry), which
 // also revokes the URL of the answer that was lost.
 

@@ -21,7 +21,7 @@ function keepsFailure (err: AfhttpError): boolean {
 }
 
 /**
- * Runs a route's work so an `Idempotency-Key` header makes it safe to retry (SPEC section 5).
+ * Runs a route's work so an `Idempotency-Key` header makes it safe to retry (docs/spec.md section 5).
  * Called inside the handler, so the request keeps the type its route schema gives it.
  */
 export async function idempotent<T> (app: FastifyInstance, req: FastifyRequest, reply: FastifyReply, work: () => Promise<T>): Promise<T> {

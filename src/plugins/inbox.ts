@@ -43,7 +43,7 @@ export function pushSubject (config: { pushSubject?: string, publicUrl: string }
 }
 
 /**
- * The operator inbox (SPEC section 20): its live list, fed by the host's own lifecycle events,
+ * The operator inbox (docs/spec.md section 20): its live list, fed by the host's own lifecycle events,
  * and Web Push of each new handoff to subscribed browsers.
  */
 async function inboxPlugin (app: FastifyInstance, opts: { apiToken: string }): Promise<void> {

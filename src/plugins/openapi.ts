@@ -20,7 +20,7 @@ function optionalNullableBodies (doc: OpenApiPaths): OpenApiPaths {
 }
 
 /**
- * The OpenAPI 3.1 document (SPEC section 5), collected by @fastify/swagger from the same route
+ * The OpenAPI 3.1 document (docs/spec.md section 5), collected by @fastify/swagger from the same route
  * schemas that validate requests and serialize responses. Registered before the routes so it
  * sees every one of them; the document itself is public, like /capabilities.
  */

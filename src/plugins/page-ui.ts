@@ -5,7 +5,7 @@ import { PageWatch } from '../page-ui/page-watch.js'
 import { applyPermissions } from '../page-ui/permissions.js'
 
 /**
- * What the browser draws outside the page (SPEC section 16), wired to every tab: each page
+ * What the browser draws outside the page (docs/spec.md section 16), wired to every tab: each page
  * gets its watch as soon as it exists (a popup's alert must not go unseen), the inventory
  * says when a dialog or file chooser is open, and permission prompts are settled up front.
  */

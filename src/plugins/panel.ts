@@ -109,7 +109,7 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
   app.handoffs.onChange((tabId, summary) => {
     if (isLiveState(summary.state)) opened.get(tabId)?.update(summary)
   })
-  // Ending reaches every viewer (SPEC section 7): finish, decline, expiry, revocation, tab close.
+  // Ending reaches every viewer (docs/spec.md section 7): finish, decline, expiry, revocation, tab close.
   for (const ending of HANDOFF_ENDINGS) app.lifecycle.on(ending, (t) => { if (t.tab_id) closePanel(t.tab_id) })
   app.tabs.onClosed((tab) => {
     closePanel(tab.id)

@@ -7,7 +7,7 @@ import { answers, AuditQuery, AuditTrailAnswer, ProfileAuditParams, TabAuditPara
 
 const DEFAULT_LIMIT = 100
 
-/** The audit trail of SPEC section 19: readable after the tab is gone and after a restart. */
+/** The audit trail of docs/spec.md section 19: readable after the tab is gone and after a restart. */
 export default async function auditRoutes (app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>()
   r.get('/v1/tabs/:tab_id/handoff/audit', {

@@ -29,13 +29,13 @@ export default async function capabilitiesRoutes (app: FastifyInstance): Promise
     api_version: API_VERSION,
     // The default profile's configured backend (its metadata), not whether it is running.
     takeover: { configured: true, backend: await defaultBackend(app), provider: 'afhttp-panel' },
-    // SPEC section 13: what kind of Chromium a person is handed (resolved at start; auto may fall back).
+    // docs/spec.md section 13: what kind of Chromium a person is handed (resolved at start; auto may fall back).
     browser_mode: app.config.browser.mode,
     browser_mode_configured: app.config.browserModeConfigured,
     wait_strategies: WAIT_STRATEGIES,
     captures: CAPTURES,
     handoff_modes: HANDOFF_MODES,
-    // Keys live in memory only: a restarted host has forgotten them (SPEC section 5).
+    // Keys live in memory only: a restarted host has forgotten them (docs/spec.md section 5).
     idempotency: { header: 'Idempotency-Key', routes: ['POST /v1/fetch', 'POST /v1/tabs/:tab_id/handoff'], ttl_ms: IDEMPOTENCY_TTL_MS, keys_max: IDEMPOTENCY_MAX_KEYS, answers_bytes_max: IDEMPOTENCY_MAX_BYTES, survives_restart: false },
     events: {
       route: 'GET /v1/events',

@@ -58,7 +58,7 @@ export default async function cdpPassthroughRoutes (app: FastifyInstance): Promi
       const held = holdOnTarget(app, targetId)
       return held ? { message: heldCommandMessage(nested?.method ?? cmd.method, held.message), targetId, nested: nested !== undefined } : undefined
     }
-    // Emulations asked for on a held tab (SPEC section 17): acknowledged now, sent when the hold ends.
+    // Emulations asked for on a held tab (docs/spec.md section 17): acknowledged now, sent when the hold ends.
     const deferred = new DeferredEmulations()
     const ownIds = new Set<number>()
     let nextOwnId = OWN_ID_BASE

@@ -11,7 +11,7 @@ import { answers, CdpBody, CdpResult } from '../schemas/index.js'
 export { CDP_PASSTHROUGH_MAX_MESSAGE_BYTES } from './cdp-passthrough.js'
 
 /**
- * Raw CDP, explicit and low level (SPEC section 5): no anchor protection here. Holds apply
+ * Raw CDP, explicit and low level (docs/spec.md section 5): no anchor protection here. Holds apply
  * (section 12): page effects on a held tab are refused, observations still work.
  */
 export default async function cdpRoutes (app: FastifyInstance): Promise<void> {

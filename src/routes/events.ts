@@ -11,7 +11,7 @@ export const SSE_HEARTBEAT_MS = 15_000
 export const SSE_BUFFER_MAX_BYTES = 1024 * 1024
 const RETRY_MS = 2_000
 
-/** GET /v1/events: the server-sent event stream of SPEC section 15. */
+/** GET /v1/events: the server-sent event stream of docs/spec.md section 15. */
 export default async function eventsRoutes (app: FastifyInstance): Promise<void> {
   const streams = new Set<() => void>()
   app.addHook('preClose', async () => { for (const end of [...streams]) end() })

@@ -6,7 +6,7 @@ import { idempotent } from '../plugins/idempotency.js'
 import { isAfhttpError } from '../errors.js'
 import { answers, FetchBody, FetchResult } from '../schemas/index.js'
 
-/** POST /v1/fetch: HTTP 200 whenever a page loaded, whatever its status (SPEC section 6). */
+/** POST /v1/fetch: HTTP 200 whenever a page loaded, whatever its status (docs/spec.md section 6). */
 export default async function fetchRoutes (app: FastifyInstance): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().post('/v1/fetch', {
     schema: { summary: 'Fetch a page, or hand it to a person (SPEC section 6)', body: FetchBody, response: answers({ 200: FetchResult }) }

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { idempotent } from '../plugins/idempotency.js'
 import { answers, FinishBody, HandoffMint, HandoffSummary, MintBody, TabParams } from '../schemas/index.js'
 
-/** The driver's side of a handoff (SPEC section 7): mint, summary, finish. */
+/** The driver's side of a handoff (docs/spec.md section 7): mint, summary, finish. */
 export default async function handoffRoutes (app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>()
   r.post('/v1/tabs/:tab_id/handoff', {

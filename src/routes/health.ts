@@ -22,7 +22,7 @@ async function anchorPage (app: FastifyInstance, profile: string): Promise<Page 
 }
 
 /**
- * A bounded live observation of the default profile (SPEC sections 5 and 9). It only looks:
+ * A bounded live observation of the default profile (docs/spec.md sections 5 and 9). It only looks:
  * it never starts or restarts a browser, switches profile or touches cookies.
  */
 export default async function healthRoutes (app: FastifyInstance): Promise<void> {
@@ -50,7 +50,7 @@ export default async function healthRoutes (app: FastifyInstance): Promise<void>
       metadataError = (err as Error).message
     }
     // Why it is not ready: the backend's own error first, then the first failed check.
-    // A browser being started (SPEC section 22: the host listens first) says so, not a stale error.
+    // A browser being started (docs/spec.md section 22: the host listens first) says so, not a stale error.
     const backendError = ready ? undefined : (status.starting === true ? undefined : status.error) ?? metadataError ?? (backendConnected ? `${failed?.name}: ${failed?.error}` : status.starting === true ? 'browser starting' : 'browser not running')
     const body: Health = {
       status: {

@@ -31,7 +31,7 @@ export const INBOX_CSP = [
 export const INBOX_HEARTBEAT_MS = 15_000
 
 /**
- * The operator inbox (SPEC section 20): a login that trades AFHTTP_OPERATOR_TOKEN for a cookie
+ * The operator inbox (docs/spec.md section 20): a login that trades AFHTTP_OPERATOR_TOKEN for a cookie
  * scoped to /inbox, the page, its live stream and its small API. Nothing about a handoff is
  * answered without the cookie; the cookie opens nothing outside /inbox.
  */

@@ -7,7 +7,7 @@ import { McpMessage } from '../schemas/index.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The open /mcp sessions (SPEC section 18). */
+    /** The open /mcp sessions (docs/spec.md section 18). */
     mcpSessions: McpSessions
   }
 }
@@ -20,7 +20,7 @@ export function selfUrl (address: ReturnType<FastifyInstance['server']['address'
 }
 
 /**
- * /mcp: the MCP server over Streamable HTTP (SPEC section 18), behind the API token like /v1.
+ * /mcp: the MCP server over Streamable HTTP (docs/spec.md section 18), behind the API token like /v1.
  * Its tools are the same code as `afhttp mcp`: the driver library, pointed at this host's own
  * listening address with its own token (docs/decisions.md, issue 25).
  */

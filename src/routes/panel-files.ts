@@ -13,7 +13,7 @@ import type { PanelRequest } from './panel-api.js'
 const MB = (n: number): string => (n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)
 
 /**
- * A file chooser's files from the person driving (SPEC section 16): one raw file per request,
+ * A file chooser's files from the person driving (docs/spec.md section 16): one raw file per request,
  * then the choice, both under the lease and only for the viewer in control.
  */
 export async function panelFileRoutes (app: FastifyInstance, leased: (req: PanelRequest) => { tab: TabRecord, lease: Lease }, sameOriginOnly: (req: FastifyRequest) => Promise<void>): Promise<void> {

@@ -14,7 +14,7 @@ const PING_EVERY_MS = 15_000
 const EARLY_MAX = 512
 
 /**
- * GET /panel/ws (SPEC sections 9, 10, 12): the panel's one WebSocket. The upgrade needs a
+ * GET /panel/ws (docs/spec.md sections 9, 10, 12): the panel's one WebSocket. The upgrade needs a
  * same-origin Origin, a valid lease and passing live checks; then frames flow down as binary
  * messages and control/input flows up as small JSON messages.
  */
@@ -41,7 +41,7 @@ export default async function panelWsRoutes (app: FastifyInstance): Promise<void
       const text = data.toString()
       if (inbox.deliver) inbox.deliver(text)
       else if (early.length < EARLY_MAX) early.push(text)
-      // Not dropped without a word (SPEC section 17): the panel tells the person.
+      // Not dropped without a word (docs/spec.md section 17): the panel tells the person.
       else socket.send(JSON.stringify({ t: 'refused', action: 'input', reason: 'busy', message: 'The page was not ready for that yet; it was not sent.' }))
     })
     socket.on('pong', () => { alive = true })

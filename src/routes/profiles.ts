@@ -22,7 +22,7 @@ async function runningState (app: FastifyInstance, profile: string): Promise<Pro
 }
 
 /**
- * A write's answer. Proxy, timezone and locale are launch settings (SPEC section 21): the answer
+ * A write's answer. Proxy, timezone and locale are launch settings (docs/spec.md section 21): the answer
  * names the ones that wait for the next browser start, and warns when a browser running now keeps the old ones.
  */
 async function writeAnswer (app: FastifyInstance, { metadata, warnings, nextStart }: MetadataWrite): Promise<ProfileWriteAnswer> {

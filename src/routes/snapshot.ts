@@ -8,7 +8,7 @@ import { answers, SnapshotBody, SnapshotResult, TabParams } from '../schemas/ind
 
 const SNAPSHOT_BUDGET_MS = 10_000
 
-/** Observation only: allowed while a person drives the tab (SPEC section 5). */
+/** Observation only: allowed while a person drives the tab (docs/spec.md section 5). */
 export default async function snapshotRoutes (app: FastifyInstance): Promise<void> {
   app.withTypeProvider<TypeBoxTypeProvider>().post(
     '/v1/tabs/:tab_id/snapshot',

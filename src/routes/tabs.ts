@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { answers, TabCloseResult, TabDescription, TabList, TabParams } from '../schemas/index.js'
 
-/** Tab inventory and the explicit close (SPEC sections 5 and 8). */
+/** Tab inventory and the explicit close (docs/spec.md sections 5 and 8). */
 export default async function tabRoutes (app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>()
   r.get('/v1/tabs', { schema: { summary: 'Tab inventory', response: answers({ 200: TabList }) } }, async () => {

@@ -14,7 +14,7 @@ export const TAKEOVER_RATE_LIMIT = 30
 const SECRET_SHAPE = /^[A-Za-z0-9_-]{16,128}$/
 
 /**
- * GET /takeover/:secret (SPEC section 7 "Exchange"): live checks, consume the one-time
+ * GET /takeover/:secret (docs/spec.md section 7 "Exchange"): live checks, consume the one-time
  * secret, set the UI lease cookie, and redirect so the secret leaves the address bar.
  * A person is reading the answer, so refusals are HTML pages, not JSON envelopes.
  */

@@ -1,4 +1,4 @@
-// The audit trail of SPEC section 19: who passed a check, when, and what they did there.
+// The audit trail of docs/spec.md section 19: who passed a check, when, and what they did there.
 // Entries hold origins, counts, kinds and who — never typed or pasted text, key codes, cookie
 // values, secrets, query strings or full URLs.
 import { Type, type Static } from 'typebox'

@@ -1,4 +1,4 @@
-// POST /v1/cdp (SPEC section 5): one raw CDP command, browser-level or on a tab. No anchor protection.
+// POST /v1/cdp (docs/spec.md section 5): one raw CDP command, browser-level or on a tab. No anchor protection.
 import { Type, type Static } from 'typebox'
 import { CLOSED, OPEN, TabId } from './common.js'
 import { ProfileName } from './fetch.js'

@@ -9,7 +9,7 @@ import { Type, type Static, type TSchema } from 'typebox'
  * also keeps the serializer from dropping a field the schema does not list yet.
  */
 export const OPEN = { additionalProperties: true } as const
-/** Request bodies: unknown fields are refused (SPEC section 5). */
+/** Request bodies: unknown fields are refused (docs/spec.md section 5). */
 export const CLOSED = { additionalProperties: false } as const
 
 /** A field the host always sends that may be null (`status: null` when no response was seen). */
@@ -36,7 +36,7 @@ export const Capture = Type.Enum(CAPTURE_NAMES)
 export type Capture = Static<typeof Capture>
 export const CaptureList = Type.Array(Capture, { maxItems: 3, uniqueItems: true })
 
-/** One envelope for every failure (SPEC section 5); codes are the table in src/errors.ts. */
+/** One envelope for every failure (docs/spec.md section 5); codes are the table in src/errors.ts. */
 export const ErrorEnvelope = Type.Object({
   error: Type.Object({
     code: Type.String(),
@@ -44,7 +44,7 @@ export const ErrorEnvelope = Type.Object({
     retryable: Type.Boolean(),
     details: Type.Record(Type.String(), Type.Unknown())
   }, OPEN),
-  /** A failed fetch that left a tab open (SPEC section 6). */
+  /** A failed fetch that left a tab open (docs/spec.md section 6). */
   trace: Type.Optional(Type.Object({ retained_tab_id: Type.String() }, OPEN))
 }, OPEN)
 export type ErrorEnvelopeBody = Static<typeof ErrorEnvelope>

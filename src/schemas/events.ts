@@ -1,4 +1,4 @@
-// GET /v1/events (SPEC section 15): the query of the server-sent event stream, and the `data` of
+// GET /v1/events (docs/spec.md section 15): the query of the server-sent event stream, and the `data` of
 // each public event type. docs/api-guide.md renders its event table from EVENT_DATA
 // (src/docs/events-markdown.ts), so the document cannot drift from what the host publishes.
 import { Type, type Static, type TSchema } from 'typebox'
@@ -22,7 +22,7 @@ const Minted = Type.Object({
 }, OPEN)
 const Ending = Type.Omit(HandoffSummary, ['tab_id'])
 
-/** The `data` of each event type a driver or webhook receives (SPEC section 15). */
+/** The `data` of each event type a driver or webhook receives (docs/spec.md section 15). */
 export const EVENT_DATA = {
   'handoff.opened': described(Minted, 'a handoff began; the panel URL is for the person'),
   'handoff.url_reissued': described(Minted, 'a second mint of an open handoff: a fresh URL (the earlier unused one is revoked)'),

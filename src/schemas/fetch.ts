@@ -1,4 +1,4 @@
-// POST /v1/fetch (SPEC section 6): the body, the result and the pieces other answers reuse.
+// POST /v1/fetch (docs/spec.md section 6): the body, the result and the pieces other answers reuse.
 import { Type, type Static } from 'typebox'
 import { PROFILE_NAME_RE } from '../core/profile-vocabulary.js'
 import { INSTRUCTIONS_MAX_CHARS, MAX_TIMEOUT_MS } from '../limits.js'
@@ -28,7 +28,7 @@ export const FetchBody = Type.Object({
 }, CLOSED)
 export type FetchBody = Static<typeof FetchBody>
 
-// SPEC section 6: who put the gate there, and the signals that decided (docs/recognition.md).
+// docs/spec.md section 6: who put the gate there, and the signals that decided (docs/recognition.md).
 export const Challenge = Type.Object({
   provider: Type.String({ description: 'Who put the gate there: a vendor (cloudflare, datadome, perimeterx, akamai, imperva, distil, …) or "generic" when the page is a gate by its shape and carries no vendor marker' }),
   evidence: Type.Array(Type.String(), {

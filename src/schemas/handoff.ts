@@ -1,4 +1,4 @@
-// The driver's side of a handoff (SPEC section 7): mint options, the mint answer, the summary.
+// The driver's side of a handoff (docs/spec.md section 7): mint options, the mint answer, the summary.
 import { Type, type Static } from 'typebox'
 import { HANDOFF_MODES } from '../core/handoff.js'
 import { DECLINE_NOTE_MAX_CHARS } from '../limits.js'
@@ -14,7 +14,7 @@ export type Controller = Static<typeof Controller>
 /** `view` links watch only: the host refuses them control, Done, decline and input. */
 export const HandoffMode = Type.Enum(HANDOFF_MODES)
 
-/** What changed during the handoff (SPEC section 7 "Outcome"): cookie names, never values. */
+/** What changed during the handoff (docs/spec.md section 7 "Outcome"): cookie names, never values. */
 export const HandoffOutcome = Type.Object({
   final_url: Type.String(),
   navigated: Type.Boolean(),
@@ -42,7 +42,7 @@ export const HandoffSummary = Type.Object({
 }, OPEN)
 export type HandoffSummary = Static<typeof HandoffSummary>
 
-/** Optional mint options (SPEC section 7 "Mint options"); a missing or null body is the plain mint. */
+/** Optional mint options (docs/spec.md section 7 "Mint options"); a missing or null body is the plain mint. */
 export const MintOptions = Type.Object({
   region: Type.Optional(described(Selector, 'CSS selector of the part of the page to show the person')),
   ready_selector: Type.Optional(described(Selector, 'a `selector-stable` target whose readiness counts as completion')),
@@ -57,7 +57,7 @@ export const TakeoverParams = Type.Object({ secret: Type.String() })
 
 export const FinishBody = Type.Object({
   handoff_fence: Type.String({ minLength: 1, maxLength: 128 }),
-  // A driver that asked its person elsewhere (an MCP client's URL elicitation, SPEC section 18)
+  // A driver that asked its person elsewhere (an MCP client's URL elicitation, docs/spec.md section 18)
   // reports their refusal as the panel's decline would: the same reason, the tab stays retained.
   reason: Type.Optional(Type.Enum(['driver', 'human_declined'], { description: 'default `driver`; `human_declined` when the person the driver asked said no outside the panel (e.g. declined an MCP elicitation)' })),
   human_note: Type.Optional(Type.String({ maxLength: DECLINE_NOTE_MAX_CHARS, description: 'with `human_declined`: why, for the record (`human_note`)' }))

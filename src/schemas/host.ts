@@ -4,7 +4,7 @@ import { BROWSER_MODES } from '../core/browser-mode.js'
 import { described, Nullable, OPEN, Warnings } from './common.js'
 import { HandoffMode } from './handoff.js'
 
-/** One bounded live check run by `/health` and before every handoff (SPEC section 9). */
+/** One bounded live check run by `/health` and before every handoff (docs/spec.md section 9). */
 export const LiveCheck = Type.Object({
   name: Type.String(),
   ok: Type.Boolean(),
@@ -13,7 +13,7 @@ export const LiveCheck = Type.Object({
 }, OPEN)
 export type LiveCheck = Static<typeof LiveCheck>
 
-/** What the idle reaper closed, could not close, and kept (SPEC section 8). */
+/** What the idle reaper closed, could not close, and kept (docs/spec.md section 8). */
 export const ReapReport = Type.Object({
   at: Type.String(),
   closed: Type.Array(Type.Object({ tab_id: Type.String(), idle_ms: Type.Number() }, OPEN)),

@@ -1,4 +1,4 @@
-// The operator inbox's own API (SPEC section 20): called by an operator's browser with the
+// The operator inbox's own API (docs/spec.md section 20): called by an operator's browser with the
 // inbox cookie (`afhttp_operator`, scoped to /inbox), never with the API token. The shapes live
 // here once: the routes validate and serialize with them and the OpenAPI document lists them.
 import { Type, type Static } from 'typebox'

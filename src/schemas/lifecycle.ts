@@ -1,4 +1,4 @@
-// The host's lifecycle, typed once (SPEC sections 7, 15, 19): what the handoff service, the tab
+// The host's lifecycle, typed once (docs/spec.md sections 7, 15, 19): what the handoff service, the tab
 // registry and the browser pool announce as it happens. Every consumer — the event stream and
 // webhook, /metrics, the panel, the audit trail — subscribes to these transitions instead of
 // rebuilding the state machine. No payload ever holds a secret: a panel URL travels beside the

@@ -1,4 +1,4 @@
-// The MCP tools' arguments and results (SPEC section 18). Every field is taken from the HTTP
+// The MCP tools' arguments and results (docs/spec.md section 18). Every field is taken from the HTTP
 // API's own schemas (the fetch body, the fetch result, the handoff summary, the tab view): the
 // tools are the API seen by an agent, so a shape never exists twice. TypeBox schemas are JSON
 // Schema, so they go into `tools/list` as they are and validate the arguments on the way in.

@@ -74,7 +74,7 @@ export const ShortcutMessage = message('shortcut', {
 export const TextMessage = message('text', { g: Generation, text: Type.String({ minLength: 1, maxLength: TEXT_CHARS_MAX }) }, 'typed text, a chunk at a time')
 export const PasteMessage = message('paste', { g: Generation, text: Type.String({ minLength: 1, maxLength: PASTE_CHARS_MAX }) }, 'a paste; a bigger one is refused, never cut')
 
-// ------------------------------------------------- answers to browser UI (SPEC section 16)
+// ------------------------------------------------- answers to browser UI (docs/spec.md section 16)
 
 export const DialogAnswer = message('dialog', {
   g: Generation,

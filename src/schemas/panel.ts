@@ -1,4 +1,4 @@
-// The panel page's own calls (SPEC section 7): made by a person's browser with the UI lease
+// The panel page's own calls (docs/spec.md section 7): made by a person's browser with the UI lease
 // cookie (`afhttp_lease_<tab>`, same origin), never with the API token. Their shapes live here
 // once: the routes validate and serialize with them, the OpenAPI document lists them, and the
 // panel page reads its types from them.

@@ -1,4 +1,4 @@
-// Profiles (SPEC sections 4 and 5): metadata, listing, create and update.
+// Profiles (docs/spec.md sections 4 and 5): metadata, listing, create and update.
 import { Type, type Static } from 'typebox'
 import { BACKENDS, LABEL_KEY_RE, PROFILE_NAME_RE, SCHEMA_VERSION } from '../core/profile-vocabulary.js'
 import { PROFILE_METADATA_LIMITS as LIMITS } from '../limits.js'
@@ -27,7 +27,7 @@ const LabelsPatch = Type.Unsafe<Record<string, string | null>>({
   additionalProperties: { type: ['string', 'null'], maxLength: LIMITS.labelValue }
 })
 
-// SPEC section 21. Checked by src/core/network-identity.ts, whose messages name the field and
+// docs/spec.md section 21. Checked by src/core/network-identity.ts, whose messages name the field and
 // never repeat a proxy URL (it may hold a password).
 const ProxyUrl = described(Type.String({ minLength: 1, maxLength: LIMITS.proxy }),
   'egress proxy: `http://`, `https://` or `socks5://` URL, optionally with `user:password@`; no path. Answers show the password as `redacted`. Takes effect when the profile\'s browser next starts')
@@ -64,9 +64,9 @@ const metadataFields = {
   backend: Backend,
   cdp_url: Type.Optional(Type.String({ description: 'present exactly when backend is `cdp`' })),
   labels: Type.Record(Type.String(), Type.String()),
-  /** Per-origin permission grants (SPEC section 16); everything else is denied. */
+  /** Per-origin permission grants (docs/spec.md section 16); everything else is denied. */
   permissions: Type.Optional(Type.Record(Type.String(), Type.Array(Type.Enum(PROMPTED_PERMISSIONS)))),
-  /** SPEC section 21: the network identity; answers carry the proxy with its password redacted. */
+  /** docs/spec.md section 21: the network identity; answers carry the proxy with its password redacted. */
   proxy: Type.Optional(Type.String({ description: 'egress proxy URL; in answers the password reads `redacted`' })),
   timezone: Type.Optional(Type.String({ description: 'IANA time zone every page of this profile uses' })),
   locale: Type.Optional(Type.String({ description: 'BCP 47 language tag every page of this profile uses' })),

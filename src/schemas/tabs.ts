@@ -1,4 +1,4 @@
-// Tab inventory and snapshots (SPEC sections 5, 8 and 16).
+// Tab inventory and snapshots (docs/spec.md sections 5, 8 and 16).
 import { Type, type Static } from 'typebox'
 import { Capture, CaptureList, Nullable, OPEN, TabId, Warnings } from './common.js'
 import { Artifacts, Challenge, PageKind } from './fetch.js'

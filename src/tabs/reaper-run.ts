@@ -1,4 +1,4 @@
-// One pass of the idle reaper (SPEC section 8): plan with the pure rule, then close what is
+// One pass of the idle reaper (docs/spec.md section 8): plan with the pure rule, then close what is
 // still idle and unprotected at the moment of closing. Every outcome lands in the report.
 import { planReap } from '../core/reaper.js'
 import type { ReapReport, TabRecord } from './types.js'

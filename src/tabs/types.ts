@@ -1,5 +1,5 @@
 // The tab inventory's shapes: what a tab is, how it closes, what the reaper reports, and the
-// registry the rest of the host uses (SPEC section 8).
+// registry the rest of the host uses (docs/spec.md section 8).
 import type { Page } from 'puppeteer-core'
 import type { ReapReport, TabView } from '../schemas/index.js'
 
@@ -38,10 +38,10 @@ export interface TabRegistry {
    * page stays open), the tab leaves the inventory at once, and the window is closed once
    * the answer has gone out, so the caller never waits for Chromium to tear it down.
    * A `reusable` window (a plain fetch's own, never shown to a person) may instead be reset and
-   * handed to a later fetch once the pool proves it clean (SPEC section 14, see WindowPool).
+   * handed to a later fetch once the pool proves it clean (docs/spec.md section 14, see WindowPool).
    */
   release (id: string, reusable?: boolean): Promise<void>
-  /** Unused windows waiting in a profile's pool (SPEC section 14); 0 when it runs none. */
+  /** Unused windows waiting in a profile's pool (docs/spec.md section 14); 0 when it runs none. */
   poolAvailable (profile: string): number
   /** Unused windows per profile that runs a pool. */
   poolLevels (): Record<string, number>

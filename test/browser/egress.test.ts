@@ -1,4 +1,4 @@
-// The egress forwarder on its own (SPEC section 21), driven by raw HTTP proxy requests:
+// The egress forwarder on its own (docs/spec.md section 21), driven by raw HTTP proxy requests:
 // CONNECT tunnels (what https and wss use) and plain requests, through a real upstream proxy
 // that requires authentication, to real servers on loopback addresses.
 import t from 'tap'

@@ -1,4 +1,4 @@
-// `afhttp fetch --takeover` draws the panel link as a terminal QR code (SPEC sections 11, 20):
+// `afhttp fetch --takeover` draws the panel link as a terminal QR code (docs/spec.md sections 11, 20):
 // on stderr, before the summary, so stdout still ends with the URL alone on its line.
 import t from 'tap'
 import QRCode from 'qrcode'

@@ -1,4 +1,4 @@
-// Routing by profile over several hosts (SPEC sections 11 and 14): rendezvous hashing in
+// Routing by profile over several hosts (docs/spec.md sections 11 and 14): rendezvous hashing in
 // isolation, then three real hosts on 127.0.0.1 driven by the real client and CLI.
 import t from 'tap'
 import { AfhttpClient, type HostEvent } from '../../src/client/index.js'

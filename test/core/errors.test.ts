@@ -2,12 +2,12 @@ import t from 'tap'
 import { readFile } from 'node:fs/promises'
 import { AfhttpError, ERRORS } from '../../src/errors.js'
 
-// SPEC section 5: stable codes, extend never rename.
+// docs/spec.md section 5: stable codes, extend never rename.
 const SPEC_CODES = ['unauthorized', 'invalid_request', 'payload_too_large', 'url_not_allowed', 'profile_not_found',
   'profile_metadata_invalid', 'profile_metadata_write_failed', 'profile_locked', 'backend_unavailable', 'tab_not_found',
   'tab_under_human_control', 'navigation_failed', 'navigation_timeout', 'handoff_not_found', 'handoff_fence_stale',
   'handoff_expired', 'handoff_secret_invalid', 'handoff_capacity', 'takeover_unavailable', 'anchor_guard_failed', 'internal',
-  // SPEC section 21
+  // docs/spec.md section 21
   'proxy_unreachable']
 
 t.test('every SPEC code is in the table', async (t) => {

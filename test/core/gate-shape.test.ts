@@ -5,7 +5,7 @@ import { gateShape } from '../../src/core/gate-shape.js'
 import { vendorOf } from '../../src/core/challenge-vendors.js'
 import { documentTitle, visibleText } from '../helpers/visible-text.js'
 
-// Recognition by what a gate is (SPEC section 6; docs/decisions.md, issue 26). The pages here are
+// Recognition by what a gate is (docs/spec.md section 6; docs/decisions.md, issue 26). The pages here are
 // minimal markup written for each rule, not imitations of any site: the real pages are in
 // test/fixtures/real and scored by challenge-real.test.ts.
 

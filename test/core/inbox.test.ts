@@ -1,4 +1,4 @@
-// The pure parts of the operator inbox (SPEC section 20): the operator token's configuration,
+// The pure parts of the operator inbox (docs/spec.md section 20): the operator token's configuration,
 // the cookie's signature and expiry, what a list entry shows, the push payload, and that the
 // token never reaches a logged URL.
 import t from 'tap'

@@ -15,7 +15,7 @@ const valid: ProfileMetadata = {
 }
 const json = (doc: unknown): string => JSON.stringify(doc)
 
-/** Every rejection must carry the operator guidance of SPEC section 4, not just the code. */
+/** Every rejection must carry the operator guidance of docs/spec.md section 4, not just the code. */
 function assertGuidance (t: Test, err: unknown, problem: RegExp): void {
   t.ok(err instanceof AfhttpError, 'an AfhttpError')
   const e = err as AfhttpError

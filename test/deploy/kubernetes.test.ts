@@ -1,4 +1,4 @@
-// The Kubernetes manifests keep the invariants scaling depends on (SPEC section 14,
+// The Kubernetes manifests keep the invariants scaling depends on (docs/spec.md section 14,
 // docs/scaling.md): parsed as YAML, checked field by field.
 import t from 'tap'
 import { readdir, readFile } from 'node:fs/promises'

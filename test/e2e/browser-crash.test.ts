@@ -1,4 +1,4 @@
-// SPEC sections 8, 9 and 13 under real faults: Chromium SIGKILLed during a fetch and during a
+// docs/spec.md sections 8, 9 and 13 under real faults: Chromium SIGKILLed during a fetch and during a
 // panel session, and a renderer hung by `while(true){}`. Every answer is bounded and coded,
 // handoffs on a dead browser are revoked, and the next explicit use starts the browser again.
 import t from 'tap'

@@ -6,7 +6,7 @@ import { startHost, TEST_TOKEN } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { until } from '../helpers/until.js'
 
-// SPEC section 12: holds apply to raw CDP. Page effects on a held tab are refused with
+// docs/spec.md section 12: holds apply to raw CDP. Page effects on a held tab are refused with
 // tab_under_human_control; observations still work; after finish everything works again.
 const HELD_PAGE = '<title>Held page</title><h1>Someone is working here</h1><button id="b" onclick="document.title=\'clicked\'">Press</button>'
 
@@ -35,7 +35,7 @@ t.test('holds on raw CDP', async (t) => {
   const held = pages.find((p) => p.url() === `${site.url}/held`) as Page
   t.ok(held, 'the client sees the held tab')
   const sizeBefore = await tab.page.evaluate(() => `${innerWidth}x${innerHeight}`)
-  // SPEC section 17: a driver connected with its default options (puppeteer's 800×600 viewport,
+  // docs/spec.md section 17: a driver connected with its default options (puppeteer's 800×600 viewport,
   // set on every page it attaches to) works while a tab is held.
   const plain = await puppeteer.connect({ browserWSEndpoint: endpoint, headers: { authorization: `Bearer ${TEST_TOKEN}` } })
   t.teardown(() => plain.disconnect())

@@ -1,4 +1,4 @@
-// SPEC section 8 under contention and faults: fetch cleanup, the reaper and DELETE racing on one
+// docs/spec.md section 8 under contention and faults: fetch cleanup, the reaper and DELETE racing on one
 // browser never close its last window, and a guard that cannot be shown keeps the tab and says so.
 import t from 'tap'
 import { startHost } from '../helpers/host.js'

@@ -1,4 +1,4 @@
-// SPEC sections 4 and 13: the cookie record is written like the metadata. On a real full disk
+// docs/spec.md sections 4 and 13: the cookie record is written like the metadata. On a real full disk
 // (a tmpfs filled with dd) a record that cannot be written leaves the previous one
 // byte-identical, leaves no temporary file, says why in the log, and is written once space is back.
 import t from 'tap'

@@ -1,4 +1,4 @@
-// SPEC section 22: the cookie record is only ever written from a jar that was first restored
+// docs/spec.md section 22: the cookie record is only ever written from a jar that was first restored
 // from it (or on a profile that never had one). A browser whose jar was not restored — a host
 // stopped while its browser starts, a restore that failed — never writes over the record.
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'

@@ -1,4 +1,4 @@
-// SPEC section 13: logins survive crashes. Chromium writes its cookie store about every 30 s,
+// docs/spec.md section 13: logins survive crashes. Chromium writes its cookie store about every 30 s,
 // so a login that a person just finished is gone when the container is OOM-killed a second
 // later — unless the host recorded it (afhttp-cookies.json) and restores it on start.
 import { randomBytes } from 'node:crypto'

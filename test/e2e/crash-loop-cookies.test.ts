@@ -1,4 +1,4 @@
-// SPEC section 22: a crash loop loses nothing. A person signs in; then hosts are stopped with
+// docs/spec.md section 22: a crash loop loses nothing. A person signs in; then hosts are stopped with
 // SIGTERM and SIGKILL at several moments while their (slow) browser starts — before Chromium
 // runs, while it comes up, while its jar is restored, once it is ready — as a supervisor
 // restarting a failing pod would. The cookie record is only ever written from a jar restored

@@ -1,5 +1,5 @@
-// SPEC section 13: a host killed without cleanup (SIGKILL, OOM) whose watchdog is gone too
-// (SPEC section 22 makes the watchdog the first line: test/e2e/nothing-left-behind.test.ts)
+// docs/spec.md section 13: a host killed without cleanup (SIGKILL, OOM) whose watchdog is gone too
+// (docs/spec.md section 22 makes the watchdog the first line: test/e2e/nothing-left-behind.test.ts)
 // leaves its Chromium and Xvfb running on the profile. A restarted host takes the profile back
 // and serves it; it never touches a Chromium that a live process owns.
 import { spawn } from 'node:child_process'
@@ -69,7 +69,7 @@ t.test('a Chromium that a live process owns is never touched', async (t) => {
   const host = await spawnHost(t, profiles)
   dir.removeAfterHosts()
   let health: { status: { takeover_ready: boolean }, backend_error?: string } | undefined
-  // The host listens before its browser starts (SPEC section 22): wait past "browser starting".
+  // The host listens before its browser starts (docs/spec.md section 22): wait past "browser starting".
   for (const deadline = Date.now() + 120_000; Date.now() < deadline;) {
     try {
       health = await (await host.api('/health')).json() as typeof health

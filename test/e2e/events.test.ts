@@ -6,7 +6,7 @@ import { launchViewerBrowser, onHost, openViewer, waitForFrames } from '../helpe
 import { AfhttpClient, type HostEvent } from '../../src/client/index.js'
 import { until } from '../helpers/until.js'
 
-// SPEC section 15 end to end: the whole handoff lifecycle, worked by a person in a second
+// docs/spec.md section 15 end to end: the whole handoff lifecycle, worked by a person in a second
 // real Chromium, arrives on the stream and at a real webhook receiver, in order, once each.
 const SECRET = 'webhook-secret-0123456789'
 const CHALLENGE = '<!doctype html><title>Just a moment...</title><div id="challenge-form">Checking your browser</div><div class="cf-turnstile" style="width:300px;height:65px"></div>'

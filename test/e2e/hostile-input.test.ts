@@ -1,4 +1,4 @@
-// SPEC sections 5 and 12 against a real host: property-based hostile input (fast-check) on
+// docs/spec.md sections 5 and 12 against a real host: property-based hostile input (fast-check) on
 // every JSON route body, path and query and on every panel WebSocket message type, and the
 // refusals that guard the panel and the passthrough. Each input gets a coded error (never a
 // 500 `internal`) or is dropped, the host stays up and its memory stays bounded.

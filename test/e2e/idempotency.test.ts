@@ -3,7 +3,7 @@ import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { until } from '../helpers/until.js'
 
-// SPEC section 5: Idempotency-Key on POST /v1/fetch and the mint. A retry after a lost
+// docs/spec.md section 5: Idempotency-Key on POST /v1/fetch and the mint. A retry after a lost
 // response gets the first answer: one tab, one handoff, the same tab_id and fence.
 const DENIED = '<!doctype html><title>Access denied</title><h1>Access denied</h1><p>You do not have permission to view this page.</p>'
 

@@ -1,4 +1,4 @@
-// An operator on a phone, as a person would use it (SPEC section 20): a phone-sized Chromium
+// An operator on a phone, as a person would use it (docs/spec.md section 20): a phone-sized Chromium
 // opens the login link, sees a new handoff appear on the inbox within a second of the fetch that
 // made it (pushed by the host, never polled), takes it, gets through the page in the panel, and
 // the inbox shows it finished. A second operator's desktop inbox watches the same story live.

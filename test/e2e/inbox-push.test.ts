@@ -1,4 +1,4 @@
-// Web Push end to end on 127.0.0.1 (SPEC section 20), the real protocol: a push-service stand-in
+// Web Push end to end on 127.0.0.1 (docs/spec.md section 20), the real protocol: a push-service stand-in
 // speaking HTTPS with a self-signed certificate that the host (its own process) trusts through
 // NODE_EXTRA_CA_CERTS. The test is the browser: it makes the subscription's keys, checks the
 // VAPID authorization (an ES256 JWT against the host's public key), decrypts the aes128gcm

@@ -1,4 +1,4 @@
-// The operator inbox over real HTTP on 127.0.0.1 (SPEC section 20): the token-for-cookie login,
+// The operator inbox over real HTTP on 127.0.0.1 (docs/spec.md section 20): the token-for-cookie login,
 // what is (and is not) answered without the cookie, the live list as server-sent events, "Take
 // it" through the handoff service's reissue, and the push-subscription routes.
 import t from 'tap'

@@ -1,4 +1,4 @@
-// SPEC section 9: before minting, exchanging, renewing a lease, serving the panel document and
+// docs/spec.md section 9: before minting, exchanging, renewing a lease, serving the panel document and
 // accepting the panel WebSocket, the host checks the browser live; a failure is 503
 // `takeover_unavailable` naming the check. Each gate is observed end to end on a real browser
 // made unresponsive (SIGSTOP), and the checks never change the profile's cookies.

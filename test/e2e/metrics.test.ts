@@ -1,4 +1,4 @@
-// GET /metrics after real work (SPEC sections 5 and 1 "ops"): fetches, the window pool,
+// GET /metrics after real work (docs/spec.md sections 5 and 1 "ops"): fetches, the window pool,
 // handoffs, a panel viewer, live checks, the reaper and a lost browser all move their counts.
 import t from 'tap'
 import WebSocket from 'ws'

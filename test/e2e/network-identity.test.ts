@@ -1,4 +1,4 @@
-// SPEC section 21: a profile's egress proxy, timezone and locale. A real forward proxy on
+// docs/spec.md section 21: a profile's egress proxy, timezone and locale. A real forward proxy on
 // 127.0.0.1 that requires authentication carries everything the profile's browser loads —
 // the agent's fetch, a page the person opens through the panel, loopback included — and the
 // password appears in no answer, log line or event.

@@ -1,4 +1,4 @@
-// SPEC section 22: a host killed by SIGKILL (or the OOM killer) takes its Chromium, the
+// docs/spec.md section 22: a host killed by SIGKILL (or the OOM killer) takes its Chromium, the
 // Chromium's zygotes and renderers, and its Xvfb with it within seconds — not only when a later
 // host starts on the same profiles directory.
 import t from 'tap'

@@ -1,4 +1,4 @@
-// Colour inputs (SPEC section 16 "Pickers", issue 11): Chromium's colour popup takes no typed
+// Colour inputs (docs/spec.md section 16 "Pickers", issue 11): Chromium's colour popup takes no typed
 // value and the screencast does not show it, so the panel offers the viewer's own
 // <input type=color> and the host sets the chosen value, dispatching input and change by
 // script (untrusted: there is no trusted way to set a colour — docs/decisions.md). Worked by a

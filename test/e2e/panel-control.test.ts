@@ -1,4 +1,4 @@
-// Exchange, lease and control rules of the panel (SPEC sections 7, 9, 12), with real
+// Exchange, lease and control rules of the panel (docs/spec.md sections 7, 9, 12), with real
 // Chromium on both sides: secrets work once, leases are HttpOnly/Strict cookies, the
 // WebSocket wants the lease and its own origin, a viewer's disconnect keeps human control
 // and lets go of what it held, a second viewer cannot take over, Done finishes.
@@ -122,7 +122,7 @@ t.test('panel exchange, lease and control', async (t) => {
       ws.send(JSON.stringify({ t: 'mouse', type: 'up', g, x: 300, y: 200, button: 'left', clicks: 1 }))
     }
     click(state.generation - 1)
-    // Dropped, but not silently (SPEC section 17): the viewer is told why.
+    // Dropped, but not silently (docs/spec.md section 17): the viewer is told why.
     await until(() => messages.some((m) => m.t === 'refused' && m.action === 'input' && m.reason === 'stale' && /control/i.test(m.message)))
     t.pass('input under an old generation is answered with a refusal the panel shows')
     const real = await (await host.api(`/v1/tabs/${tabId}/snapshot`, { method: 'POST', body: '{}' })).json() as any

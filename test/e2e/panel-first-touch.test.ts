@@ -1,4 +1,4 @@
-// The first touch (SPEC section 17): a person who presses the moment the first picture appears
+// The first touch (docs/spec.md section 17): a person who presses the moment the first picture appears
 // — or even before — gets exactly one press in the page, desktop and phone, with a headful and
 // a headless host; and the picture drawn first stays where it is (the instructions, bars and
 // tab strip took their space before it was drawn).

@@ -1,4 +1,4 @@
-// A person answers what the browser draws outside the page (SPEC section 16) through the
+// A person answers what the browser draws outside the page (docs/spec.md section 16) through the
 // panel, in a second headless Chromium that works the panel by its hooks and pixels:
 // a confirm answered OK and a prompt answered with non-ASCII text; "Belgium" chosen from a
 // 30-country select (the page's change handler sees a trusted change) and a dismissed list

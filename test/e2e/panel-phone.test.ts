@@ -1,4 +1,4 @@
-// The panel on a phone (SPEC section 10 "Phones"): a mobile-emulated headless Chromium
+// The panel on a phone (docs/spec.md section 10 "Phones"): a mobile-emulated headless Chromium
 // (390×844, device scale 3, touch) pinches with two touch points through CDP, taps a 12 px
 // target and lands within 1 CSS px, double-taps back out, taps a field (the soft keyboard
 // rises by itself) and types non-ASCII text. Zoomed in, the picture is a sharp still of what is

@@ -1,4 +1,4 @@
-// A popup's own dialogs and select lists are drawn by the panel (SPEC section 10 "Popups",
+// A popup's own dialogs and select lists are drawn by the panel (docs/spec.md section 10 "Popups",
 // section 16): the page's button opens a window that asks confirm() as it loads and holds a
 // <select> and a file input. The person, in a second headless Chromium working the panel by its
 // hooks, answers the confirm, chooses an option and hands over a file; the popup sees the

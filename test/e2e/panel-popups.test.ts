@@ -1,4 +1,4 @@
-// Popups join the handoff (SPEC section 7 "Popups"): a page whose "Sign in" button opens a
+// Popups join the handoff (docs/spec.md section 7 "Popups"): a page whose "Sign in" button opens a
 // window with a form. The person (a second headless Chromium working the panel) sees the panel
 // follow the popup, types into its form and submits; the popup closes itself, the panel comes
 // back to the opener, which shows "Signed in"; Done; the driver's re-fetch sees the signed-in page.

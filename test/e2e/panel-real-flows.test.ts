@@ -1,4 +1,4 @@
-// Issue 10 (SPEC sections 7 and 10): instructions shown as text, view links the host keeps
+// Issue 10 (docs/spec.md sections 7 and 10): instructions shown as text, view links the host keeps
 // from acting, "I can't do this", the outcome of a finished handoff, and an ending that
 // reaches every open panel. A second headless Chromium works the panel like a person; raw
 // WebSocket clients stand for viewers that skip the panel's own buttons.
@@ -176,7 +176,7 @@ t.test('expiry, driver finish and tab close end every open panel, each saying wh
   }
   const endedWithin = async (t: Test, socks: Sock[], since: number, want: Record<string, unknown>): Promise<void> => {
     const codes = await Promise.all(socks.map((s) => s.closed))
-    // What must reach the viewer within a second is the ending (SPEC section 7); the close
+    // What must reach the viewer within a second is the ending (docs/spec.md section 7); the close
     // handshake that follows it is the socket's own business.
     const late = socks.map((s) => (s.endedAt ?? Infinity) - since)
     t.ok(late.every((ms) => ms < 1_000), `every viewer was told of the ending within a second (${late.join(', ')} ms)`)

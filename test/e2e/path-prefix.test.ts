@@ -1,4 +1,4 @@
-// AFHTTP_PUBLIC_URL with a path prefix (SPEC section 14), behind a real reverse proxy on
+// AFHTTP_PUBLIC_URL with a path prefix (docs/spec.md section 14), behind a real reverse proxy on
 // 127.0.0.1 that mounts the host under /r/afhttp-2 and strips the prefix, the way an ingress
 // routes one replica. A person opens the minted link in a real browser and gets the live tab.
 import t from 'tap'

@@ -1,4 +1,4 @@
-// Permission prompts are browser UI nobody sees (SPEC section 16): denied for every origin by
+// Permission prompts are browser UI nobody sees (docs/spec.md section 16): denied for every origin by
 // default, and granted per origin only where the profile's metadata says so.
 import t from 'tap'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'

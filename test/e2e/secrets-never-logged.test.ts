@@ -1,4 +1,4 @@
-// SPEC section 12: no token, panel secret, panel URL, lease or site cookie value, and nothing a
+// docs/spec.md section 12: no token, panel secret, panel URL, lease or site cookie value, and nothing a
 // person pasted or typed, ever reaches a log line. A real host at `debug` level goes through a
 // whole takeover (fetch with takeover, a second mint, the link exchanged, the panel document,
 // the panel WebSocket, a password pasted and text typed into the page, finish), and every log

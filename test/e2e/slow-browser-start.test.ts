@@ -1,4 +1,4 @@
-// SPEC section 22: a host listens as soon as it can and brings its browser up in the
+// docs/spec.md section 22: a host listens as soon as it can and brings its browser up in the
 // background. A Chromium that takes 11 s to start (longer than Fastify's 10 s onReady budget,
 // which used to end the host) leaves the host serving: /health says not ready, then ready, and a
 // fetch made meanwhile waits for the browser and works.

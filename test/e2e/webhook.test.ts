@@ -5,7 +5,7 @@ import { startFixtureServer } from '../helpers/fixture-server.js'
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
 import { until } from '../helpers/until.js'
 
-// SPEC section 15: the webhook is retried with backoff a bounded number of times and never
+// docs/spec.md section 15: the webhook is retried with backoff a bounded number of times and never
 // delays the host's own work; failures are counted in /metrics.
 const SECRET = 'webhook-secret-abcdef0123'
 const BACKOFF = [20, 40, 80, 160]

@@ -5,7 +5,7 @@ import { startFixtureServer, type FixtureServer } from '../helpers/fixture-serve
 import { poolStats } from '../../src/browser/window-pool.js'
 
 // A window a fetch used is reset and handed to the next fetch only when it is proven clean
-// (SPEC section 14: nothing carries from one fetch to the next but the profile's own state).
+// (docs/spec.md section 14: nothing carries from one fetch to the next but the profile's own state).
 // Two origins on 127.0.0.1 (two ports, one site) and a third, cross-site, through `localhost`.
 // Each "leaver" page leaves something behind in its window; the probe page fetched next, on
 // either origin, reports everything a site could read about its window, and must read what it

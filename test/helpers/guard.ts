@@ -1,4 +1,4 @@
-// SPEC section 22, for tests: a test file killed by tap's timeout (SIGALRM, then SIGKILL) runs
+// docs/spec.md section 22, for tests: a test file killed by tap's timeout (SIGALRM, then SIGKILL) runs
 // no teardown, so whatever it started would keep running and slow every later file. Importing
 // this module marks the test process's environment with AFHTTP_TEST_GUARD (inherited by every
 // Chromium, Xvfb and host process the file starts, in or out of process) and starts a watchdog

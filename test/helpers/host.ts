@@ -66,7 +66,7 @@ export async function startHost (t: Teardown, opts: HostOptions = {}): Promise<T
   const logger = opts.logger ?? createLogger(config.logLevel, logs)
   const app = await buildApp(config, { token: config.token ?? TEST_TOKEN, logger, clock: opts.clock, startBrowser: opts.startBrowser, webhookBackoffMs: opts.webhookBackoffMs })
   await app.listen({ host: '127.0.0.1', port: 0 })
-  // The host brings its browser up in the background (SPEC section 22); tests expect /health
+  // The host brings its browser up in the background (docs/spec.md section 22); tests expect /health
   // live from their first call, as before, so wait for that start here (a failure is theirs to see).
   if (opts.startBrowser !== false) await app.browsers.get(config.defaultProfile).catch(() => undefined)
   const address = app.server.address()

@@ -1,5 +1,5 @@
 // What a process started, read from /proc: its descendants, the process groups and sessions they
-// lead, and everything carrying its owner marker (SPEC section 22 tests).
+// lead, and everything carrying its owner marker (docs/spec.md section 22 tests).
 import { readdirSync, readFileSync } from 'node:fs'
 
 export interface ProcInfo { pid: number, ppid: number, pgid: number, sid: number, start: string, state: string, command: string }

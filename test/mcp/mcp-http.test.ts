@@ -1,4 +1,4 @@
-// /mcp on the host (SPEC section 18): the SDK's own client over Streamable HTTP, a gated page,
+// /mcp on the host (docs/spec.md section 18): the SDK's own client over Streamable HTTP, a gated page,
 // a person in a second Chromium who opens the elicited link and gets through in the panel.
 import t from 'tap'
 import { startHost, TEST_TOKEN } from '../helpers/host.js'
@@ -149,7 +149,7 @@ t.test('MCP over Streamable HTTP', async (t) => {
     t.equal(again.elicited.length, 1, 'the person was asked again')
     t.match(again.elicited[0].message, /still needs a person/)
     t.same(again.completed, [again.elicited[0].elicitationId])
-    // A successful takeover re-fetch may recycle the tab (SPEC section 6): close it if it is still there.
+    // A successful takeover re-fetch may recycle the tab (docs/spec.md section 6): close it if it is still there.
     await host.api(`/v1/tabs/${tab!.id}`, { method: 'DELETE', headers: { connection: 'close' } })
   })
 })

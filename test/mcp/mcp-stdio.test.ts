@@ -1,4 +1,4 @@
-// `afhttp mcp` over stdio (SPEC section 18): the built CLI spawned by the SDK's own client, over
+// `afhttp mcp` over stdio (docs/spec.md section 18): the built CLI spawned by the SDK's own client, over
 // one and over several hosts; a person in a second Chromium gets through the elicited link.
 import t from 'tap'
 import { rendezvousPick } from '../../src/client/routing.js'

@@ -1,4 +1,4 @@
-// The MCP tools' answers, made from the HTTP API's answers (SPEC section 18).
+// The MCP tools' answers, made from the HTTP API's answers (docs/spec.md section 18).
 import t from 'tap'
 import { boundText, elicitationMessage, pageFromFetch, personNeeded, personOutcome, titleOf, withoutFence } from '../../src/mcp/page.js'
 import type { FetchResult, HandoffSummary } from '../../src/client/index.js'

@@ -1,4 +1,4 @@
-// The panel's outbox (SPEC section 17): input made before the panel may send it waits, in
+// The panel's outbox (docs/spec.md section 17): input made before the panel may send it waits, in
 // order, and goes once it can — stamped then; what can never go is refused with a count.
 import t from 'tap'
 import { HELD_MAX, Outbox, type Gate } from '../../src/panel-page/outbox.js'
