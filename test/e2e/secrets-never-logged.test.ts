@@ -1,5 +1,6 @@
-// docs/spec.md section 12: no token, panel secret, panel URL, lease or site cookie value, and nothing a
-// person pasted or typed, ever reaches a log line. A real host at `debug` level goes through a
+// docs/spec.md sections 12 and 19: no token, panel secret, panel URL, lease or site cookie value,
+// query-string token, and nothing a person pasted or typed, ever reaches a log line or the audit
+// trail (which must still say who did what: minted, exchanged, control, navigated, finished). A real host at `debug` level goes through a
 // whole takeover (fetch with takeover, a second mint, the link exchanged, the panel document,
 // the panel WebSocket, a password pasted and text typed into the page, finish), and every log
 // line is parsed and scanned. The scan is shown to catch a leak: the same requests against a
@@ -19,10 +20,14 @@ const SITE_COOKIE = `sid-${randomBytes(12).toString('hex')}`
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`
 const TYPED = `typed-${randomBytes(8).toString('hex')}`
 const WRONG_TOKEN = `wrong-token-${randomBytes(8).toString('hex')}`
+const QUERY_TOKEN = `qt-${randomBytes(12).toString('hex')}`
 
+// Enter in the password field submits the form: the person follows a link whose query holds a
+// token (and the typed password, as a GET form does).
 const LOGIN = `<!doctype html><title>Sign in</title><body style="font:16px sans-serif">
 <p>Your session has expired. Sign in again to continue to your account overview.</p>
-<input id="pw" type="password" autofocus style="position:absolute;left:20px;top:80px;width:300px">
+<form action="/welcome" method="get"><input type="hidden" name="token" value="${QUERY_TOKEN}">
+<input id="pw" name="pw" type="password" autofocus style="position:absolute;left:20px;top:80px;width:300px"></form>
 </body>`
 
 /** Every secret found in any log line (raw text and the parsed object, so escaping cannot hide one). */
@@ -48,7 +53,8 @@ async function exchange (host: TestHost, panelUrl: string): Promise<{ cookie: st
 t.test('a whole takeover at debug level writes no secret to any log line', async (t) => {
   const host = await startHost(t, { env: { AFHTTP_LOG_LEVEL: 'debug' } })
   const site = await startFixtureServer(t, {
-    '/login': { status: 403, headers: { 'set-cookie': `sid=${SITE_COOKIE}; Path=/; HttpOnly` }, body: LOGIN }
+    '/login': { status: 403, headers: { 'set-cookie': `sid=${SITE_COOKIE}; Path=/; HttpOnly` }, body: LOGIN },
+    '/welcome': { status: 200, body: '<!doctype html><title>Welcome</title><p>Signed in.</p>' }
   })
 
   const fetched = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/login`, takeover: true }) })
@@ -96,6 +102,10 @@ t.test('a whole takeover at debug level writes no secret to any log line', async
   const tab = host.app.tabs.get(tabId)
   await tab.page.waitForFunction((want: string) => (document.querySelector('#pw') as HTMLInputElement).value === want, { timeout: 10_000, polling: 50 }, PASSWORD + TYPED)
   t.pass('the paste and the typed text reached the page')
+  ws.send(JSON.stringify({ t: 'key', g, type: 'down', key: 'Enter' }))
+  ws.send(JSON.stringify({ t: 'key', g, type: 'up', key: 'Enter' }))
+  await tab.page.waitForFunction((token: string) => location.pathname === '/welcome' && location.search.includes(token), { timeout: 15_000, polling: 50 }, QUERY_TOKEN)
+  t.pass('Enter followed the link whose query holds a token')
 
   // Requests that carry secrets in headers: a wrong token, and cookies sent to the API.
   t.equal((await fetch(`${host.url}/v1/tabs`, { headers: { authorization: `Bearer ${WRONG_TOKEN}` } })).status, 401)
@@ -108,6 +118,14 @@ t.test('a whole takeover at debug level writes no secret to any log line', async
   const summary = await finished.json() as { outcome?: { cookies_set?: string[] } }
   if (summary.outcome?.cookies_set) t.notOk(JSON.stringify(summary).includes(SITE_COOKIE), 'the outcome names cookies, never their values')
   await wsClosed
+
+  // The trail says who did what, by kind and origin only.
+  const trail = await (await host.api(`/v1/tabs/${tabId}/handoff/audit`)).json() as { entries: Array<Record<string, unknown>> }
+  const kinds = trail.entries.map((e) => e.kind)
+  for (const kind of ['minted', 'exchanged', 'control', 'navigated', 'finished']) t.ok(kinds.includes(kind), `the trail has a ${kind} entry (${kinds.join(', ')})`)
+  const navigated = trail.entries.find((e) => e.kind === 'navigated' && e.origin === site.url)
+  t.ok(navigated, 'the navigation is recorded by its origin alone')
+  const profileTrail = await (await host.api(`/v1/profiles/${host.app.config.defaultProfile}/audit`)).text()
   await host.close()
 
   const secrets = {
@@ -119,13 +137,17 @@ t.test('a whole takeover at debug level writes no secret to any log line', async
     'lease cookie': leaseValue,
     'site cookie': SITE_COOKIE,
     'pasted password': PASSWORD,
-    'typed text': TYPED
+    'typed text': TYPED,
+    'query token': QUERY_TOKEN
   }
   const lines = host.logs.lines
   t.ok(lines.length > 20, `${lines.length} log lines captured, all parsed as JSON`)
   t.equal(host.app.log.level, 'debug', 'the host really ran at debug')
   t.ok(lines.some((l) => (l.req as { url?: string } | undefined)?.url === '/takeover/[redacted]'), 'the exchange request was logged, with its secret redacted')
   t.same(leaks(host.logs, secrets), [], 'no secret in any log line')
+  const trailText = JSON.stringify(trail) + profileTrail
+  t.same(Object.entries(secrets).filter(([, v]) => trailText.includes(v)).map(([k]) => k), [], 'no secret in the audit trail')
+  t.notOk(trailText.includes('/welcome') || trailText.includes('/login'), 'no path of the site in the audit trail')
 })
 
 t.test('the scan catches a leak: the same requests through a logger without the redaction', async (t) => {
