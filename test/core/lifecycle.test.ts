@@ -45,6 +45,10 @@ t.test('a manual clock fires its timers as it is advanced past them, in deadline
 
 t.test('the system clock fires at the deadline, and a cancelled timer never', async (t) => {
   const fired: string[] = []
+  // The clock's timers are unref'd (an expiry never keeps a host alive), so nothing else would
+  // keep this test process running while it waits for them.
+  const keepAlive = setInterval(() => undefined, 1_000)
+  t.teardown(() => clearInterval(keepAlive))
   await new Promise<void>((resolve) => {
     systemClock.at(Date.now() - 5, () => fired.push('past'))
     const cancel = systemClock.at(Date.now() + 20, () => fired.push('cancelled'))
