@@ -104,7 +104,7 @@ t.test('a whole takeover at debug level writes no secret to any log line', async
   t.pass('the paste and the typed text reached the page')
   ws.send(JSON.stringify({ t: 'key', g, type: 'down', key: 'Enter' }))
   ws.send(JSON.stringify({ t: 'key', g, type: 'up', key: 'Enter' }))
-  await tab.page.waitForFunction((token: string) => location.pathname === '/welcome' && location.search.includes(token), { timeout: 15_000, polling: 50 }, QUERY_TOKEN)
+  await tab.page.waitForFunction((token: string) => document.location.pathname === '/welcome' && document.location.search.includes(token), { timeout: 15_000, polling: 50 }, QUERY_TOKEN)
   t.pass('Enter followed the link whose query holds a token')
 
   // Requests that carry secrets in headers: a wrong token, and cookies sent to the API.
