@@ -17,9 +17,10 @@ const PROBE_ATTEMPTS = 15
 const PROBE_RETRY_MS = 100
 /**
  * A busy browser can open its own colour popup after the person's answer was set: look again
- * for a moment and close it, or it stays open (`:open`) behind the panel.
+ * for a while and close it, or it stays open (`:open`) behind the panel. On a loaded machine
+ * the popup has opened more than a second after the answer, so the looks span about 5 s.
  */
-const LATE_POPUP_LOOKS_MS = [100, 250, 500]
+const LATE_POPUP_LOOKS_MS = [100, 250, 500, 1000, 1500, 2000]
 
 export interface UiRelayDeps {
   watch: PageWatch

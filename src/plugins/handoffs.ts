@@ -136,10 +136,15 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
     return summarize(h, clock.now())
   }
 
-  function openHandoff (rec: TabHandoffs, tab: TabRecord, opts: Parameters<HandoffService['mint']>[1] = {}): Handoff {
+  /** A tab that has used up its handoffs gets no new one (a second mint of an open one is fine). */
+  function assertCapacity (rec: TabHandoffs): void {
     if (rec.finishedCount >= MAX_FINISHED_PER_TAB) {
       throw new AfhttpError('handoff_capacity', `This tab already has ${MAX_FINISHED_PER_TAB} finished handoffs; close it and fetch again in a new tab.`, { limit: MAX_FINISHED_PER_TAB })
     }
+  }
+
+  function openHandoff (rec: TabHandoffs, tab: TabRecord, opts: Parameters<HandoffService['mint']>[1] = {}): Handoff {
+    assertCapacity(rec)
     if (rec.current && !rec.current.ended) rec.finishedCount += 1 // an expired record is kept as finished history
     const h = newHandoff({
       fence: newFence(),
@@ -168,6 +173,10 @@ async function handoffsPlugin (app: FastifyInstance): Promise<void> {
   const service: HandoffService = {
     async mint (tabId, opts = {}) {
       const tab = app.tabs.get(tabId)
+      // A full tab is refused before the live checks: no check can change that answer, and a
+      // check failing under load would otherwise hide it behind a retryable takeover_unavailable.
+      const known = perTab.get(tabId)
+      if (known && !held(tabId)) assertCapacity(known)
       const checks = await service.liveChecks(tab)
       const failed = failedCheck(checks)
       if (failed) throw new AfhttpError('takeover_unavailable', `Live check ${failed.name} failed: ${failed.error}`, { check: failed.name, checks })

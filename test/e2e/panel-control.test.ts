@@ -34,7 +34,21 @@ async function mint (host: TestHost, tabId: string): Promise<string> {
   return onHost(host, (await res.json() as any).takeover_url_secret)
 }
 
-function openSocket (host: TestHost, tabId: string, headers: Record<string, string>): Promise<{ ws: WebSocket, messages: any[], frames: Buffer[] } | { status: number }> {
+type Opened = { ws: WebSocket, messages: any[], frames: Buffer[] } | { status: number }
+
+/**
+ * Opens the panel socket as the panel does: a 503 (a live check failed for a moment on a loaded
+ * machine) is tried again after a pause, as the panel's own reconnect with backoff would.
+ */
+async function openSocket (host: TestHost, tabId: string, headers: Record<string, string>): Promise<Opened> {
+  for (let attempt = 1; ; attempt++) {
+    const opened = await openSocketOnce(host, tabId, headers)
+    if (!('status' in opened) || opened.status !== 503 || attempt === 5) return opened
+    await new Promise((resolve) => setTimeout(resolve, 500 * attempt))
+  }
+}
+
+function openSocketOnce (host: TestHost, tabId: string, headers: Record<string, string>): Promise<Opened> {
   return new Promise((resolve) => {
     const ws = new WebSocket(`${host.url.replace('http', 'ws')}/panel/ws?tab=${tabId}`, { headers })
     const messages: any[] = []
