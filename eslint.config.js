@@ -14,6 +14,19 @@ export default tseslint.config(
     }
   },
   {
+    // Type-aware: a promise nobody awaits or hands on goes unnoticed, and an unhandled rejection
+    // shuts the host down. Every host module, the panel page and the test helpers are checked.
+    files: ['src/**/*.ts', 'test/helpers/**/*.ts'],
+    ignores: ['src/panel-page/**'],
+    languageOptions: { parserOptions: { project: './tsconfig.check.json', tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' }
+  },
+  {
+    files: ['src/panel-page/**/*.ts'],
+    languageOptions: { parserOptions: { project: './tsconfig.panel.json', tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' }
+  },
+  {
     files: ['test/**/*.ts', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' }
   },

@@ -72,7 +72,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
       const coded = err.code === 'FST_ERR_BAD_URL'
         ? new AfhttpError('invalid_request', 'The request path is not valid percent-encoding.', { field: 'url' })
         : toAfhttpError(err)
-      return (reply as FastifyReply).status(coded.statusCode).send(coded.toEnvelope())
+      void (reply as FastifyReply).status(coded.statusCode).send(coded.toEnvelope())
     },
     ajv: { customOptions: { removeAdditional: false, allErrors: false, coerceTypes: false } }
   })

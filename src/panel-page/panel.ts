@@ -322,12 +322,17 @@ function end (info: Ending): void {
 ui.control.addEventListener('click', () => {
   if (!socket.send({ t: state?.you_control ? 'release' : 'take' })) notify('Not connected; try again in a moment.', 'warn')
 })
-ui.done.addEventListener('click', async () => {
+/** Ends over HTTP when the socket cannot carry it; whatever goes wrong is told, never thrown. */
+async function endOverHttp (send: () => Promise<HttpAnswer>, failed: string): Promise<void> {
+  const res = await send().catch((): HttpAnswer => ({ ok: false, body: null }))
+  if (res.ok) end(res.body)
+  else notify(res.body?.error?.message ?? failed, 'warn')
+}
+
+ui.done.addEventListener('click', () => {
   if (socket.send({ t: 'done' })) return
   // No socket yet (or it dropped): the same person can still finish over HTTP.
-  const res = await doneOverHttp(tab).catch((): HttpAnswer => ({ ok: false, body: null }))
-  if (res.ok) end(res.body)
-  else notify(res.body?.error?.message ?? 'Done did not reach the host; try again.', 'warn')
+  void endOverHttp(() => doneOverHttp(tab), 'Done did not reach the host; try again.')
 })
 ui.decline.addEventListener('click', () => {
   ui.declineBox.hidden = !ui.declineBox.hidden
@@ -335,14 +340,12 @@ ui.decline.addEventListener('click', () => {
   view.relayout?.()
 })
 $('afhttp-decline-cancel').addEventListener('click', () => { ui.declineBox.hidden = true; view.relayout?.() })
-ui.declineBox.addEventListener('submit', async (e) => {
+ui.declineBox.addEventListener('submit', (e) => {
   e.preventDefault()
   const reason = ui.declineReason.value.trim().slice(0, DECLINE_NOTE_MAX_CHARS)
   const msg: PanelWireMessage = reason ? { t: 'decline', reason } : { t: 'decline' }
   if (socket.send(msg)) return
-  const res = await declineOverHttp(tab, reason).catch((): HttpAnswer => ({ ok: false, body: null }))
-  if (res.ok) end(res.body)
-  else notify(res.body?.error?.message ?? 'That did not reach the host; try again.', 'warn')
+  void endOverHttp(() => declineOverHttp(tab, reason), 'That did not reach the host; try again.')
 })
 ui.aim.addEventListener('click', () => {
   view.whole = !view.whole
