@@ -44,7 +44,7 @@ export interface Config {
 
 import { AUDIT_KEEP_DEFAULT, AUDIT_KEEP_MAX, MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL } from './limits.js'
 export { MAX_HANDOFF_HOLD_MS, MAX_TAB_POOL }
-import { PROFILE_NAME_RE } from './core/profile-vocabulary.js'
+import { PROFILE_NAME_RE } from './vocabulary/profile.js'
 export { PROFILE_NAME_RE }
 
 const schema = {

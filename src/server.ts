@@ -2,7 +2,7 @@ import closeWithGrace from 'close-with-grace'
 import { buildApp } from './app.js'
 import { ConfigError, isLoopback, loadConfig } from './config.js'
 import { createLogger } from './logger.js'
-import { resolveToken } from './core/token.js'
+import { resolveToken } from './store/token.js'
 
 /** env → config → token → buildApp → listen, with a graceful close on signals. */
 export async function serve (env: Record<string, string | undefined> = process.env): Promise<void> {

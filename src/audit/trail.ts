@@ -6,7 +6,7 @@
 import { open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyBaseLogger } from 'fastify'
-import { durableWrite } from '../core/durable-write.js'
+import { durableWrite } from '../store/durable-write.js'
 import { handoffCount, keepLastHandoffs, parseAuditLines, type AuditEntry } from '../core/audit.js'
 import { AUDIT_FLUSH_MS, AUDIT_PENDING_MAX } from '../limits.js'
 import type { Warning } from '../schemas/common.js'

@@ -3,7 +3,7 @@
 import { readFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser } from 'puppeteer-core'
-import { durableWrite } from '../core/durable-write.js'
+import { durableWrite } from '../store/durable-write.js'
 import { browserSession } from './window-anchor.js'
 import {
   COOKIES_FILE, cookieDigest, parseCookieRecord, planRestore, serializeCookieRecord, type RecordedCookie

@@ -1,5 +1,9 @@
 import { AfhttpClientError } from '../client/index.js'
 import { UsageError } from './args.js'
+import { formatDuration } from '../client/progress.js'
+
+// Durations read the same in the CLI and the MCP server: src/client/progress.ts.
+export { formatDuration }
 
 /** Exit codes of the CLI (docs/spec.md section 11). */
 export const EXIT = { ok: 0, other: 1, usage: 2, human: 3, unavailable: 4 } as const
@@ -68,15 +72,6 @@ function explain (err: AfhttpClientError, tokenGiven: boolean, command?: string)
   if (typeof retained === 'string') parts.push(`\nthe tab was kept: ${retained}`)
   if (err.code === 'tab_under_human_control' && command === 'fetch') parts.push('\nto wait for the person instead, add --wait-for-human to the same fetch')
   return parts.join(' ')
-}
-
-/** m:ss (or h:mm:ss) for elapsed and remaining times. */
-export function formatDuration (ms: number): string {
-  const total = Math.max(0, Math.round(ms / 1000))
-  const h = Math.floor(total / 3600)
-  const m = Math.floor((total % 3600) / 60)
-  const s = String(total % 60).padStart(2, '0')
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`
 }
 
 export function formatBytes (n: number): string {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Pool, type Dispatcher } from 'undici'
 import { AfhttpClientError, answerError, transportError } from './errors.js'
 import { hostForUrl, hostRef, parseHostList, rendezvousPick, routeOf, tabIdsIn, TabDirectory, DEFAULT_ROUTE_PROFILE, type HostRef, type Route } from './routing.js'
@@ -32,6 +33,10 @@ export interface AfhttpClientOptions {
 }
 
 /** Per-call options. */
+/** How often /health is asked before a mint is refused as takeover_unavailable, and how far apart. */
+export const LIVENESS_ATTEMPTS = 3
+export const LIVENESS_RETRY_MS = 500
+
 export interface CallOptions {
   /** Overrides the client's per-call timeout; the call fails with `request_timeout` after it. */
   timeoutMs?: number
@@ -306,17 +311,23 @@ export class AfhttpClient {
 
   async #attestLiveness (opts?: CallOptions, route: Route = { kind: 'default' }): Promise<Warning[]> {
     let health: Health
-    try {
-      const host = await this.#hostFor(route, opts)
-      health = await this.#callOn(host, 'GET', '/health', undefined, opts, (status, body) => status === 503 && isHealth(body))
-    } catch (err) {
-      if (err instanceof AfhttpClientError && err.status === 404) {
-        return [{ code: 'liveness_unattested', message: `${this.baseUrl} has no /health route, so the client cannot attest that the browser and takeover are live; minting anyway` }]
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const host = await this.#hostFor(route, opts)
+        health = await this.#callOn(host, 'GET', '/health', undefined, opts, (status, body) => status === 503 && isHealth(body))
+      } catch (err) {
+        if (err instanceof AfhttpClientError && err.status === 404) {
+          return [{ code: 'liveness_unattested', message: `${this.baseUrl} has no /health route, so the client cannot attest that the browser and takeover are live; minting anyway` }]
+        }
+        throw err
       }
-      throw err
+      if (health.status.backend_connected && health.status.takeover_ready) return []
+      // A live check can fail for a moment on a busy host (a frame that took longer than its
+      // budget): ask again before refusing, as a person would reload once.
+      if (attempt === LIVENESS_ATTEMPTS) break
+      await sleep(LIVENESS_RETRY_MS, undefined, { signal: opts?.signal })
     }
     const { backend_connected: connected, takeover_ready: ready } = health.status
-    if (connected && ready) return []
     const failed = (health.takeover?.checks ?? []).filter((c) => !c.ok).map((c) => `${c.name}${c.error ? `: ${c.error}` : ''}`)
     const why = health.backend_error ?? failed[0] ?? (connected ? 'takeover is not ready' : 'the browser backend is not connected')
     throw new AfhttpClientError('takeover_unavailable', `not minting a panel URL: /health says ${why}`, {

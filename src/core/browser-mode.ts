@@ -1,7 +1,9 @@
 // docs/spec.md section 13: which Chromium runs. Pure: the caller supplies what the machine has.
 
-export const BROWSER_MODES = ['auto', 'headful', 'headless'] as const
-export type BrowserMode = typeof BROWSER_MODES[number]
+import { BROWSER_MODES, type BrowserMode } from '../vocabulary/browser.js'
+
+// The words live once, in src/vocabulary/browser.ts.
+export { BROWSER_MODES, type BrowserMode }
 
 export interface BrowserModeInputs {
   configured: BrowserMode

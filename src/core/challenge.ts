@@ -9,7 +9,7 @@
 // sufficient on its own or only on a page shaped like a block: a short notice
 // or a status that WAFs answer challenges with.
 
-import { DENIAL_STATUSES, factsOf, type Detection, type PageFacts } from './page-facts.js'
+import { DENIAL_STATUSES, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
 import { DETECTORS } from './challenge-providers.js'
 import { vendorOf } from './challenge-vendors.js'
 import { gateShape } from './gate-shape.js'
@@ -17,14 +17,8 @@ import type { Challenge, PageKind } from '../schemas/fetch.js'
 
 export { DENIAL_STATUSES, countWords } from './page-facts.js'
 
-export interface PageObservation {
-  status: number | null
-  url: string
-  title: string
-  html: string
-  text: string
-  headers?: Record<string, string>
-}
+// What is observed of a page lives with the facts read from it (src/core/page-facts.ts).
+export type { PageObservation } from './page-facts.js'
 
 // The public shapes (page_kind, challenge) live once, in src/schemas/fetch.ts.
 export type { PageKind }

@@ -2,14 +2,12 @@
 // the records, the clock and the browser; this file decides what a record means.
 import { initialControl, type ControlState } from './control.js'
 
-import type { FinishReason, HandoffOutcome, HandoffState, HandoffSummary } from '../schemas/handoff.js'
+import { HANDOFF_MODES, type FinishReason, type HandoffMode, type HandoffOutcome, type HandoffState, type HandoffSummary } from '../schemas/handoff.js'
 import type { Warning } from '../schemas/common.js'
 
-// The public shapes live once, in src/schemas/handoff.ts.
-export type { FinishReason, HandoffOutcome, HandoffState, HandoffSummary }
-/** `view` links watch only: the host refuses them control, Done, decline and input (docs/spec.md section 7). */
-export type HandoffMode = 'control' | 'view'
-export const HANDOFF_MODES: readonly HandoffMode[] = ['control', 'view']
+// The public shapes and the vocabulary (modes: docs/spec.md section 7) live once, in src/schemas/handoff.ts.
+export type { FinishReason, HandoffMode, HandoffOutcome, HandoffState, HandoffSummary }
+export { HANDOFF_MODES }
 
 import { DECLINE_NOTE_MAX_CHARS, INSTRUCTIONS_MAX_CHARS, MAX_FINISHED_PER_TAB } from '../limits.js'
 export { DECLINE_NOTE_MAX_CHARS, INSTRUCTIONS_MAX_CHARS, MAX_FINISHED_PER_TAB }

@@ -2,10 +2,10 @@
 // Pure checks and the redaction every answer uses; no message ever repeats a proxy URL.
 import { PROFILE_METADATA_LIMITS as LIMITS } from '../limits.js'
 
-export const PROXY_SCHEMES = ['http:', 'https:', 'socks5:'] as const
-/** The metadata fields that take effect only when the profile's browser next starts. */
-export const NEXT_START_FIELDS = ['proxy', 'timezone', 'locale'] as const
-export type NextStartField = typeof NEXT_START_FIELDS[number]
+import { NEXT_START_FIELDS, PROXY_SCHEMES, type NextStartField } from '../vocabulary/profile.js'
+
+// The words live once, in src/vocabulary/profile.ts.
+export { NEXT_START_FIELDS, PROXY_SCHEMES, type NextStartField }
 
 /** Why a proxy URL is unusable, or undefined. The message never repeats the URL: it may hold a password. */
 export function proxyProblem (value: unknown): string | undefined {

@@ -1,7 +1,6 @@
 // What the challenge detectors look at: facts computed once per observation from the
 // rendered HTML, visible text and headers, plus the small predicates the detectors share.
 // Pure, like the rest of src/core.
-import type { PageObservation } from './challenge.js'
 
 // Interstitials and denial notices run to a few dozen words (Cloudflare's block
 // page, the longest common one, is ~120 but has a decisive title); a page with
@@ -13,6 +12,16 @@ export const DENIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 429,
 // Statuses providers serve their challenges with: the denials plus AWS WAF's
 // CAPTCHA (405), Akamai sec-cpt (428) and Cloudflare's legacy JS check (503).
 const CHALLENGE_STATUSES = new Set([...DENIAL_STATUSES, 405, 428, 503])
+
+/** What is observed of a page: the input of recognition (src/core/challenge.ts). */
+export interface PageObservation {
+  status: number | null
+  url: string
+  title: string
+  html: string
+  text: string
+  headers?: Record<string, string>
+}
 
 export interface Tag { name: string; attrs: Record<string, string> }
 

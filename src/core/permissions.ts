@@ -1,9 +1,10 @@
 // Permissions a page could prompt for (docs/spec.md section 16) and the per-origin grants a
 // profile's metadata may carry (`permissions`). Pure: validated here, applied by page-ui.
 
-/** Denied for every origin when a browser starts; the names of the Permissions API. */
-export const PROMPTED_PERMISSIONS = ['notifications', 'geolocation', 'camera', 'microphone', 'clipboard-read', 'clipboard-write'] as const
-export type PromptedPermission = typeof PROMPTED_PERMISSIONS[number]
+import { PROMPTED_PERMISSIONS, type PromptedPermission } from '../vocabulary/profile.js'
+
+// The names live once, in src/vocabulary/profile.ts.
+export { PROMPTED_PERMISSIONS, type PromptedPermission }
 
 /** `{"https://example.com": ["geolocation"]}`: origin → permissions granted to it. */
 export type PermissionGrants = Record<string, PromptedPermission[]>

@@ -1,5 +1,5 @@
 import { dirname } from 'node:path'
-import { BACKENDS, LABEL_KEY_RE, PROFILE_NAME_RE, SCHEMA_VERSION, type Backend } from './profile-vocabulary.js'
+import { BACKENDS, LABEL_KEY_RE, PROFILE_NAME_RE, SCHEMA_VERSION, type Backend } from '../vocabulary/profile.js'
 import { AfhttpError } from '../errors.js'
 import { permissionsProblem } from './permissions.js'
 import { canonicalLocale, localeProblem, proxyProblem, timezoneProblem } from './network-identity.js'

@@ -3,10 +3,10 @@
 import { blockedByDialogReason, dialogWarning, type OpenDialog } from '../core/page-ui.js'
 import { formatWaitStrategy } from '../core/wait-strategy.js'
 import type { PageWatch } from '../page-ui/page-watch.js'
-import type { TabRecord } from '../plugins/tabs.js'
+import type { TabRecord } from '../tabs/types.js'
 import { failedCaptures } from './capture.js'
 import type { MainResponse } from './navigate.js'
-import type { Inspection } from './pipeline.js'
+import type { Inspection } from './inspection.js'
 import type { FetchRequest } from './request.js'
 
 /**

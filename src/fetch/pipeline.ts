@@ -2,15 +2,16 @@ import type { FastifyInstance } from 'fastify'
 import { AfhttpError, isAfhttpError } from '../errors.js'
 import { recognizePage, type Recognition } from '../core/challenge.js'
 import { decideReclaim, type Verdict } from '../core/verdict.js'
-import type { TabRecord } from '../plugins/tabs.js'
+import type { TabRecord } from '../tabs/types.js'
 import { navigate, type MainResponse } from './navigate.js'
 import { awaitReadiness, type Readiness } from './readiness.js'
-import { capture, observePage, type Artifacts } from './capture.js'
+import { capture, observePage } from './capture.js'
 import { blockedInspection, unlessDialog } from './blocked.js'
 import type { FetchRequest } from './request.js'
+import type { Inspection } from './inspection.js'
 import { observationDeadline } from './deadline.js'
 import type { FetchResult, HumanTakeoverAction, Warning } from '../schemas/index.js'
-import { fileChooserWarning, type OpenDialog } from '../core/page-ui.js'
+import { fileChooserWarning } from '../core/page-ui.js'
 import { PageWatch } from '../page-ui/page-watch.js'
 import { permissionsReady } from '../page-ui/permissions.js'
 import { localeReady } from '../browser/identity.js'
@@ -19,16 +20,6 @@ import { EgressWatch } from './egress-watch.js'
 // The public shapes live once, in src/schemas/.
 export type { FetchResult, Warning }
 
-export interface Inspection {
-  response?: MainResponse
-  readiness: Readiness
-  recognition: Recognition
-  verdict: Verdict
-  artifacts: Artifacts
-  warnings: Warning[]
-  /** The page is blocked by this dialog: nothing in it could be observed. */
-  blocked?: OpenDialog
-}
 
 /** Observes the page as it is now: readiness, recognition, captures and the verdict. */
 export async function inspectTab (tab: TabRecord, req: Pick<FetchRequest, 'wait' | 'capture'>, deadline: number, response?: MainResponse): Promise<Inspection> {

@@ -3,7 +3,7 @@
 import type { Handoff, JarCookie } from '../core/handoff.js'
 import { cookiesSetBetween } from '../core/handoff.js'
 import { readJar, within } from '../browser/jar-names.js'
-import type { TabRecord } from '../plugins/tabs.js'
+import type { TabRecord } from '../tabs/types.js'
 
 /** How long an ending waits for the cookie jar before it reports the outcome without it. */
 export const OUTCOME_JAR_MS = 500

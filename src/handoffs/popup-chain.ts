@@ -1,6 +1,6 @@
 // Popups belong to the handoff of the tab that opened them (docs/spec.md section 7 "Popups"): a sign-in
 // window is held with its opener. These walk the opener chain over the tab inventory.
-import type { TabRecord } from '../plugins/tabs.js'
+import type { TabRecord } from '../tabs/types.js'
 
 /** Popups of popups belong to the same handoff; the chain is short, bound it anyway. */
 const MAX_CHAIN = 8

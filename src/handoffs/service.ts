@@ -4,7 +4,7 @@ import type { LiveCheck } from '../browser/live-checks.js'
 import type { HandoffMint } from '../schemas/handoff.js'
 import type { ControlEvent, ControlResult } from '../core/control.js'
 import type { FinishReason, Handoff, HandoffMode, HandoffSummary, HandoffWarning } from '../core/handoff.js'
-import type { TabRecord } from '../plugins/tabs.js'
+import type { TabRecord } from '../tabs/types.js'
 
 /** Why a panel secret cannot be exchanged; each gets its own wording on the 410 page. */
 export type SecretProblem = 'unknown' | 'used' | 'revoked' | 'finished' | 'expired'

@@ -4,7 +4,7 @@
 // earlier one.
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { durableWrite } from '../core/durable-write.js'
+import { durableWrite } from '../store/durable-write.js'
 import { PUSH_SUBSCRIPTIONS_MAX } from '../limits.js'
 
 export const PUSH_SUBSCRIPTIONS_FILE = '.afhttp-push-subscriptions.json'

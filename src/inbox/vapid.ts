@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import webPush from 'web-push'
-import { durableWrite } from '../core/durable-write.js'
+import { durableWrite } from '../store/durable-write.js'
 
 export const VAPID_FILE = '.afhttp-vapid.json'
 

@@ -1,7 +1,7 @@
 // Waiting while a person works (docs/spec.md section 18): the tool call stays open on the tab's handoff
 // and tells the client how it goes every few seconds, as `--wait-for-human` does on a terminal.
 import type { AfhttpClient, HandoffSummary } from '../client/index.js'
-import { renderProgress } from '../cli/commands/fetch-wait.js'
+import { renderProgress } from '../client/progress.js'
 import { MCP_PROGRESS_MS } from '../limits.js'
 import type { ToolCall } from './tool-call.js'
 

@@ -7,7 +7,7 @@ import { modsOf } from './pointer.js'
 import { PASTE_CHARS_MAX as MAX_PASTE_CHARS, TEXT_CHARS_MAX } from '../limits.js'
 import type { PanelInput } from '../panel/messages.js'
 import type { Gate } from './outbox.js'
-import { NAMED_KEYS, PAGE_SHORTCUT_KEYS, type PageShortcutKey } from '../panel/keys.js'
+import { NAMED_KEYS, PAGE_SHORTCUT_KEYS, type PageShortcutKey } from '../vocabulary/keys.js'
 
 /** Characters (code points, as the host's schemas count them) per text message. */
 const TEXT_CHUNK = TEXT_CHARS_MAX

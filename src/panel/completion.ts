@@ -10,8 +10,8 @@ import { completionReached, isHeld, type CompletionObservation, type Handoff } f
 import { observePage } from '../fetch/capture.js'
 import { beforeDeadline } from '../fetch/deadline.js'
 import { awaitReadiness } from '../fetch/readiness.js'
-import type { HandoffService } from '../plugins/handoffs.js'
-import type { TabRecord } from '../plugins/tabs.js'
+import type { HandoffService } from '../handoffs/service.js'
+import type { TabRecord } from '../tabs/types.js'
 
 /** How long a watch keeps looking after the last release: long enough for a navigation. */
 export const WATCH_MS = 4_000

@@ -7,7 +7,7 @@ import type { CDPSession } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import { HeldInput } from '../core/control.js'
 import { InputPacer } from './input-pacer.js'
-import { keyByCode, MOD, NAMED_KEYS, shortcutFor } from './keys.js'
+import { keyByCode, MOD, NAMED_KEYS, shortcutFor } from '../vocabulary/keys.js'
 import type { InputMessage, MouseButton } from './messages.js'
 
 export interface RelayHooks {

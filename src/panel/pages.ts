@@ -3,7 +3,7 @@
 // Self-contained, no script; they say what happened and what to do next, and the 503 page
 // does it too: it reloads itself, so a person on a phone need not know to try again.
 import type { LiveCheck } from '../browser/live-checks.js'
-import type { SecretProblem } from '../plugins/handoffs.js'
+import type { SecretProblem } from '../handoffs/service.js'
 
 const escape = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 

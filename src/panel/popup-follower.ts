@@ -2,7 +2,7 @@
 // one gets the panel's side (its own session, relay and page-UI relay, popups.ts), each gone
 // one is let go. The panel tab decides what is shown; this only keeps the list true.
 import type { Browser } from 'puppeteer-core'
-import type { TabRecord } from '../plugins/tabs.js'
+import type { TabRecord } from '../tabs/types.js'
 import { openPopup, releasePopup, type Popup, type PopupDeps } from './popups.js'
 import type { TabStreamer } from './streamer.js'
 

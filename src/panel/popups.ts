@@ -2,7 +2,7 @@
 // panel, under the same handoff and control, through its own CDP session and input relay.
 import type { FastifyBaseLogger } from 'fastify'
 import type { CDPSession } from 'puppeteer-core'
-import type { TabRecord } from '../plugins/tabs.js'
+import type { TabRecord } from '../tabs/types.js'
 import { InputRelay, type RelayHooks } from './input-relay.js'
 import { pageUiRelayFor, type PageUiRelay, type UiRelayDeps } from './page-ui-relay.js'
 import type { TabStreamer } from './streamer.js'

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { AfhttpError } from '../errors.js'
-import { tokenMatches } from '../core/token.js'
+import { tokenMatches } from '../store/token.js'
 
 /** Routes that need the bearer token: the API, health, metrics and the MCP endpoint (docs/spec.md sections 5 and 18). */
 export function requiresToken (url: string): boolean {

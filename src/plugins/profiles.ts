@@ -2,11 +2,11 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { mkdir } from 'node:fs/promises'
 import { isAfhttpError } from '../errors.js'
-import type { DurableFs } from '../core/durable-write.js'
-import { Profiles, type ProfileService } from '../core/profile-store.js'
+import type { DurableFs } from '../store/durable-write.js'
+import { Profiles, type ProfileService } from '../store/profile-store.js'
 
-export { Profiles } from '../core/profile-store.js'
-export type { InvalidProfileListing, MetadataWrite, ProfileListing, ProfilePatch, ProfileService, Warning } from '../core/profile-store.js'
+export { Profiles } from '../store/profile-store.js'
+export type { InvalidProfileListing, MetadataWrite, ProfileListing, ProfilePatch, ProfileService, Warning } from '../store/profile-store.js'
 
 declare module 'fastify' {
   interface FastifyInstance { profiles: ProfileService }

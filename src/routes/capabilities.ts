@@ -6,7 +6,7 @@ import { EVENT_JOURNAL_MAX, IDEMPOTENCY_MAX_BYTES, IDEMPOTENCY_MAX_KEYS, IDEMPOT
 import { EVENT_TYPES } from '../core/event-journal.js'
 import { SSE_HEARTBEAT_MS } from './events.js'
 import { WEBHOOK_ATTEMPTS, WEBHOOK_QUEUE_MAX, WEBHOOK_TIMEOUT_MS } from '../events/webhook.js'
-import { HANDOFF_MODES } from '../core/handoff.js'
+import { HANDOFF_MODES } from '../schemas/handoff.js'
 
 export const WAIT_STRATEGIES = ['load', 'domcontentloaded', 'networkidle', 'selector:<css>', 'selector-stable:<css>']
 export const CAPTURES = ['html', 'text', 'screenshot']

@@ -12,7 +12,7 @@ import { noLeasePage, PAGE_CSP, unavailablePage } from '../panel/pages.js'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { answers, DeclineBody, HandoffSummary, LeaseRenewal, PanelStatus, PanelTabQuery } from '../schemas/index.js'
 import { noStore, sameOrigin, sendHtml } from '../panel/http.js'
-import { panelFileRoutes } from './panel-files.js'
+import { panelFileRoutes, type PanelRequest } from './panel-files.js'
 import { panelFiles } from '../panel/page-modules.js'
 
 const ROOT = new URL('../../', import.meta.url)
@@ -28,8 +28,6 @@ export const PANEL_CSP = [
 ].join('; ')
 
 export interface TabQuery { Querystring: { tab?: string } }
-/** Any panel API request: its query names the tab (PanelTabQuery). */
-export type PanelRequest = FastifyRequest & { query: { tab?: string } }
 
 
 /** The panel document, its static files, and the small JSON API the open panel calls. */

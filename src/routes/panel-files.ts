@@ -8,7 +8,6 @@ import { UPLOAD_FILE_BYTES_MAX } from '../limits.js'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { answers, ChooserAnswer, ChooserBody, PanelFileQuery, StoredFile } from '../schemas/index.js'
 import { PageWatch } from '../page-ui/page-watch.js'
-import type { PanelRequest } from './panel-api.js'
 
 const MB = (n: number): string => (n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 1 : 0)
 
@@ -16,6 +15,9 @@ const MB = (n: number): string => (n / 1024 / 1024).toFixed(n % (1024 * 1024) ? 
  * A file chooser's files from the person driving (docs/spec.md section 16): one raw file per request,
  * then the choice, both under the lease and only for the viewer in control.
  */
+/** Any panel API request: its query names the tab (PanelTabQuery). */
+export type PanelRequest = FastifyRequest & { query: { tab?: string } }
+
 export async function panelFileRoutes (app: FastifyInstance, leased: (req: PanelRequest) => { tab: TabRecord, lease: Lease }, sameOriginOnly: (req: FastifyRequest) => Promise<void>): Promise<void> {
   app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer', bodyLimit: UPLOAD_FILE_BYTES_MAX }, (_req, body, done) => { done(null, body) })
   const driving = (req: PanelRequest): { tab: TabRecord, lease: Lease, watch: PageWatch } => {

@@ -5,7 +5,7 @@ import {
   type ProfileRunningState, type ProfileWriteAnswer
 } from '../schemas/index.js'
 import { redactedMetadata } from '../core/network-identity.js'
-import type { MetadataWrite } from '../core/profile-store.js'
+import type { MetadataWrite } from '../store/profile-store.js'
 
 /** What the browsers plugin (written elsewhere) answers; read structurally so this file does not depend on it. */
 interface BrowserStatusSource { status (name: string): ProfileRunningState | Promise<ProfileRunningState> }

@@ -1,6 +1,6 @@
 // POST /v1/fetch (docs/spec.md section 6): the body, the result and the pieces other answers reuse.
 import { Type, type Static } from 'typebox'
-import { PROFILE_NAME_RE } from '../core/profile-vocabulary.js'
+import { PROFILE_NAME_RE } from '../vocabulary/profile.js'
 import { INSTRUCTIONS_MAX_CHARS, MAX_TIMEOUT_MS } from '../limits.js'
 import { CaptureList, CLOSED, described, Nullable, OPEN, TabId, Warnings } from './common.js'
 

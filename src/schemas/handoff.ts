@@ -1,6 +1,5 @@
 // The driver's side of a handoff (docs/spec.md section 7): mint options, the mint answer, the summary.
 import { Type, type Static } from 'typebox'
-import { HANDOFF_MODES } from '../core/handoff.js'
 import { DECLINE_NOTE_MAX_CHARS } from '../limits.js'
 import { CLOSED, described, OPEN, Warnings } from './common.js'
 import { Instructions, Selector } from './fetch.js'
@@ -12,7 +11,9 @@ export type FinishReason = Static<typeof FinishReason>
 export const Controller = Type.Enum(['agent', 'human', 'human_disconnected'])
 export type Controller = Static<typeof Controller>
 /** `view` links watch only: the host refuses them control, Done, decline and input. */
+export const HANDOFF_MODES = ['control', 'view'] as const
 export const HandoffMode = Type.Enum(HANDOFF_MODES)
+export type HandoffMode = Static<typeof HandoffMode>
 
 /** What changed during the handoff (docs/spec.md section 7 "Outcome"): cookie names, never values. */
 export const HandoffOutcome = Type.Object({

@@ -1,6 +1,6 @@
 // What the host says about itself: /capabilities (configuration) and /health (live observation).
 import { Type, type Static } from 'typebox'
-import { BROWSER_MODES } from '../core/browser-mode.js'
+import { BROWSER_MODES } from '../vocabulary/browser.js'
 import { described, Nullable, OPEN, Warnings } from './common.js'
 import { HandoffMode } from './handoff.js'
 

@@ -6,7 +6,7 @@
 // request body of the HTTP API.
 import { Type, type Static, type TSchema } from 'typebox'
 import { DIALOG_ANSWER_MAX_CHARS, PASTE_CHARS_MAX, TEXT_CHARS_MAX } from '../limits.js'
-import { NAMED_KEYS, PAGE_SHORTCUT_KEYS } from '../panel/keys.js'
+import { NAMED_KEYS, PAGE_SHORTCUT_KEYS } from '../vocabulary/keys.js'
 import { CLOSED, Nullable, TAB_ID_RE } from './common.js'
 import { DeclineReason } from './panel.js'
 

@@ -1,9 +1,7 @@
 // Profiles (docs/spec.md sections 4 and 5): metadata, listing, create and update.
 import { Type, type Static } from 'typebox'
-import { BACKENDS, LABEL_KEY_RE, PROFILE_NAME_RE, SCHEMA_VERSION } from '../core/profile-vocabulary.js'
+import { BACKENDS, LABEL_KEY_RE, NEXT_START_FIELDS, PROFILE_NAME_RE, PROMPTED_PERMISSIONS, SCHEMA_VERSION } from '../vocabulary/profile.js'
 import { PROFILE_METADATA_LIMITS as LIMITS } from '../limits.js'
-import { PROMPTED_PERMISSIONS } from '../core/permissions.js'
-import { NEXT_START_FIELDS } from '../core/network-identity.js'
 import { CLOSED, described, Nullable, OPEN, Warnings } from './common.js'
 
 export const Backend = Type.Enum(BACKENDS)

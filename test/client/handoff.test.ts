@@ -2,6 +2,7 @@ import t from 'tap'
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { AfhttpClient } from '../../src/client/index.js'
+import { LIVENESS_ATTEMPTS } from '../../src/client/client.js'
 import { startHost } from '../helpers/host.js'
 import { rejection } from '../helpers/client-errors.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
@@ -12,13 +13,21 @@ const GATE = '<!doctype html><title>Just a moment...</title><p>Hang tight! We ar
  * A reverse proxy mounted under /afhttp in front of the real host that answers 404 for
  * /health, like an older host or a gateway that does not expose it.
  */
-async function proxyWithoutHealth (t: { teardown: (fn: () => Promise<void>) => void }, upstream: string): Promise<string> {
+type HealthAnswer = { status: number, body: unknown } | undefined
+
+/**
+ * A real HTTP proxy in front of the host whose /health answers are chosen by the test (the n-th
+ * /health request, from 1; undefined passes it through); `asked` counts them.
+ */
+async function proxyWithHealth (t: { teardown: (fn: () => Promise<void>) => void }, upstream: string, health: (n: number) => HealthAnswer): Promise<{ url: string, asked: () => number }> {
   const target = new URL(upstream)
+  let asked = 0
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').replace(/^\/afhttp/, '') || '/'
-    if (path.split('?')[0] === '/health') {
-      res.writeHead(404, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: { code: 'route_not_found', message: 'No route GET /health.', retryable: false, details: {} } }))
+    const answer = path.split('?')[0] === '/health' ? health(++asked) : undefined
+    if (answer) {
+      res.writeHead(answer.status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(answer.body))
       return
     }
     const up = httpRequest({ host: target.hostname, port: target.port, path, method: req.method, headers: req.headers }, (upRes) => {
@@ -29,7 +38,26 @@ async function proxyWithoutHealth (t: { teardown: (fn: () => Promise<void>) => v
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   t.teardown(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/afhttp`
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/afhttp`, asked: () => asked }
+}
+
+const NO_HEALTH_ROUTE: HealthAnswer = { status: 404, body: { error: { code: 'route_not_found', message: 'No route GET /health.', retryable: false, details: {} } } }
+
+async function proxyWithoutHealth (t: { teardown: (fn: () => Promise<void>) => void }, upstream: string): Promise<string> {
+  return (await proxyWithHealth(t, upstream, () => NO_HEALTH_ROUTE)).url
+}
+
+/** The host's own /health answer with one live check failed, as a busy host gives it. */
+async function failingHealth (host: { api: (path: string) => Promise<Response> }): Promise<HealthAnswer> {
+  let real: any
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    real = await (await host.api('/health')).json()
+    if (real.status?.takeover_ready === true) break
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  if (real.status?.takeover_ready !== true) throw new Error(`the host itself is not ready: ${JSON.stringify(real)}`)
+  const checks = (real.takeover?.checks ?? []).map((c: { name: string }, i: number) => i === 0 ? { ...c, ok: false, error: `${c.name}: no answer within 434 ms` } : c)
+  return { status: 503, body: { ...real, status: { ...real.status, takeover_ready: false }, takeover: { ...real.takeover, checks } } }
 }
 
 
@@ -78,6 +106,24 @@ t.test('fetch, handoff, summary and finish through the client', async (t) => {
       t.equal(again.expires_at, summary.expires_at)
       t.not(again.takeover_url_secret, action?.takeover_url_secret)
       t.notOk(again.warnings.some((w) => w.code === 'liveness_unattested'), 'a host with /health is attested')
+    })
+
+    t.test('a live check that fails for a moment is asked again before a mint is refused', async (t) => {
+      const failing = await failingHealth(host)
+      const once = await proxyWithHealth(t, host.url, (n) => n === 1 ? failing : undefined)
+      const recovering = new AfhttpClient({ url: once.url, token: host.token })
+      t.teardown(() => recovering.close())
+      const res = await recovering.handoff(tabId)
+      t.match(res.takeover_url_secret, /\/takeover\//, 'minted once /health answered ready')
+      t.equal(once.asked(), 2, '/health was asked again after the failed check')
+
+      const always = await proxyWithHealth(t, host.url, () => failing)
+      const refusing = new AfhttpClient({ url: always.url, token: host.token })
+      t.teardown(() => refusing.close())
+      const err = await rejection(refusing.handoff(tabId))
+      t.equal(err.code, 'takeover_unavailable')
+      t.match(err.message, /no answer within 434 ms/, 'the refusal names the failed check')
+      t.equal(always.asked(), LIVENESS_ATTEMPTS, `refused after ${LIVENESS_ATTEMPTS} answers, not one`)
     })
 
     t.test('a host without /health: mint anyway, warn liveness_unattested', async (t) => {

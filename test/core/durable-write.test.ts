@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url'
 import {
   cleanStaleTemps, durableWrite, DurableWriteError, nodeFs, tempPattern,
   type DurableFileHandle, type DurableFs
-} from '../../src/core/durable-write.js'
+} from '../../src/store/durable-write.js'
 
 const OLD = '{"old":true,"padding":"' + 'o'.repeat(200) + '"}\n'
 const NEW = '{"new":true,"padding":"' + 'n'.repeat(500) + '"}\n'
@@ -153,7 +153,7 @@ const killSkip = tsLoader ? false : 'needs the tap TypeScript loader to run the 
 
 t.test('a writer killed before the rename leaves only a temp; cleanStaleTemps removes it', { skip: killSkip }, async (t) => {
   const { dir, target } = setup(t)
-  const moduleUrl = pathToFileURL(join(import.meta.dirname, '../../src/core/durable-write.ts')).href
+  const moduleUrl = pathToFileURL(join(import.meta.dirname, '../../src/store/durable-write.ts')).href
   // The child parks inside rename, i.e. after write+fsync, and is SIGKILLed there.
   const code = `
     import { durableWrite, nodeFs } from ${JSON.stringify(moduleUrl)}

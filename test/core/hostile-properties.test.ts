@@ -5,10 +5,10 @@ import fc from 'fast-check'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { MAX_MESSAGE_BYTES, MAX_PASTE_CHARS, MAX_TEXT_CHARS, parsePanelMessage } from '../../src/panel/messages.js'
-import { NAMED_KEYS } from '../../src/panel/keys.js'
+import { NAMED_KEYS } from '../../src/vocabulary/keys.js'
 import { AfhttpError } from '../../src/errors.js'
 import { LIMITS, parseMetadata, serializeMetadata, type ProfileMetadata } from '../../src/core/profile-metadata.js'
-import { durableWrite, nodeFs, type DurableFileHandle, type DurableFs } from '../../src/core/durable-write.js'
+import { durableWrite, nodeFs, type DurableFileHandle, type DurableFs } from '../../src/store/durable-write.js'
 
 /** Every field a parsed panel message may carry, per type: nothing else is ever passed on. */
 const FIELDS: Record<string, string[]> = {

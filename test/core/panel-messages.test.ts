@@ -2,7 +2,7 @@ import t from 'tap'
 import { isInput, MAX_MESSAGE_BYTES, MAX_PASTE_CHARS, MAX_TEXT_CHARS, parsePanelMessage } from '../../src/panel/messages.js'
 import { DEFAULTED, PANEL_MESSAGES } from '../../src/schemas/panel-messages.js'
 import { newTabId } from '../../src/core/tab-id.js'
-import { keyByCode, NAMED_KEYS, shortcutFor } from '../../src/panel/keys.js'
+import { keyByCode, NAMED_KEYS, shortcutFor } from '../../src/vocabulary/keys.js'
 
 const ok = (m: unknown): unknown => { const r = parsePanelMessage(JSON.stringify(m)); if (!r.ok) throw new Error(r.error); return r.msg }
 const err = (m: unknown): string => { const r = parsePanelMessage(typeof m === 'string' ? m : JSON.stringify(m)); if (r.ok) throw new Error('accepted'); return r.error }

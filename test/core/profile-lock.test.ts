@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { readdirSync, readFileSync, utimesSync, writeFileSync, existsSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { acquireProfileLock, isProcessAlive, LOCK_FILE } from '../../src/core/profile-lock.js'
+import { acquireProfileLock, isProcessAlive, LOCK_FILE } from '../../src/store/profile-lock.js'
 
 const record = (pid: number): string => JSON.stringify({ pid, started_at: '2024-01-01T00:00:00.000Z', hostname: 'old-host', acquired_at: '2024-01-01T00:00:01.000Z' })
 

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { stat, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { resolveToken, tokenMatches, TOKEN_FILE } from '../../src/core/token.js'
+import { resolveToken, tokenMatches, TOKEN_FILE } from '../../src/store/token.js'
 
 t.test('a configured token wins and nothing is written', async (t) => {
   const dir = t.testdir()

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseMetadata, METADATA_FILE } from '../../src/core/profile-metadata.js'
-import { tempPattern } from '../../src/core/durable-write.js'
-import { LOCK_FILE } from '../../src/core/profile-lock.js'
+import { tempPattern } from '../../src/store/durable-write.js'
+import { LOCK_FILE } from '../../src/store/profile-lock.js'
 import { guardEnv } from '../helpers/guard.js'
 
 const DIST = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist')

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { startHost } from '../helpers/host.js'
 import { mountTmpfs, tmpfsSkip, type Tmpfs } from '../helpers/tmpfs.js'
-import { resolveToken, TOKEN_FILE } from '../../src/core/token.js'
+import { resolveToken, TOKEN_FILE } from '../../src/store/token.js'
 import { startCli } from '../cli/_run.js'
 
 const skip = tmpfsSkip()

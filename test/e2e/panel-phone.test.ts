@@ -84,10 +84,15 @@ t.test('pinch, tap a 12 px target, double tap, type on a phone', async (t) => {
       for (let y = 0; y < shot.height; y++) for (let x = 0; x < shot.width; x++) min = Math.min(min, luminance(shot, x, y))
       return min
     }
-    const sharp = await darkest()
     await page.$eval('.afhttp-detail', (el) => { (el as HTMLElement).style.visibility = 'hidden' })
     const frameOnly = await darkest()
     await page.$eval('.afhttp-detail', (el) => { (el as HTMLElement).style.visibility = '' })
+    // A loaded machine may paint the still a moment after its stats count it: look for up to 5 s.
+    let sharp = await darkest()
+    for (const until = Date.now() + 5_000; sharp >= frameOnly - 40 && Date.now() < until;) {
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      sharp = await darkest()
+    }
     t.ok(sharp < frameOnly - 40, `the hairline's darkest pixel on screen: ${sharp.toFixed(0)} with the still, ${frameOnly.toFixed(0)} from the frame alone`)
     // A still-standing page may have drawn no frame since the stills began: repaint a corner far
     // from what is shown, so at least one frame must arrive under the zoom, and check them all.

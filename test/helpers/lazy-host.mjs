@@ -5,7 +5,7 @@
 import { buildApp } from '../../dist/app.js'
 import { loadConfig } from '../../dist/config.js'
 import { createLogger } from '../../dist/logger.js'
-import { resolveToken } from '../../dist/core/token.js'
+import { resolveToken } from '../../dist/store/token.js'
 
 const config = loadConfig(process.env)
 const logger = createLogger(config.logLevel)

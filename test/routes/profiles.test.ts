@@ -10,8 +10,8 @@ import type { Config } from '../../src/config.js'
 import errorEnvelope from '../../src/plugins/error-envelope.js'
 import profiles from '../../src/plugins/profiles.js'
 import profileRoutes from '../../src/routes/profiles.js'
-import { nodeFs, type DurableFileHandle, type DurableFs } from '../../src/core/durable-write.js'
-import { LOCK_FILE } from '../../src/core/profile-lock.js'
+import { nodeFs, type DurableFileHandle, type DurableFs } from '../../src/store/durable-write.js'
+import { LOCK_FILE } from '../../src/store/profile-lock.js'
 
 const META = 'afhttp-profile.json'
 

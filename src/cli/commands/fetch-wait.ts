@@ -1,6 +1,9 @@
 import { AfhttpClientError, type AfhttpClient, type HandoffSummary } from '../../client/index.js'
-import { formatDuration } from '../output.js'
+import { formatDuration, renderProgress } from '../../client/progress.js'
 import type { WakeFn } from './event-wake.js'
+
+// The progress line is shared with the MCP server's wait (src/mcp/wait.ts).
+export { renderProgress }
 
 export type WaitOutcome =
   | { kind: 'finished', summary: HandoffSummary }
@@ -33,30 +36,10 @@ export interface WaitOptions {
 /** With events, a read this often anyway: a stream can be quiet because its host is gone. */
 export const SAFETY_READ_MS = 30_000
 
-const STATE_TEXT: Record<string, string> = {
-  open: 'panel not opened yet',
-  human: 'a person has control',
-  human_disconnected: "the person's panel disconnected"
-}
 
 // Keep trying this long past the hold's end while the host does not answer: a restart takes a moment.
 const UNREACHABLE_GRACE_MS = 30_000
 const UNREACHABLE_WITHOUT_EXPIRY_MS = 60_000
-
-/** The progress line for one summary: elapsed, hold left, who controls, whether the host still checks. */
-export function renderProgress (s: HandoffSummary, elapsedMs: number, nowMs: number): { text: string, key: string } {
-  const left = Date.parse(s.expires_at) - nowMs
-  const parts = [
-    'waiting for a person',
-    `${formatDuration(elapsedMs)} elapsed`,
-    Number.isFinite(left) ? (left > 0 ? `${formatDuration(left)} hold left` : 'hold time is up') : 'hold end unknown',
-    STATE_TEXT[s.state] ?? s.state,
-    s.will_check_again
-      ? `host checking for completion (${s.checks_left} check${s.checks_left === 1 ? '' : 's'} left)`
-      : 'host no longer checks: press Done in the panel'
-  ]
-  return { text: parts.join(' · '), key: `${s.state}|${s.will_check_again}` }
-}
 
 /** What the CLI prints when the person declined: their note, quoted as text, and what next. */
 export function explainDecline (outcome: Extract<WaitOutcome, { kind: 'declined' }>, tabId: string): string {

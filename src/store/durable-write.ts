@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path'
  * The four-step durable replace of docs/spec.md section 4: temp file in the same
  * directory → fsync → rename over the target → fsync the directory.
  *
- * Why not write-file-atomic (used for the token file in core/token.ts)? It
+ * Why not write-file-atomic (used for the token file in store/token.ts)? It
  * issues a single fs.write and trusts it to write everything (no loop over
  * short or EINTR/EAGAIN writes) and never fsyncs the parent directory, so after
  * a power loss the rename itself may be gone. Profile metadata is what ties a

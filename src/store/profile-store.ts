@@ -2,17 +2,17 @@
 // and the one-process-per-profile lock. No Fastify here: the profiles plugin wires it.
 import { readdir, readFile, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PROFILE_NAME_RE } from '../config.js'
+import { PROFILE_NAME_RE } from '../vocabulary/profile.js'
 import { AfhttpError, invalidRequest, isAfhttpError } from '../errors.js'
-import { cleanStaleTemps, DurableWriteError, durableWrite, type DurableFs } from '../core/durable-write.js'
-import { acquireProfileLock, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from '../core/profile-lock.js'
+import { cleanStaleTemps, DurableWriteError, durableWrite, type DurableFs } from './durable-write.js'
+import { acquireProfileLock, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from './profile-lock.js'
 import { errnoOf, lockWriteFailed, prepareFailed, writeFailed } from './profile-errors.js'
 import { exists, makeDirectory, removeStaleAsides } from './profile-fs.js'
 import {
   BACKENDS, METADATA_FILE, cdpUrlProblem, labelsProblem, metadataInvalid, networkIdentityProblem, newMetadata, parseMetadata, serializeMetadata,
   type Backend, type NewProfileInput, type ProfileMetadata
 } from '../core/profile-metadata.js'
-import { canonicalLocale, NEXT_START_FIELDS, type NextStartField } from './network-identity.js'
+import { canonicalLocale, NEXT_START_FIELDS, type NextStartField } from '../core/network-identity.js'
 import type { InvalidProfileListing, ProfileListing, ProfilePatch, Warning } from '../schemas/index.js'
 
 /** The few logger methods the store uses (pino's, in the host). */
