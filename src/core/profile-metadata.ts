@@ -3,7 +3,7 @@ import { BACKENDS, LABEL_KEY_RE, PROFILE_NAME_RE, SCHEMA_VERSION, type Backend }
 import { AfhttpError } from '../errors.js'
 import { permissionsProblem } from './permissions.js'
 import { canonicalLocale, localeProblem, proxyProblem, timezoneProblem } from './network-identity.js'
-import type { ProfileCreateBody, ProfileMetadata } from '../schemas/profiles.js'
+import { METADATA_KEYS, type ProfileCreateBody, type ProfileMetadata } from '../schemas/profiles.js'
 
 /** docs/spec.md section 4: the metadata file inside every profile directory. */
 export const METADATA_FILE = 'afhttp-profile.json'
@@ -17,7 +17,7 @@ import { PROFILE_METADATA_LIMITS as LIMITS } from '../limits.js'
 export { LIMITS }
 export const CDP_URL_RE = /^(wss?|https?):\/\//i
 
-const KEYS = new Set(['schema_version', 'name', 'backend', 'cdp_url', 'labels', 'permissions', 'proxy', 'timezone', 'locale', 'created_at', 'updated_at'])
+const KEYS: ReadonlySet<string> = new Set(METADATA_KEYS)
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/
 
 /** Why a cdp_url is unusable, or undefined when it is fine. */
@@ -148,18 +148,11 @@ export function parseMetadata (bytes: Uint8Array | string, dirName: string, file
 
 /** Stable key order and a trailing newline, so files diff cleanly and hand edits stay easy. */
 export function serializeMetadata (meta: ProfileMetadata): string {
-  const ordered: ProfileMetadata = {
-    schema_version: SCHEMA_VERSION,
-    name: meta.name,
-    backend: meta.backend,
-    ...(meta.cdp_url !== undefined ? { cdp_url: meta.cdp_url } : {}),
-    labels: meta.labels,
-    ...(meta.permissions !== undefined ? { permissions: meta.permissions } : {}),
-    ...(meta.proxy !== undefined ? { proxy: meta.proxy } : {}),
-    ...(meta.timezone !== undefined ? { timezone: meta.timezone } : {}),
-    ...(meta.locale !== undefined ? { locale: meta.locale } : {}),
-    created_at: meta.created_at,
-    updated_at: meta.updated_at
+  // The schema's field order; optional fields only when set; nothing the schema does not name.
+  const ordered: Record<string, unknown> = {}
+  for (const key of METADATA_KEYS) {
+    if (key === 'schema_version') ordered[key] = SCHEMA_VERSION
+    else if (meta[key] !== undefined) ordered[key] = meta[key]
   }
   return `${JSON.stringify(ordered, null, 2)}\n`
 }

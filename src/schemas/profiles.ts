@@ -73,6 +73,8 @@ const metadataFields = {
 }
 /** The durable metadata of a profile (`<profiles dir>/<name>/afhttp-profile.json`). */
 export const ProfileMetadata = Type.Object(metadataFields, OPEN)
+/** The fields a metadata file may hold, in the order it is written (src/core/profile-metadata.ts). */
+export const METADATA_KEYS = Object.keys(metadataFields) as ReadonlyArray<keyof typeof metadataFields>
 export type ProfileMetadata = Static<typeof ProfileMetadata>
 
 /** A profile directory whose metadata cannot be used: listed, never hidden. */
