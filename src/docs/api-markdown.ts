@@ -99,10 +99,25 @@ function isEnvelope (s: Schema | undefined): boolean {
   return Boolean(props?.error && Object.keys(props).every((k) => k === 'error' || k === 'trace'))
 }
 
+type Auth = 'bearer' | 'operatorCookie' | 'none'
+
+/** What a route asks of its caller, from the security scheme its OpenAPI operation names. */
+function authOf (op: Operation): Auth {
+  const scheme = Object.keys(op.security?.[0] ?? {})[0]
+  return scheme === 'bearer' || scheme === 'operatorCookie' ? scheme : 'none'
+}
+
+const AUTH_CELL: Record<Auth, string> = { bearer: 'token', operatorCookie: 'inbox cookie', none: '—' }
+const AUTH_SENTENCE: Record<Auth, string> = {
+  bearer: 'Needs `Authorization: Bearer <token>`.',
+  operatorCookie: 'Needs the inbox cookie (the operator token exchanged at `GET /inbox/login`).',
+  none: 'Public: no token.'
+}
+
 function operationSection (method: string, path: string, op: Operation): string[] {
   const out = [`## \`${method.toUpperCase()} ${path}\``, '']
   if (op.summary) out.push(`${op.summary}.`, '')
-  out.push(op.security?.length ? 'Needs `Authorization: Bearer <token>`.' : 'Public: no token.', '')
+  out.push(AUTH_SENTENCE[authOf(op)], '')
   for (const where of ['path', 'query']) {
     const params = (op.parameters ?? []).filter((p) => p.in === where)
     if (!params.length) continue
@@ -142,9 +157,9 @@ export function renderApiMarkdown (doc: { paths?: Record<string, Record<string, 
     'Answers may carry fields beyond the ones listed (the API adds fields, never renames them): ignore',
     'what you do not know. Request bodies refuse unknown fields (`invalid_request` naming the field).',
     '',
-    '| route | token | does |',
+    '| route | needs | does |',
     '|---|---|---|',
-    ...listed.map(({ method, path, op }) => `| \`${method.toUpperCase()} ${path}\` | ${op.security?.length ? 'yes' : 'no'} | ${esc(op.summary ?? '')} |`),
+    ...listed.map(({ method, path, op }) => `| \`${method.toUpperCase()} ${path}\` | ${AUTH_CELL[authOf(op)]} | ${esc(op.summary ?? '')} |`),
     ''
   ]
   for (const { method, path, op } of listed) out.push(...operationSection(method, path, op))

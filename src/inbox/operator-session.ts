@@ -8,6 +8,11 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 
 export const OPERATOR_COOKIE = 'afhttp_operator'
 
+/** The routes only a signed-in operator reaches (the inbox's JSON API); the page and the login are open. */
+export function requiresOperatorSession (url: string): boolean {
+  return url.split('?')[0].startsWith('/inbox/api/')
+}
+
 function keyOf (operatorToken: string): Buffer {
   // A derived key, so the cookie's MAC is no oracle for the token itself.
   return createHash('sha256').update('afhttp operator session\0').update(operatorToken).digest()

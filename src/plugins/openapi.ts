@@ -2,6 +2,7 @@ import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import { requiresToken } from './auth.js'
+import { OPERATOR_COOKIE, requiresOperatorSession } from '../inbox/operator-session.js'
 import { VERSION } from '../version.js'
 
 export const OPENAPI_PATH = '/docs/openapi.json'
@@ -33,11 +34,18 @@ async function openapi (app: FastifyInstance): Promise<void> {
         version: VERSION,
         description: 'Takeover host: persistent Chromium profiles that fetch pages for programs and hand a live tab to a person when a page needs one. Every failure answers with the error envelope; codes are listed in docs/errors.md.'
       },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'AFHTTP_TOKEN (or the ops token, for GET /health and GET /metrics only)' } } }
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'AFHTTP_TOKEN (or the ops token, for GET /health and GET /metrics only)' },
+          operatorCookie: { type: 'apiKey', in: 'cookie', name: OPERATOR_COOKIE, description: 'the inbox cookie: AFHTTP_OPERATOR_TOKEN exchanged once at GET /inbox/login (docs/inbox.md)' }
+        }
+      }
     },
     // The same rule the auth hook applies, so the document cannot claim a different one.
     transform: ({ schema, url }) => ({
-      schema: requiresToken(url) ? { ...schema, security: [{ bearer: [] }] } as typeof schema : schema,
+      schema: requiresToken(url)
+        ? { ...schema, security: [{ bearer: [] }] } as typeof schema
+        : requiresOperatorSession(url) ? { ...schema, security: [{ operatorCookie: [] }] } as typeof schema : schema,
       url
     }),
     // Always the OpenAPI branch: this plugin configures `openapi`, never `swagger` (2.0).

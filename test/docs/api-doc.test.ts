@@ -99,6 +99,24 @@ t.test('GET /docs/openapi.json is public, OpenAPI 3.1, and declares every route 
   }
 })
 
+t.test('the inbox API declares the inbox cookie, and the host refuses it without one', async (t) => {
+  const host = await startHost(t, { startBrowser: false, env: { AFHTTP_OPERATOR_TOKEN: 'op-token-for-the-docs-test-0123456789' } })
+  const served = await (await fetch(`${host.url}/docs/openapi.json`)).json() as Json
+  const paths = served.paths as Record<string, Record<string, Json>>
+  const inboxApi = Object.entries(paths).filter(([path]) => path.startsWith('/inbox/api/'))
+  t.ok(inboxApi.length >= 5, `the inbox API is documented (${inboxApi.length} paths)`)
+  for (const [path, ops] of inboxApi) {
+    for (const [method, op] of Object.entries(ops)) {
+      t.same(op.security, [{ operatorCookie: [] }], `${method.toUpperCase()} ${path} names the inbox cookie`)
+      const res = await fetch(`${host.url}${path.replace(/\{(\w+)\}/g, 'x')}`, { method: method.toUpperCase(), headers: { origin: host.url, 'content-type': 'application/json' }, body: method === 'get' ? undefined : '{}' })
+      t.equal(res.status, 401, `${method.toUpperCase()} ${path} refuses a caller without it`)
+      t.equal((await res.json() as { error: { code: string } }).error.code, 'operator_unauthorized')
+    }
+  }
+  t.equal((paths['/inbox/login'].get as Json).security, undefined, 'the login exchanges the token itself')
+  t.match((served.components as Json).securitySchemes, { operatorCookie: { type: 'apiKey', in: 'cookie', name: 'afhttp_operator' } })
+})
+
 t.test('every response object is open, so serialization drops nothing the host sends', async (t) => {
   const closed: string[] = []
   const walk = (s: unknown, at: string): void => {
