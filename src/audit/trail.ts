@@ -46,7 +46,9 @@ export class AuditTrail {
   /** tab → profile for the tabs this run has seen; older ones are found by reading every profile. */
   readonly #tabs = new Map<string, string>()
   #timer: NodeJS.Timeout | undefined
-  #flushing: Promise<void> | undefined
+  // Flushes and reads run one at a time: a batch being written is neither waiting nor (wholly)
+  // in the file, and a compaction rewrites the file, so a read beside either could miss entries.
+  #turn: Promise<unknown> = Promise.resolve()
   #closed = false
 
   constructor (deps: AuditTrailDeps) {
@@ -80,9 +82,13 @@ export class AuditTrail {
 
   /** Writes every queued entry now (one flush at a time). */
   async flush (): Promise<void> {
-    while (this.#flushing) await this.#flushing
-    this.#flushing = this.#flushAll().finally(() => { this.#flushing = undefined })
-    await this.#flushing
+    await this.#inTurn(() => this.#flushAll())
+  }
+
+  #inTurn<T> (fn: () => Promise<T>): Promise<T> {
+    const run = this.#turn.then(fn)
+    this.#turn = run.catch(() => undefined)
+    return run
   }
 
   async #flushAll (): Promise<void> {
@@ -158,9 +164,11 @@ export class AuditTrail {
 
   /** A profile's trail, oldest first: the file, then what waits for the disk; the newest `keep` handoffs. */
   async read (profile: string): Promise<AuditEntry[]> {
-    const p = this.#profiles.get(profile)
-    const all = [...await this.#readFile(profile), ...(p?.pending ?? [])]
-    return handoffCount(all) > this.#d.keep ? keepLastHandoffs(all, this.#d.keep) : all
+    return this.#inTurn(async () => {
+      const p = this.#profiles.get(profile)
+      const all = [...await this.#readFile(profile), ...(p?.pending ?? [])]
+      return handoffCount(all) > this.#d.keep ? keepLastHandoffs(all, this.#d.keep) : all
+    })
   }
 
   /** Every entry of a tab's handoffs, wherever its profile is; [] when it has none. */

@@ -62,6 +62,31 @@ t.test('appended within the flush interval as 0600, readable by a fresh trail (a
   t.same((await second.read('p')).map((e) => e.handoff_fence), ['a', 'a', 'b'])
 })
 
+t.test('a read while a batch is being written sees every entry once', async (t) => {
+  const d = await dir(t)
+  let writing: (() => void) | undefined
+  const fs: AuditFs = {
+    readFile,
+    open: (async (path: string, flags: string, mode?: number) => {
+      const fh = await open(path, flags, mode)
+      return new Proxy(fh, { get (target, prop) {
+        // The write waits for the test's word: the batch is in flight meanwhile.
+        if (prop === 'write') return async (...args: unknown[]) => { await new Promise<void>((resolve) => { writing = resolve }); return (target.write as (...a: unknown[]) => unknown)(...args) }
+        const v = Reflect.get(target, prop) as unknown
+        return typeof v === 'function' ? v.bind(target) : v
+      } })
+    }) as AuditFs['open']
+  }
+  const trail = new AuditTrail({ dirOf: () => d, profiles: async () => ['p'], keep: 1000, log, fs, flushMs: 1 })
+  trail.record(entry('a'))
+  while (!writing) await new Promise((resolve) => setTimeout(resolve, 1))
+  const read = trail.read('p')
+  // The write lands only after a read beside it would have read the file and the queue.
+  setTimeout(writing, 100)
+  t.same((await read).map((e) => e.handoff_fence), ['a'], 'the in-flight entry, once')
+  await trail.close()
+})
+
 t.test('a disk that refuses writes is reported and retried, never a crash; entries are kept in order', async (t) => {
   const d = await dir(t)
   let full = true
