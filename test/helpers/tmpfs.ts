@@ -28,6 +28,11 @@ export interface Tmpfs {
   dir: string
   /** Fills every free block with dd, the way an operator's disk fills; returns the bytes written. */
   fill: () => number
+  /**
+   * Fills again whatever was freed since (a browser sharing the disk deletes its journals): appends
+   * to the filler instead of starting it over. Returns the bytes added.
+   */
+  topUp: () => number
   /** Uses up every free inode with empty files (a disk with blocks but no inodes left). */
   fillInodes: () => number
   /** Removes what fill() and fillInodes() made. */
@@ -51,6 +56,11 @@ export function mountTmpfs (size: string, inodes?: number): Tmpfs {
     fill () {
       const res = spawnSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4k'], { encoding: 'utf8' })
       if (!/No space left on device/.test(res.stderr)) throw new Error(`dd did not fill the disk: ${res.stderr}`)
+      const copied = /(\d+) bytes/.exec(res.stderr)
+      return copied ? Number(copied[1]) : 0
+    },
+    topUp () {
+      const res = spawnSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4k', 'oflag=append', 'conv=notrunc'], { encoding: 'utf8' })
       const copied = /(\d+) bytes/.exec(res.stderr)
       return copied ? Number(copied[1]) : 0
     },
