@@ -1,4 +1,6 @@
 import t from 'tap'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { startHost } from '../helpers/host.js'
 import { runCli, type CliRun } from './_run.js'
 
@@ -65,6 +67,22 @@ t.test('the CLI against a real host', async (t) => {
     const bad = await cli(['profiles', 'create', 'Bad Name'])
     t.equal(bad.code, 1)
     t.match(bad.stderr, /invalid_request: name/)
+  })
+
+  t.test('profiles create takes a network identity; the proxy password never comes back', async (t) => {
+    const created = await cli(['profiles', 'create', 'paris', '--proxy', 'http://user:s3cret-pass@127.0.0.1:3128', '--timezone', 'Europe/Paris', '--locale', 'fr-FR'])
+    t.equal(created.code, 0, created.stderr)
+    const shown = await cli(['profiles', 'show', 'paris'])
+    t.equal(shown.code, 0, shown.stderr)
+    t.match(shown.stdout, /^proxy\s+http:\/\/user:redacted@127\.0\.0\.1:3128\/?$/m)
+    t.match(shown.stdout, /^timezone\s+Europe\/Paris$/m)
+    t.match(shown.stdout, /^locale\s+fr-FR$/m)
+    t.notMatch(created.stdout + created.stderr + shown.stdout + shown.stderr, /s3cret-pass/, 'the password is never printed')
+    const meta = JSON.parse(await readFile(join(host.profilesDir, 'paris', 'afhttp-profile.json'), 'utf8'))
+    t.equal(meta.proxy, 'http://user:s3cret-pass@127.0.0.1:3128', 'the file keeps it, for the browser')
+    const wrong = await cli(['profiles', 'create', 'tokyo', '--timezone', 'Mars/Olympus'])
+    t.equal(wrong.code, 1)
+    t.match(wrong.stderr, /timezone/)
   })
 
   t.test('tabs lists an open tab', async (t) => {

@@ -27,7 +27,16 @@ function warningLines (warnings: Warning[]): string[] {
 async function create (ctx: CommandContext, name: string): Promise<number> {
   const backend = str(ctx.values, 'backend')
   if (backend !== undefined && backend !== 'chromium' && backend !== 'cdp') throw new UsageError(`--backend is chromium or cdp, got "${backend}"`, 'profiles')
-  const input: ProfileCreateRequest = { name, backend: backend as ProfileBackend | undefined, cdp_url: str(ctx.values, 'cdp-url'), labels: labelsFrom(list(ctx.values, 'label')) }
+  const input: ProfileCreateRequest = {
+    name,
+    backend: backend as ProfileBackend | undefined,
+    cdp_url: str(ctx.values, 'cdp-url'),
+    labels: labelsFrom(list(ctx.values, 'label')),
+    // The network identity (docs/spec.md section 21); the host checks them and never echoes a proxy password.
+    proxy: str(ctx.values, 'proxy'),
+    timezone: str(ctx.values, 'timezone'),
+    locale: str(ctx.values, 'locale')
+  }
   const res = await ctx.client().createProfile(input)
   if (ctx.json) printJson(ctx.io, res)
   else printLines(ctx.io, [`created profile ${res.profile.name} (${res.profile.backend})`])
@@ -48,6 +57,9 @@ async function show (ctx: CommandContext, name: string): Promise<number> {
     `backend   ${p.backend}${p.cdp_url ? ` (${p.cdp_url})` : ''}`,
     `browser   ${running}${p.running?.error ? ` (${p.running.error})` : ''}`,
     `labels    ${Object.entries(p.labels).map(([k, v]) => `${k}=${v}`).join(', ') || '-'}`,
+    ...(p.proxy !== undefined ? [`proxy     ${p.proxy}`] : []),
+    ...(p.timezone !== undefined ? [`timezone  ${p.timezone}`] : []),
+    ...(p.locale !== undefined ? [`locale    ${p.locale}`] : []),
     `created   ${p.created_at}`,
     `updated   ${p.updated_at}`
   ])
@@ -59,12 +71,18 @@ export const profilesCommand: HostCommand = {
   summary: 'list, create or show browser profiles',
   help: `usage: afhttp profiles [--json]
        afhttp profiles create NAME [--backend chromium|cdp] [--cdp-url URL] [--label KEY=VALUE]...
+                              [--proxy URL] [--timezone ZONE] [--locale TAG]
        afhttp profiles show NAME
 
 Profiles are persistent browser data directories (cookies, storage) on the
 host. Names match ^[a-z0-9][a-z0-9._-]{0,62}$. A profile whose metadata
-cannot be read is listed as INVALID with the reason, never hidden.`,
-  options: { backend: { type: 'string' }, 'cdp-url': { type: 'string' }, label: { type: 'string', multiple: true } },
+cannot be read is listed as INVALID with the reason, never hidden.
+
+A chromium profile may carry one network identity, used by every page it
+loads from its browser's next start: --proxy (http://, https:// or socks5://,
+optionally with user:password@; answers show the password as "redacted"),
+--timezone (IANA, e.g. Europe/Paris) and --locale (BCP 47, e.g. fr-FR).`,
+  options: { backend: { type: 'string' }, 'cdp-url': { type: 'string' }, label: { type: 'string', multiple: true }, proxy: { type: 'string' }, timezone: { type: 'string' }, locale: { type: 'string' } },
   access: 'token',
   async run (ctx) {
     const [sub, name] = ctx.positionals
