@@ -7,6 +7,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { PushSubscriptions, StoredSubscription } from './push-store.js'
 import type { VapidKeys } from './vapid.js'
 import { PUSH_TIMEOUT_MS, PUSH_TTL_S } from '../limits.js'
+import type { UrlDeny } from '../core/url-deny.js'
+import { guardedAgent, literalDenied } from './guarded-agent.js'
+import type { Agent } from 'node:https'
 
 /** What a notification carries: enough to decide whether to look, never a panel secret. */
 export interface PushPayload {
@@ -20,7 +23,8 @@ export interface PushPayload {
   url: string
 }
 
-export interface PushStats { sent: number, failed: number, removed: number }
+/** `denied`: not sent, because the push service's address is one AFHTTP_URL_DENY refuses. */
+export interface PushStats { sent: number, failed: number, removed: number, denied: number }
 
 /** Gone for good (RFC 8030 section 7.3; 404 is what FCM answers for an unknown one). */
 export const isGone = (status: number | undefined): boolean => status === 404 || status === 410
@@ -32,14 +36,18 @@ export function handoffPayload (h: { profile: string, reason: string, instructio
 }
 
 export class PushSender {
-  readonly stats: PushStats = { sent: 0, failed: 0, removed: 0 }
+  readonly stats: PushStats = { sent: 0, failed: 0, removed: 0, denied: 0 }
+  readonly #agent: Agent | undefined
 
   constructor (
     private readonly store: PushSubscriptions,
     private readonly keys: VapidKeys,
     private readonly subject: string,
-    private readonly log: FastifyBaseLogger
-  ) {}
+    private readonly log: FastifyBaseLogger,
+    private readonly deny?: UrlDeny
+  ) {
+    this.#agent = deny ? guardedAgent(deny) : undefined
+  }
 
   /** Pushes `payload` to every subscription at once; resolves when each has answered. */
   async sendAll (payload: PushPayload): Promise<void> {
@@ -48,17 +56,28 @@ export class PushSender {
 
   async #send (sub: StoredSubscription, payload: PushPayload): Promise<void> {
     // The endpoint names the browser's push-service channel: log its origin only.
-    const service = new URL(sub.endpoint).origin
+    const { origin: service, hostname } = new URL(sub.endpoint)
+    if (literalDenied(hostname, this.deny)) {
+      this.stats.denied += 1
+      this.log.warn({ push_service: service }, 'push notification not sent: AFHTTP_URL_DENY refuses the push service\'s address')
+      return
+    }
     try {
       await webPush.sendNotification({ endpoint: sub.endpoint, keys: sub.keys }, JSON.stringify(payload), {
         vapidDetails: { subject: this.subject, publicKey: this.keys.publicKey, privateKey: this.keys.privateKey },
         TTL: PUSH_TTL_S,
         urgency: 'high',
         contentEncoding: 'aes128gcm',
-        timeout: PUSH_TIMEOUT_MS
+        timeout: PUSH_TIMEOUT_MS,
+        ...(this.#agent ? { agent: this.#agent } : {})
       })
       this.stats.sent += 1
     } catch (err) {
+      if ((err as { code?: string }).code === 'EAFHTTPDENIED') {
+        this.stats.denied += 1
+        this.log.warn({ push_service: service }, 'push notification not sent: AFHTTP_URL_DENY refuses the push service\'s address')
+        return
+      }
       const status = (err as { statusCode?: number }).statusCode
       if (isGone(status)) {
         this.stats.removed += 1

@@ -77,7 +77,7 @@ async function inboxPlugin (app: FastifyInstance, opts: { apiToken: string }): P
       if (loaded.created) app.log.info({ file: loaded.file }, 'generated the Web Push (VAPID) key pair for the operator inbox')
       subscriptions = new PushSubscriptions(app.config.profilesDir)
       await subscriptions.load()
-      push = new PushSender(subscriptions, vapid, pushSubject(app.config), app.log.child({ part: 'push' }))
+      push = new PushSender(subscriptions, vapid, pushSubject(app.config), app.log.child({ part: 'push' }), app.config.urlDeny)
     } catch (err) {
       // The inbox still lists and takes handoffs; only notifications are off, and the log says why.
       app.log.error({ err }, 'Web Push is off: its key pair or subscriptions could not be read or written')

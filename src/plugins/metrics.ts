@@ -63,6 +63,19 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
     }
   })
 
+  new Counter({
+    name: 'afhttp_push_notifications_total',
+    help: 'Inbox push notifications by outcome: sent, failed, removed (the push service said the subscription is gone), denied (AFHTTP_URL_DENY refuses its address).',
+    labelNames: ['result'] as const,
+    registers: [registry],
+    collect () {
+      const stats = app.inbox.push?.stats
+      if (!stats) return
+      this.reset()
+      for (const result of ['sent', 'failed', 'removed', 'denied'] as const) this.inc({ result }, stats[result])
+    }
+  })
+
   const fetches = new Counter({ name: 'afhttp_fetches_total', help: 'POST /v1/fetch answers by outcome (ok, not_ok, or the error code) and page_kind.', labelNames: ['outcome', 'page_kind'] as const, registers })
   const fetchSeconds = new Histogram({ name: 'afhttp_fetch_duration_seconds', help: 'Time from a fetch request to its answer.', labelNames: ['outcome'] as const, buckets: FETCH_BUCKETS, registers })
 
@@ -168,4 +181,4 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(metricsPlugin, { name: 'afhttp-metrics', dependencies: ['afhttp-tabs', 'afhttp-browsers', 'afhttp-handoffs', 'afhttp-panel', 'afhttp-lifecycle'] })
+export default fp(metricsPlugin, { name: 'afhttp-metrics', dependencies: ['afhttp-tabs', 'afhttp-browsers', 'afhttp-handoffs', 'afhttp-panel', 'afhttp-lifecycle', 'afhttp-inbox'] })

@@ -158,4 +158,8 @@ t.test('a new handoff reaches a subscribed browser through a real push service',
   t.same(service.requests.slice(before).map((r) => r.path), ['/push/phone'])
   const second = JSON.parse(decrypt(service.requests.at(-1)!.body, phone).toString('utf8'))
   t.match(second, { reason: 'denied', instructions: null, body: /denied/ })
+
+  const metrics = await (await host.api('/metrics')).text()
+  t.match(metrics, /afhttp_push_notifications_total\{result="sent"\} 2\n/, '/metrics counts the two pushes to the phone')
+  t.match(metrics, /afhttp_push_notifications_total\{result="removed"\} 1\n/, 'and the gone subscription')
 })
