@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-
-const ENDED = new Set(['finished', 'revoked', 'expired'])
+import { HANDOFF_ENDINGS } from '../schemas/lifecycle.js'
 
 /**
  * docs/spec.md section 13: the moments the cookie record is taken — after a handoff ends (a person
@@ -9,11 +8,12 @@ const ENDED = new Set(['finished', 'revoked', 'expired'])
  * the browsers plugin itself. Recording runs after the answer, never delaying it.
  */
 async function cookieRecordsPlugin (app: FastifyInstance): Promise<void> {
-  app.handoffs.onChange((tabId, summary) => {
-    if (!ENDED.has(summary.state)) return
-    const profile = app.tabs.find(tabId)?.profile
-    if (profile) void app.browsers.recordCookies(profile, `handoff ${summary.state}`)
-  })
+  // Every ending, told once by the handoff service (docs/architecture.md): subscribed, not rebuilt.
+  for (const ending of HANDOFF_ENDINGS) {
+    app.lifecycle.on(ending, (t) => {
+      if (t.profile) void app.browsers.recordCookies(t.profile, `handoff ${ending.slice('handoff.'.length)}`)
+    })
+  }
   app.addHook('onResponse', async (req) => {
     if (req.routeOptions.url !== '/v1/fetch' || req.method !== 'POST') return
     const body = req.body as { profile?: string, tab_id?: string } | undefined
@@ -22,4 +22,4 @@ async function cookieRecordsPlugin (app: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(cookieRecordsPlugin, { name: 'afhttp-cookie-records', dependencies: ['afhttp-browsers', 'afhttp-tabs', 'afhttp-handoffs'] })
+export default fp(cookieRecordsPlugin, { name: 'afhttp-cookie-records', dependencies: ['afhttp-browsers', 'afhttp-tabs', 'afhttp-handoffs', 'afhttp-lifecycle'] })
