@@ -8,6 +8,8 @@ import { processesStartedBy, profilesDirFor, spawnHost, type HostProcess } from 
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { clientPointOf, launchViewerBrowser, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import type { TestHost } from '../helpers/host.js'
+import { AUDIT_FILE } from '../../src/audit/trail.js'
+import { parseAuditLines } from '../../src/core/audit.js'
 
 const SESSION = randomBytes(12).toString('hex')
 const ACCOUNT = (req: { headers: { cookie?: string } }): string => (req.headers.cookie ?? '').includes(`session=${SESSION}`)
@@ -85,6 +87,18 @@ t.test('a login made through a handoff survives SIGKILL of host and browser one 
   t.ok((await recordedNames(record)).includes('session'), 'the login cookie was recorded by then')
   t.equal((await stat(record)).mode & 0o777, 0o600, 'the record is private to the host user')
   await killAll(first)
+
+  // docs/spec.md section 19: the audit trail reached the disk within the second too, and says who
+  // did what: minted for the driver, exchanged and control for the person, finished by them.
+  const trail = parseAuditLines(await readFile(`${dir.path}/default/${AUDIT_FILE}`, 'utf8')).entries
+    .filter((e) => e.handoff_fence === action.handoff_fence)
+  const kinds = trail.map((e) => e.kind)
+  for (const kind of ['minted', 'exchanged', 'control', 'finished'] as const) t.ok(kinds.includes(kind), `the killed host's trail holds ${kind} (${kinds.join(', ')})`)
+  // Done by the person, or the host saw the account page first (completion detected).
+  const finished = trail.find((e) => e.kind === 'finished') as { by?: string, reason?: string } | undefined
+  t.ok((finished?.by === 'person' && finished.reason === 'human_done') || (finished?.by === 'host' && finished.reason === 'auto_detected'), `finished by whoever ended it (${finished?.by}, ${finished?.reason})`)
+  t.equal(finished?.reason, summary.handoff?.finish_reason, 'the same reason the summary gives')
+  t.notMatch(JSON.stringify(trail), new RegExp(`${SESSION}|${action.takeover_url_secret.split('/').pop()}`), 'no cookie value, no panel secret')
 
   // Control: without the record, the browser's own store has lost the login.
   await rename(record, `${record}.saved`)
