@@ -3,7 +3,6 @@ import { openWindow } from './open-window.js'
 import { POOL_PEAK_MEMORY_MS, PoolDemand } from '../core/pool-demand.js'
 import { closePage } from './close-page.js'
 import { WindowUse } from './window-use.js'
-import { mayServe, siteOf } from '../core/window-reuse.js'
 
 /** What a fetch got from the pool: a window opened ahead of time (hit) or just now (miss). */
 export interface TakenWindow {
@@ -100,9 +99,7 @@ export class WindowPool {
   // Used windows being reset for the next fetch: they count as windows on their way.
   private readonly resetting = new Set<Page>()
   // Fetches waiting for a window because the pool was empty, and the windows opening for them.
-  private readonly waiters: Array<{ site: string | undefined, resolve: (page: Page) => void, reject: (err: unknown) => void }> = []
-  // The site a reused window last showed: it serves only that site again (see mayServe).
-  private readonly lastSite = new WeakMap<Page, string>()
+  private readonly waiters: Array<{ resolve: (page: Page) => void, reject: (err: unknown) => void }> = []
   private openers = 0
   private settle: NodeJS.Timeout | undefined
   private closeBy: NodeJS.Timeout | undefined
@@ -122,53 +119,27 @@ export class WindowPool {
 
   private now (): number { return this.opts.now?.() ?? performance.now() }
 
-  /**
-   * Takes a clean window for a fetch of `url` (undefined: a tab whose site is not known yet): a
-   * fresh one, or one reset after a fetch of the same site; opens one only when none is waiting.
-   */
-  async take (url?: string): Promise<TakenWindow> {
+  /** Takes a window no fetch used before; opens one only when the pool is empty. */
+  async take (): Promise<TakenWindow> {
     // The fetch asking has not started its work yet, nor have those still opening their own window.
     this.demand.taken(this.now(), (this.opts.running?.() ?? 0) + this.waiters.length + 1)
     this.postpone()
-    const site = url === undefined ? undefined : siteOf(url)
-    // A window reset after its own site's fetch first (fresh ones stay for other sites), then a fresh one.
-    let fresh = -1
-    let otherSite = -1
-    for (let i = 0; i < this.ready.length;) {
-      const page = this.ready[i]
-      if (!this.usable(page)) {
-        this.ready.splice(i, 1)
-        if (!this.pristine(page)) {
-          // Someone else used it and the navigation event has not come yet: not fresh, and not ours.
-          this.handOver(page)
-        } else {
-          // A late storage event of the page that used it before: not proven clean.
-          this.taken.get(page)?.()
-          this.discard(page, 'late_event')
-        }
-        continue
+    let page: Page | undefined
+    while ((page = this.ready.shift()) && !this.usable(page)) {
+      if (!this.pristine(page)) {
+        // Someone else used it and the navigation event has not come yet: not fresh, and not ours.
+        this.handOver(page)
+      } else {
+        // A late storage event of the page that used it before: not proven clean.
+        this.taken.get(page)?.()
+        this.discard(page, 'late_event')
       }
-      const used = this.lastSite.get(page)
-      if (used !== undefined && mayServe(used, site)) return this.takeReady(i)
-      if (used === undefined && fresh < 0) fresh = i
-      if (used !== undefined && otherSite < 0) otherSite = i
-      i++
     }
-    if (fresh >= 0) return this.takeReady(fresh)
-    // Only windows of other sites wait: one makes room for a fresh window, so a host fetching
-    // many sites in turn does not keep a pool no fetch of theirs can use.
-    if (otherSite >= 0) {
-      const [page] = this.ready.splice(otherSite, 1)
+    if (page) {
       this.taken.get(page)?.()
-      this.discard(page, 'other_site')
+      return { page, hit: true }
     }
-    return { page: await this.nextOpened(site), hit: false }
-  }
-
-  private takeReady (at: number): TakenWindow {
-    const [page] = this.ready.splice(at, 1)
-    this.taken.get(page)?.()
-    return { page, hit: true }
+    return { page: await this.nextOpened(), hit: false }
   }
 
   /**
@@ -177,9 +148,9 @@ export class WindowPool {
    * for the slowest; opening at most OPENERS at a time, first come first served, hands the
    * first window out as soon as it exists, and its fetch navigates while the next is built.
    */
-  private nextOpened (site: string | undefined): Promise<Page> {
+  private nextOpened (): Promise<Page> {
     return new Promise<Page>((resolve, reject) => {
-      this.waiters.push({ site, resolve, reject })
+      this.waiters.push({ resolve, reject })
       this.openForWaiters()
     })
   }
@@ -200,11 +171,9 @@ export class WindowPool {
     }
   }
 
-  // A window just opened or reset goes to the fetch that has waited longest among those it may
-  // serve (a reset one: its own site only), else into the pool.
+  // A window just opened goes to the fetch that has waited longest, else into the pool.
   private handOut (page: Page): void {
-    const at = this.waiters.findIndex((w) => mayServe(this.lastSite.get(page), w.site))
-    const waiter = at < 0 ? undefined : this.waiters.splice(at, 1)[0]
+    const waiter = this.waiters.shift()
     if (waiter) waiter.resolve(page)
     else if (this.stopped) page.close().catch(() => undefined)
     else this.wait(page)
@@ -241,9 +210,6 @@ export class WindowPool {
   retire (page: Page, reusable = false): void {
     if (page.isClosed()) return
     if (reusable && this.wantsBack()) {
-      // Read before the reset navigates it away: the site its renderer process now belongs to.
-      // A page that ended on no site (data:, about:) left a process of unknown site: never shared.
-      this.lastSite.set(page, siteOf(page.url()) ?? 'unknown:')
       this.reset(page)
       return
     }

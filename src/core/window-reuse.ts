@@ -76,25 +76,3 @@ export function resetClean (opened: WindowState, now: WindowState): ReuseVerdict
   }
   return { reuse: true }
 }
-
-/**
- * The renderer site a reused window last showed: scheme and host (the port does not make a
- * site; a host is stricter than Chromium's registrable domain, which only costs a reuse).
- * Undefined for what is no site (about:, data:, a URL that does not parse).
- */
-export function siteOf (url: string): string | undefined {
-  let u: URL
-  try { u = new URL(url) } catch { return undefined }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined
-  return `${u.protocol}//${u.hostname}`
-}
-
-/**
- * May a window that last showed `windowSite` (undefined: never used) serve a fetch of `wanted`?
- * A navigation to another site needs a new renderer process, whose page learns its window's size
- * only after its first scripts ran (`outerWidth` 0 while parsing, a headless tell: docs/decisions.md).
- * A fresh window's first navigation keeps its renderer, so a used window serves its own site only.
- */
-export function mayServe (windowSite: string | undefined, wanted: string | undefined): boolean {
-  return windowSite === undefined || (wanted !== undefined && windowSite === wanted)
-}

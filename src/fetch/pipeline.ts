@@ -66,7 +66,7 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
     app.tabs.assertAgentMayAct(tab)
   } else {
     const t0 = performance.now()
-    tab = await app.tabs.open(req.profile ?? app.config.defaultProfile, req.url)
+    tab = await app.tabs.open(req.profile ?? app.config.defaultProfile)
     mark('open_tab_ms', t0)
   }
   // Watch before navigating: a dialog opened on load must be seen, not waited for.

@@ -167,10 +167,10 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
 
   let reaping: Promise<ReapReport> | undefined
   const registry: TabRegistry = {
-    async open (profile, forUrl) {
+    async open (profile) {
       const browser = await app.browsers.get(profile)
       // Each tab gets its own window (see WindowPool), opened ahead of time when the pool has one.
-      const { page, hit } = await poolFor(profile, browser).take(forUrl)
+      const { page, hit } = await poolFor(profile, browser).take()
       poolTakes.emit(profile, hit)
       return register(profile, page, 'host')
     },

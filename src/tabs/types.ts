@@ -26,8 +26,7 @@ export type TabCloseReason = 'api' | 'fetch_cleanup' | 'reaper' | 'page_closed' 
 export type { ReapReport } from '../schemas/host.js'
 
 export interface TabRegistry {
-  /** A tab in a window of its own; `forUrl` (the page it is opened for) lets a window reset after a fetch of the same site serve it. */
-  open (profile: string, forUrl?: string): Promise<TabRecord>
+  open (profile: string): Promise<TabRecord>
   get (id: string): TabRecord
   find (id: string): TabRecord | undefined
   list (): TabRecord[]

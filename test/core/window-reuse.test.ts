@@ -1,5 +1,5 @@
 import t from 'tap'
-import { mayReset, mayServe, resetClean, siteOf, type WindowState, type WindowUseFacts } from '../../src/core/window-reuse.js'
+import { mayReset, resetClean, type WindowState, type WindowUseFacts } from '../../src/core/window-reuse.js'
 
 const clean: WindowUseFacts = { sessionStorageChanged: false, outOfProcessFrame: false, popupOpened: false, dialogOpened: false, reloadHeld: false, unwatched: false, cdpClient: false }
 const opened: WindowState = { url: 'about:blank', historyLength: 1, frames: 0, name: '', opener: false, scrollX: 0, scrollY: 0, focused: false, visibility: 'visible', innerWidth: 1280, innerHeight: 720, outerWidth: 1280, outerHeight: 807, screenX: 20, screenY: 20, devicePixelRatio: 1, zoom: 1 }
@@ -34,19 +34,4 @@ t.test('after the reset the window must be what it was when it opened', async (t
     t.equal(v.reuse, false, `${fact} changed: closed`)
     if (!v.reuse) t.equal(v.fact, fact)
   }
-})
-
-t.test('a window last used for one site serves that site only; a fresh one serves any', async (t) => {
-  t.equal(siteOf('https://shop.example:8443/a?b#c'), 'https://shop.example', 'scheme and host, not the port')
-  t.equal(siteOf('http://127.0.0.1:3000/x'), 'http://127.0.0.1')
-  t.equal(siteOf('about:blank'), undefined)
-  t.equal(siteOf('data:text/html,hi'), undefined)
-  t.equal(siteOf('not a url'), undefined)
-  t.notSame(siteOf('https://a.example'), siteOf('http://a.example'), 'another scheme is another site')
-
-  t.ok(mayServe(undefined, 'https://a.example'), 'a fresh window serves any site')
-  t.ok(mayServe(undefined, undefined), 'and a tab opened without a URL')
-  t.ok(mayServe('https://a.example', 'https://a.example'), 'a used window serves its own site')
-  t.notOk(mayServe('https://a.example', 'https://b.example'), 'never another site (a new renderer reads outerWidth 0 while parsing)')
-  t.notOk(mayServe('https://a.example', undefined), 'nor a tab whose site is not known yet')
 })
