@@ -9,6 +9,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { InputRelay } from './input-relay.js'
 import { dialogAnswer, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
 import { PageWatch, type OpenChooser } from '../page-ui/page-watch.js'
+import { EarlyDialogs, type EarlyDialog } from '../page-ui/early-dialogs.js'
 import { PICKER_KINDS, type ChooserInfo, type InputMessage, type PageUiMessage, type PickerInfo, type UiAnswer } from './messages.js'
 import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
 
@@ -31,6 +32,14 @@ export interface UiRelayDeps {
   char: (ch: string) => void
   broadcast: (msg: PageUiMessage) => void
   log: FastifyBaseLogger
+  /** A dialog of a window this page opened that has no page yet (src/page-ui/early-dialogs.ts). */
+  early?: EarlyDialogSource
+}
+
+export interface EarlyDialogSource {
+  current: () => EarlyDialog | undefined
+  on: (listener: () => void) => void
+  off: (listener: () => void) => void
 }
 
 
@@ -88,7 +97,7 @@ export class PageUiRelay {
   readonly #d: UiRelayDeps
   #select: OpenSelect | undefined
   #picker: OpenPicker | undefined
-  readonly #onDialog = (d: OpenDialog | undefined): void => this.#d.broadcast({ t: 'dialog', dialog: d ?? null })
+  readonly #onDialog = (): void => this.#d.broadcast({ t: 'dialog', dialog: this.#dialog() ?? null })
   readonly #onChooser = (c: OpenChooser | undefined): void => this.#d.broadcast({ t: 'chooser', chooser: c ? publicChooser(c) : null })
 
   constructor (deps: UiRelayDeps) {
@@ -96,18 +105,24 @@ export class PageUiRelay {
     deps.watch.personPresent = true
     deps.watch.on('dialog', this.#onDialog)
     deps.watch.on('chooser', this.#onChooser)
+    deps.early?.on(this.#onDialog)
   }
 
-  get dialogOpen (): boolean { return this.#d.watch.dialog !== undefined }
+  get dialogOpen (): boolean { return this.#dialog() !== undefined }
 
   /** The open dialog's type (alert, confirm, prompt, beforeunload) — never its text. */
-  get dialogType (): string | undefined { return this.#d.watch.dialog?.type }
+  get dialogType (): string | undefined { return this.#dialog()?.type }
+
+  /** The page's own dialog, or else one of a window it opened that has no page yet. */
+  #dialog (): OpenDialog | undefined {
+    return this.#d.watch.dialog ?? this.#d.early?.current()?.dialog
+  }
 
   /** What a viewer that just joined must see. */
   state (): PageUiMessage[] {
     const { watch } = this.#d
     return [
-      { t: 'dialog', dialog: watch.dialog ?? null },
+      { t: 'dialog', dialog: this.#dialog() ?? null },
       { t: 'select', select: this.#select ?? null },
       { t: 'picker', picker: this.#picker ?? null },
       { t: 'chooser', chooser: watch.chooser ? publicChooser(watch.chooser) : null }
@@ -152,8 +167,13 @@ export class PageUiRelay {
     switch (msg.t) {
       case 'dialog': {
         const d = watch.dialog
-        if (!d) throw new Error('No dialog is open any more.')
-        await watch.answerDialog(dialogAnswer(d, msg.accept, msg.text))
+        if (d) {
+          await watch.answerDialog(dialogAnswer(d, msg.accept, msg.text))
+          return
+        }
+        const early = this.#d.early?.current()
+        if (!early) throw new Error('No dialog is open any more.')
+        await early.answer(dialogAnswer(early.dialog, msg.accept, msg.text))
         return
       }
       case 'select': {
@@ -192,6 +212,7 @@ export class PageUiRelay {
     watch.personPresent = false
     watch.off('dialog', this.#onDialog)
     watch.off('chooser', this.#onChooser)
+    this.#d.early?.off(this.#onDialog)
   }
 
   async #setColour (value: string): Promise<void> {
@@ -254,9 +275,10 @@ export class PageUiRelay {
  * The relay for one page the panel shows (the handed-off tab or one of its popups): keys go
  * through that page's own input relay, so they keep their order with the person's other input.
  */
-export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRelay, broadcast: UiRelayDeps['broadcast'], log: FastifyBaseLogger, now: () => number): PageUiRelay {
+export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRelay, broadcast: UiRelayDeps['broadcast'], log: FastifyBaseLogger, now: () => number, early?: EarlyDialogSource): PageUiRelay {
   return new PageUiRelay({
     watch: PageWatch.of(page, now),
+    early,
     session,
     key: (key) => {
       relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 })
@@ -275,4 +297,19 @@ export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRel
 
 function publicChooser (c: OpenChooser): ChooserInfo {
   return { mode: c.mode, accept: c.accept, opened_at: c.opened_at, limits: { ...UPLOAD_LIMITS, upload_files_max: c.mode === 'selectSingle' ? 1 : UPLOAD_LIMITS.upload_files_max } }
+}
+
+/**
+ * Dialogs of windows `page` opened that have no page yet, except those `followed` says the panel
+ * already shows (their own relay draws their dialogs).
+ */
+export function earlyDialogsOf (page: Page, followed: (window: ReturnType<Page['target']>) => boolean): EarlyDialogSource | undefined {
+  const registry = EarlyDialogs.of(page.browser())
+  if (!registry) return undefined
+  const opener = page.target()
+  return {
+    current: () => registry.openedBy(opener, followed),
+    on: (listener) => registry.on('change', listener),
+    off: (listener) => registry.off('change', listener)
+  }
 }

@@ -18,7 +18,7 @@ import { InputRelay, type RelayHooks } from './input-relay.js'
 import type { Lease } from './lease.js'
 import { isInput, isUiAnswer, parsePanelMessage, type HostMessage, type PageUiMessage, type PanelMessage, type StateMessage, type TabsMessage } from './messages.js'
 import type { TabStreamer } from './streamer.js'
-import { pageUiRelayFor, type PageUiRelay } from './page-ui-relay.js'
+import { earlyDialogsOf, pageUiRelayFor, type PageUiRelay } from './page-ui-relay.js'
 import { tabsMessage } from './popups.js'
 import { PopupFollower } from './popup-follower.js'
 
@@ -125,7 +125,9 @@ export class PanelTab {
       broadcast: (focus, url) => { for (const v of this.viewers.values()) this.#send(v, { t: 'focus', ...focus, url }) },
       closed: () => this.#closed
     })
-    this.#ui = pageUiRelayFor(deps.tab.page, session, this.#relay, (msg) => this.#broadcastUi(deps.tab.id, msg), deps.log, deps.now)
+    // A popup that asks something as it loads shows it here until it is adopted (src/page-ui/early-dialogs.ts).
+    const early = earlyDialogsOf(deps.tab.page, (window) => [...this.#popups.values()].some((p) => p.tab.page.target() === window))
+    this.#ui = pageUiRelayFor(deps.tab.page, session, this.#relay, (msg) => this.#broadcastUi(deps.tab.id, msg), deps.log, deps.now, early)
     this.#completion = new CompletionMonitor({ tab: deps.tab, handoffs: deps.handoffs, now: deps.now, log: deps.log })
     this.#aim = new AimTracker(deps.tab.page, () => deps.handoffs.current(deps.tab.id), (aim, resolved) => {
       deps.streamer.setAim(aim)
