@@ -47,6 +47,9 @@ export class InputRelay {
   readonly #arrived = new WeakMap<InputMessage, number>()
   sent = 0
   dropped = 0
+  /** Input that arrived while the page settles after a person's answer (holdUntil), in order. */
+  #waiting: InputMessage[] = []
+  #holds = 0
 
   constructor (session: CDPSession, hooks: RelayHooks, log: FastifyBaseLogger) {
     this.#session = session
@@ -54,15 +57,38 @@ export class InputRelay {
     this.#log = log
   }
 
-  relay (msg: InputMessage): void {
-    this.#arrived.set(msg, performance.now())
+  /** `ahead`: the host's own keys for a person's answer go before input held for that answer. */
+  relay (msg: InputMessage, ahead = false): void {
+    if (!this.#arrived.has(msg)) this.#arrived.set(msg, performance.now())
+    if (this.#holds > 0 && !ahead) {
+      this.#waiting.push(msg)
+      return
+    }
     const paced = this.#pacer.push(msg, msg.t === 'mouse' && msg.type === 'move', performance.now())
     for (const m of paced.now) this.#dispatch(m)
     this.#arm(paced.flushAt)
   }
 
-  /** Control moved on: a move still waiting for its slot must not land. */
+  /**
+   * Later input waits until `settled` (the caller bounds it), then goes on in order: a press
+   * made while the browser still closes a list the person just answered would only close that
+   * list (Chromium swallows it), so it waits for the list to be gone (docs/spec.md section 17).
+   */
+  holdUntil (settled: Promise<unknown>): void {
+    this.#holds++
+    const release = (): void => {
+      if (--this.#holds > 0) return
+      const waiting = this.#waiting
+      this.#waiting = []
+      for (const m of waiting) this.relay(m)
+    }
+    settled.then(release, release)
+  }
+
+  /** Control moved on: a move still waiting for its slot must not land, nor held input. */
   dropQueued (): void {
+    this.dropped += this.#waiting.length
+    this.#waiting = []
     if (this.#pacer.drop()) this.dropped++
     clearTimeout(this.#timer)
     this.#timer = undefined

@@ -22,12 +22,17 @@ const PROBE_RETRY_MS = 100
  * the popup has opened more than a second after the answer, so the looks span about 5 s.
  */
 const LATE_POPUP_LOOKS_MS = [100, 250, 500, 1000, 1500, 2000]
+/** How long the person's next input may wait for an answered list to close, and how often to look. */
+const LIST_CLOSE_WAIT_MS = 2_000
+const LIST_CLOSE_POLL_MS = 40
 
 export interface UiRelayDeps {
   watch: PageWatch
   session: CDPSession
-  /** Sends a named key through the panel's input relay (same order as the person's other input). */
+  /** Sends a named key through the panel's input relay (after the person's earlier input, before input held for the answer). */
   key: (key: string) => void
+  /** The person's later input waits for `settled` (src/panel/input-relay.ts holdUntil). */
+  holdInputUntil: (settled: Promise<unknown>) => void
   /** Types one character as a key press with text (date fields ignore inserted text). */
   char: (ch: string) => void
   broadcast: (msg: PageUiMessage) => void
@@ -96,6 +101,8 @@ interface OpenPicker extends PickerInfo { layout: PickerLayout }
 export class PageUiRelay {
   readonly #d: UiRelayDeps
   #select: OpenSelect | undefined
+  /** While an answered list settles, the person's input waits (and so do the looks at what it opened). */
+  #settling: Promise<void> = Promise.resolve()
   #picker: OpenPicker | undefined
   readonly #onDialog = (): void => this.#d.broadcast({ t: 'dialog', dialog: this.#dialog() ?? null })
   readonly #onChooser = (c: OpenChooser | undefined): void => this.#d.broadcast({ t: 'chooser', chooser: c ? publicChooser(c) : null })
@@ -180,8 +187,20 @@ export class PageUiRelay {
         const s = this.#select
         if (!s) throw new Error('No select list is open any more.')
         this.forgetSelect()
-        if (msg.index !== null && !await this.#listStillOpen()) throw new Error('The list closed in the page before your choice arrived; open it again.')
-        for (const key of selectKeys(s.options, s.selected, msg.index)) this.#d.key(key)
+        // What the person does next waits for this answer and for the browser to close its list:
+        // a press before that would overtake the keys, or only close the list (Chromium swallows it).
+        let answered = (): void => undefined
+        const settled = new Promise<void>((resolve) => { answered = resolve })
+        this.#d.holdInputUntil(settled)
+        // A press held meanwhile is looked at (what did it open?) once it has gone in.
+        this.#settling = settled
+        try {
+          if (msg.index !== null && !await this.#listStillOpen()) throw new Error('The list closed in the page before your choice arrived; open it again.')
+          for (const key of selectKeys(s.options, s.selected, msg.index)) this.#d.key(key)
+          await this.#listClosed()
+        } finally {
+          answered()
+        }
         return
       }
       case 'chooser':
@@ -228,6 +247,15 @@ export class PageUiRelay {
     }
   }
 
+  /** Resolves once the focused select's list is gone (Chromium closes it a moment after Enter), or after a bound. */
+  async #listClosed (): Promise<void> {
+    const until = performance.now() + LIST_CLOSE_WAIT_MS
+    while (performance.now() < until && this.#d.watch.personPresent) {
+      await sleep(LIST_CLOSE_POLL_MS)
+      if (!await this.#focusedOpen('SELECT')) return
+    }
+  }
+
   async #listStillOpen (): Promise<boolean> {
     return this.#focusedOpen('SELECT')
   }
@@ -243,6 +271,7 @@ export class PageUiRelay {
   }
 
   async #probe (expression: string): Promise<void> {
+    await this.#settling
     // The press travels to the page while the probe does: look again if the list is not up yet.
     for (let attempt = 0; attempt < PROBE_ATTEMPTS; attempt++) {
       if (this.dialogOpen) return
@@ -281,9 +310,10 @@ export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRel
     early,
     session,
     key: (key) => {
-      relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 })
-      relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 })
+      relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 }, true)
+      relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 }, true)
     },
+    holdInputUntil: (settled) => relay.holdUntil(settled),
     char: (ch) => {
       const code = /^[0-9]$/.test(ch) ? `Digit${ch}` : `Key${ch.toUpperCase()}`
       const base = { key: ch, code, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), nativeVirtualKeyCode: ch.toUpperCase().charCodeAt(0) }
