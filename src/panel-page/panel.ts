@@ -12,6 +12,7 @@ import { PointerCapture } from './pointer.js'
 import { KeyboardCapture } from './keyboard.js'
 import { BANNER_THRESHOLD, declineOverHttp, doneOverHttp, pollStatus, renewLease, Socket, type HttpAnswer } from './connection.js'
 import { PageUi } from './page-ui.js'
+import { SitePermissions } from './permissions.js'
 import { Outbox, type Gate, type Pending } from './outbox.js'
 import { statusIsNewer } from '../core/panel-status.js'
 
@@ -133,6 +134,7 @@ const socket = new Socket({
     if (m.t === 'state') { state = m; fresh = true; socketStateAt = performance.now(); if ('now' in m) skew = m.now - Date.now(); render(); startView(); flushInput() }
     else if (m.t === 'focus') { onFocus(m) }
     else if (m.t === 'refused') notify(refusal(m), 'warn')
+    else if (m.t === 'granted') permissions.granted(m.permission, m.origin)
     else if (m.t === 'ended') end(m)
     else if (m.t === 'tabs') { renderTabs(m); tabsSeen = true; startView() }
     else if (pageUi.handle(m)) return
@@ -143,6 +145,7 @@ const socket = new Socket({
 })
 
 const pageUi = new PageUi({ tab, send: sendInput, mayInput, notify })
+const permissions = new SitePermissions({ send: sendInput, mayInput, notify, url: () => ui.page.title, relayout: () => view.relayout?.() })
 const keyboard = new KeyboardCapture({
   field: $<HTMLTextAreaElement>('afhttp-keys'), send: sendInput, gate, notify, refused: () => notify(whyRefused(), 'warn'), onFocusChange: () => renderFocus()
 })
@@ -314,6 +317,7 @@ function end (info: Ending): void {
   ui.done.disabled = true
   ui.decline.disabled = true
   ui.declineBox.hidden = true
+  permissions.close()
   for (const m of ['dialog', 'select', 'chooser', 'picker']) pageUi.handle({ t: m, [m]: null })
   overlay(ENDED_TEXT[info.finish_reason ?? ''] ?? ENDED_TEXT[info.state] ?? ENDED_TEXT.closed, true)
   ui.note.textContent = ''

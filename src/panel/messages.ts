@@ -71,6 +71,7 @@ export type HostMessage =
   | EndedMessage
   | ({ t: 'focus'; url: string } & FocusState)
   | { t: 'refused'; action: string; reason?: string; message?: string }
+  | { t: 'granted'; permission: string; origin: string }
   | { t: 'error'; message: string }
 
 /** GET /panel/api/status (its schema is src/schemas/panel.ts). */
@@ -79,7 +80,7 @@ export type { PanelStatus } from '../schemas/panel.js'
 const validators = new Map<string, Validator>(Object.entries(PANEL_MESSAGES).map(([t, schema]) => [t, Compile(schema)]))
 
 export function isUiAnswer (msg: PanelMessage): msg is UiAnswer {
-  return msg.t === 'dialog' || msg.t === 'select' || msg.t === 'chooser' || msg.t === 'picker'
+  return msg.t === 'dialog' || msg.t === 'select' || msg.t === 'chooser' || msg.t === 'picker' || msg.t === 'permission'
 }
 
 /** The schema of a message by its `t`, or why there is none. */

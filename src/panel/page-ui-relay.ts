@@ -10,6 +10,7 @@ import type { InputRelay } from './input-relay.js'
 import { dialogAnswer, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
 import { PageWatch, type OpenChooser } from '../page-ui/page-watch.js'
 import { EarlyDialogs, type EarlyDialog } from '../page-ui/early-dialogs.js'
+import type { PromptedPermission } from '../vocabulary/profile.js'
 import { PICKER_KINDS, type ChooserInfo, type InputMessage, type PageUiMessage, type PickerInfo, type UiAnswer } from './messages.js'
 import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
 
@@ -39,6 +40,8 @@ export interface UiRelayDeps {
   log: FastifyBaseLogger
   /** A dialog of a window this page opened that has no page yet (src/page-ui/early-dialogs.ts). */
   early?: EarlyDialogSource
+  /** Allows an origin a permission for the person (the browser's own prompt, docs/spec.md section 16). */
+  grant?: (origin: string, permission: PromptedPermission) => Promise<void>
 }
 
 export interface EarlyDialogSource {
@@ -206,6 +209,13 @@ export class PageUiRelay {
       case 'chooser':
         if (watch.chooser) await watch.resolveChooser([])
         return
+      case 'permission': {
+        const origin = webOrigin(watch.page.url())
+        if (!origin) throw new Error('This page has no web address to allow anything for.')
+        if (!this.#d.grant) throw new Error('Permissions cannot be granted here.')
+        await this.#d.grant(origin, msg.permission)
+        return
+      }
       case 'picker': {
         const p = this.#picker
         if (!p || p.kind !== msg.kind) throw new Error('That field is not waiting for a value any more; tap it again.')
@@ -304,10 +314,10 @@ export class PageUiRelay {
  * The relay for one page the panel shows (the handed-off tab or one of its popups): keys go
  * through that page's own input relay, so they keep their order with the person's other input.
  */
-export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRelay, broadcast: UiRelayDeps['broadcast'], log: FastifyBaseLogger, now: () => number, early?: EarlyDialogSource): PageUiRelay {
+export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRelay, broadcast: UiRelayDeps['broadcast'], log: FastifyBaseLogger, now: () => number, extras: Pick<UiRelayDeps, 'early' | 'grant'> = {}): PageUiRelay {
   return new PageUiRelay({
     watch: PageWatch.of(page, now),
-    early,
+    ...extras,
     session,
     key: (key) => {
       relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 }, true)
@@ -341,5 +351,15 @@ export function earlyDialogsOf (page: Page, followed: (window: ReturnType<Page['
     current: () => registry.openedBy(opener, followed),
     on: (listener) => registry.on('change', listener),
     off: (listener) => registry.off('change', listener)
+  }
+}
+
+/** An http(s) page's origin, which a permission is granted to; undefined for any other page. */
+function webOrigin (url: string): string | undefined {
+  try {
+    const u = new URL(url)
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : undefined
+  } catch {
+    return undefined
   }
 }

@@ -7,8 +7,8 @@ import type { CDPSession } from 'puppeteer-core'
 import WebSocket from 'ws'
 import { acceptsInput, type ControlResult } from '../core/control.js'
 import { clampAim, screencastSizeFor } from '../core/coords.js'
-import { isHeld, summarize, type HandoffSummary } from '../core/handoff.js'
-import type { HandoffService } from '../handoffs/service.js'
+import { isHeld, isLiveState, summarize, type HandoffSummary } from '../core/handoff.js'
+import type { CompletionHandoffs, ViewerHandoffs } from '../handoffs/service.js'
 import type { TabRecord } from '../tabs/types.js'
 import { AimTracker } from './aim-tracker.js'
 import { CompletionMonitor } from './completion.js'
@@ -18,6 +18,7 @@ import { InputRelay, type RelayHooks } from './input-relay.js'
 import type { Lease } from './lease.js'
 import { isInput, isUiAnswer, parsePanelMessage, type HostMessage, type PageUiMessage, type PanelMessage, type StateMessage, type TabsMessage } from './messages.js'
 import type { TabStreamer } from './streamer.js'
+import type { PromptedPermission } from '../vocabulary/profile.js'
 import { earlyDialogsOf, pageUiRelayFor, type PageUiRelay } from './page-ui-relay.js'
 import { tabsMessage } from './popups.js'
 import { PopupFollower } from './popup-follower.js'
@@ -33,7 +34,8 @@ export interface Viewer {
 
 export interface PanelTabDeps {
   tab: TabRecord
-  handoffs: HandoffService
+  /** The panel drives viewers' control and endings; its completion monitor reports through the same service. */
+  handoffs: ViewerHandoffs & CompletionHandoffs
   streamer: TabStreamer
   /** The shared screencast of another tab (a popup shown in this panel). */
   streamerFor: (tab: TabRecord) => TabStreamer
@@ -45,6 +47,8 @@ export interface PanelTabDeps {
   inputDelivered?: RelayHooks['inputDelivered']
   /** A person answered a JavaScript dialog of this handoff (for the audit trail, docs/spec.md section 19). */
   dialogAnswered?: (dialogType: string) => void
+  /** A person allowed `origin` a permission (applied to the browser, kept in the profile, put on the trail). */
+  grantPermission?: (origin: string, permission: PromptedPermission) => Promise<void>
 }
 
 const FOCUS_POLL_MS = 700
@@ -52,7 +56,7 @@ const FOCUS_POLL_MS = 700
 const FIRST_AIM_MS = 500
 
 /** Why input from this viewer did not reach the page, in the person's words. */
-function staleInputMessage (h: ReturnType<HandoffService['current']>, viewerId: string, now: number): string {
+function staleInputMessage (h: ReturnType<ViewerHandoffs['current']>, viewerId: string, now: number): string {
   if (!h || !isHeld(h, now)) return 'The hold on this page is over: that input was not sent.'
   if (h.control.controller !== 'human' || h.control.holder !== viewerId) return 'You do not have control: that input was not sent. Press “Take control” to use the page.'
   return 'Control changed while that input was on its way: it was not sent. Try again.'
@@ -101,7 +105,8 @@ export class PanelTab {
         hooks: { completionMoment: () => this.#completion.moment(), inputSent: () => this.#focus.afterInput(), inputDelivered: deps.inputDelivered },
         broadcast: (msg) => this.#broadcastUi(tab.id, msg),
         log: deps.log,
-        now: deps.now
+        now: deps.now,
+        grant: (origin, permission) => this.#grant(origin, permission)
       }),
       opened: (popup) => this.#show(popup.tab.id),
       closed: (popup) => {
@@ -127,7 +132,10 @@ export class PanelTab {
     })
     // A popup that asks something as it loads shows it here until it is adopted (src/page-ui/early-dialogs.ts).
     const early = earlyDialogsOf(deps.tab.page, (window) => [...this.#popups.values()].some((p) => p.tab.page.target() === window))
-    this.#ui = pageUiRelayFor(deps.tab.page, session, this.#relay, (msg) => this.#broadcastUi(deps.tab.id, msg), deps.log, deps.now, early)
+    this.#ui = pageUiRelayFor(deps.tab.page, session, this.#relay, (msg) => this.#broadcastUi(deps.tab.id, msg), deps.log, deps.now, {
+      early,
+      grant: (origin, permission) => this.#grant(origin, permission)
+    })
     this.#completion = new CompletionMonitor({ tab: deps.tab, handoffs: deps.handoffs, now: deps.now, log: deps.log })
     this.#aim = new AimTracker(deps.tab.page, () => deps.handoffs.current(deps.tab.id), (aim, resolved) => {
       deps.streamer.setAim(aim)
@@ -266,8 +274,7 @@ export class PanelTab {
   /** A handoff change: everyone sees it; a handoff that is over closes the panel. */
   update (summary: HandoffSummary): void {
     if (this.#closed) return
-    const live = summary.state === 'open' || summary.state === 'human' || summary.state === 'human_disconnected'
-    if (!live) { this.close(summary); return }
+    if (!isLiveState(summary.state)) { this.close(summary); return }
     for (const v of this.viewers.values()) this.#send(v, this.#stateFor(v))
   }
 
@@ -296,6 +303,13 @@ export class PanelTab {
     return true
   }
 
+  /** Every viewer learns what was allowed, and to whom (the page may ask again now). */
+  async #grant (origin: string, permission: PromptedPermission): Promise<void> {
+    if (!this.#deps.grantPermission) throw new Error('Permissions cannot be granted here.')
+    await this.#deps.grantPermission(origin, permission)
+    for (const v of this.viewers.values()) this.#send(v, { t: 'granted', permission, origin })
+  }
+
   #uiOf (tabId: string): PageUiRelay {
     return this.#popups.get(tabId)?.ui ?? this.#ui
   }
@@ -306,7 +320,7 @@ export class PanelTab {
     for (const v of this.viewers.values()) this.#send(v, msg)
   }
 
-  #control (viewer: Viewer, event: Parameters<HandoffService['control']>[1], action?: string): void {
+  #control (viewer: Viewer, event: Parameters<ViewerHandoffs['control']>[1], action?: string): void {
     let res: ControlResult
     try {
       res = this.#deps.handoffs.control(this.#deps.tab.id, event)

@@ -17,6 +17,7 @@ export interface PopupDeps {
   broadcast: UiRelayDeps['broadcast']
   log: FastifyBaseLogger
   now: () => number
+  grant: UiRelayDeps['grant']
 }
 
 /** Opens the panel's side of a popup; undefined when it closed meanwhile. */
@@ -29,7 +30,7 @@ export async function openPopup (tab: TabRecord, streamer: TabStreamer, deps: Po
   // As for the handed-off tab: the page believes its window has focus.
   session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)
   const relay = new InputRelay(session, deps.hooks, deps.log)
-  return { tab, session, relay, streamer, ui: pageUiRelayFor(tab.page, session, relay, deps.broadcast, deps.log, deps.now) }
+  return { tab, session, relay, streamer, ui: pageUiRelayFor(tab.page, session, relay, deps.broadcast, deps.log, deps.now, { grant: deps.grant }) }
 }
 
 /** Lets go of a popup: queued input dropped, held keys and buttons released, session detached. The window stays open. */

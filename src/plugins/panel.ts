@@ -84,6 +84,16 @@ async function panelPlugin (app: FastifyInstance): Promise<void> {
           dialogAnswered: (dialogType) => {
             const h = app.handoffs.current(tab.id)
             if (h) app.lifecycle.emit('handoff.dialog_answered', { tab_id: tab.id, profile: tab.profile }, { handoff_fence: h.fence, dialog_type: dialogType })
+          },
+          grantPermission: async (origin, permission) => {
+            // In force at once for this browser, and kept in the profile for its next start.
+            await tab.page.browserContext().setPermission(origin, { permission: { name: permission }, state: 'granted' })
+            const h = app.handoffs.current(tab.id)
+            if (h) app.lifecycle.emit('handoff.permission_granted', { tab_id: tab.id, profile: tab.profile }, { handoff_fence: h.fence, permission, origin })
+            await app.profiles.grantPermission(tab.profile, origin, permission).catch((err: unknown) => {
+              app.log.warn({ err, profile: tab.profile, permission }, 'a granted permission could not be kept in the profile')
+              throw new Error('Allowed until the browser restarts: it could not be kept in the profile.')
+            })
           }
         })
         p.then((panel) => {

@@ -7,6 +7,7 @@
 import { Type, type Static, type TSchema } from 'typebox'
 import { DIALOG_ANSWER_MAX_CHARS, PASTE_CHARS_MAX, TEXT_CHARS_MAX } from '../limits.js'
 import { NAMED_KEYS, PAGE_SHORTCUT_KEYS } from '../vocabulary/keys.js'
+import { PROMPTED_PERMISSIONS } from '../vocabulary/profile.js'
 import { CLOSED, Nullable, TAB_ID_RE } from './common.js'
 import { DeclineReason } from './panel.js'
 
@@ -99,6 +100,11 @@ export const PickerAnswer = message('picker', {
   value: Type.String({ maxLength: 64, description: 'in HTML\'s own syntax for the kind' })
 }, 'a date, time or colour value in HTML\'s own syntax (`2026-05-17`, `14:30`, `2026-05-17T09:00`, `2026-05`, `2026-W07`, `#1e90ff`)')
 
+export const PermissionAnswer = message('permission', {
+  g: Generation,
+  permission: Type.Enum(PROMPTED_PERMISSIONS, { description: 'what the site may use' })
+}, 'allow the shown page\'s origin a permission, as the browser\'s own prompt would (every prompt is denied otherwise); kept in the profile')
+
 // ------------------------------------------------------------------------ the view, control
 
 export const SizeMessage = message('size', {
@@ -133,6 +139,7 @@ export const PANEL_MESSAGES = {
   select: SelectAnswer,
   chooser: ChooserCancel,
   picker: PickerAnswer,
+  permission: PermissionAnswer,
   size: SizeMessage,
   detail: DetailMessage,
   take: TakeMessage,
@@ -148,6 +155,6 @@ export const DEFAULTED = ['button', 'clicks', 'mods', 'shift', 'dpr', 'whole', '
 type Wire<S> = S extends TSchema ? Static<S> : never
 /** Input as the panel may send it (defaulted fields may be left out). */
 export type InputWire = Wire<typeof MouseMessage | typeof WheelMessage | typeof KeyMessage | typeof ShortcutMessage | typeof TextMessage | typeof PasteMessage>
-export type UiAnswerWire = Wire<typeof DialogAnswer | typeof SelectAnswer | typeof ChooserCancel | typeof PickerAnswer>
+export type UiAnswerWire = Wire<typeof DialogAnswer | typeof SelectAnswer | typeof ChooserCancel | typeof PickerAnswer | typeof PermissionAnswer>
 /** A message as the panel may send it: what parsePanelMessage accepts. */
 export type PanelWireMessage = InputWire | UiAnswerWire | Wire<typeof SizeMessage | typeof DetailMessage | typeof TakeMessage | typeof ReleaseMessage | typeof DoneMessage | typeof DeclineMessage | typeof ShowMessage>

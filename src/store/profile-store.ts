@@ -2,7 +2,8 @@
 // and the one-process-per-profile lock. No Fastify here: the profiles plugin wires it.
 import { readdir, readFile, rmdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { PROFILE_NAME_RE } from '../vocabulary/profile.js'
+import { PROFILE_NAME_RE, type PromptedPermission } from '../vocabulary/profile.js'
+import { permissionsProblem } from '../core/permissions.js'
 import { AfhttpError, invalidRequest, isAfhttpError } from '../errors.js'
 import { cleanStaleTemps, DurableWriteError, durableWrite, type DurableFs } from './durable-write.js'
 import { acquireProfileLock, isProcessAlive, LOCK_FILE, LockWriteError, type ProfileLock } from './profile-lock.js'
@@ -36,6 +37,8 @@ export interface ProfileService {
   get (name: string): Promise<ProfileMetadata>
   create (input: NewProfileInput): Promise<MetadataWrite>
   update (name: string, patch: ProfilePatch): Promise<MetadataWrite>
+  /** Keeps a permission a person allowed an origin (metadata `permissions`), so the next start applies it too. */
+  grantPermission (name: string, origin: string, permission: PromptedPermission): Promise<MetadataWrite>
   dir (name: string): string
   browserDir (name: string): string
   /** Owns the profile for the rest of this process (idempotent); needs valid metadata. */
@@ -194,6 +197,19 @@ export class Profiles implements ProfileService {
         updated_at: new Date().toISOString()
       })
       return changed.length ? { ...written, nextStart: changed } : written
+    }))
+  }
+
+  async grantPermission (name: string, origin: string, permission: PromptedPermission): Promise<MetadataWrite> {
+    checkName(name)
+    return this.serial(name, () => this.withLock(name, async () => {
+      const current = await this.get(name)
+      const had = current.permissions?.[origin] ?? []
+      if (had.includes(permission)) return { metadata: current, warnings: [] }
+      const permissions = { ...current.permissions, [origin]: [...had, permission] }
+      const problem = permissionsProblem(permissions)
+      if (problem) throw invalidRequest('permissions', problem)
+      return this.write({ ...current, permissions, updated_at: new Date().toISOString() })
     }))
   }
 
