@@ -39,52 +39,71 @@ export interface MintOptions {
 /** The `POST /v1/tabs/:tab_id/handoff` answer; the shape lives in src/schemas/handoff.ts. */
 export type MintResult = HandoffMint
 
-export interface HandoffService {
-  mint (tabId: string, opts?: MintOptions): Promise<MintResult>
+/** What every caller reads: the open handoff of a tab and whether it is held. */
+export interface HandoffReader {
   current (tabId: string): Handoff | undefined
+  isHeld (tabId: string): boolean
+}
+
+/** What a driver (routes, the fetch pipeline, the MCP server and the inbox through them) asks. */
+export interface DriverHandoffs extends HandoffReader {
+  mint (tabId: string, opts?: MintOptions): Promise<MintResult>
   summary (tabId: string): HandoffSummary
   /** `note` is kept as `human_note` (a driver reporting its person's decline, docs/spec.md section 18). */
   finish (tabId: string, fence: string, reason: FinishReason, note?: string): HandoffSummary
-  /** Exchanges a panel secret once; the caller runs live checks first. `viewer` is recorded (docs/spec.md section 19). */
-  consumeSecret (secret: string, viewer?: { remoteAddress: string, userAgent: string }): Handoff
-  /** Whether a live secret is a control or a view link (before it is consumed). */
-  secretMode (secret: string): HandoffMode | undefined
-  /** The person said "I can't do this": ends the handoff with human_declined and their note. */
-  declineByViewer (tabId: string, viewerId: string, note?: string): HandoffSummary
-  /** The host is shutting down: every open handoff ends `revoked`/`shutdown` (its panels hear it). */
-  shutdown (): Promise<void>
   /** Resolves once the last ending of `tabId` has its outcome (cookie names read). */
   settled (tabId: string): Promise<void>
-  /** Looks a secret up without consuming it (for the 410/503 decision). */
-  peekSecret (secret: string): Handoff | undefined
-  /** Why `secret` cannot be exchanged now, or undefined when it can. */
-  secretProblem (secret: string): SecretProblem | undefined
-  control (tabId: string, event: ControlEvent): ControlResult
-  isHeld (tabId: string): boolean
-  liveChecks (tab: TabRecord, opts?: LiveCheckOptions): Promise<LiveCheck[]>
-  /**
-   * Hears every change of a handoff's summary (checks left, warnings, control, the ending). The
-   * transitions themselves (opened, control, finished, expired, …) are on app.lifecycle.
-   */
-  onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
   /** How the last handoff of a tab that has since closed ended (bounded memory), if any. */
   closedSummary (tabId: string): (HandoffSummary & { tab_closed: true }) | undefined
   /** The tab whose open handoff covers `tabId` (itself or a popup's opener), if any. */
   heldBy (tabId: string): string | undefined
   /** Open popups of `tabId` (and of its popups), oldest first. */
   popupsOf (tabId: string): TabRecord[]
-  /** Emits a change (after completion checks update a record). */
-  touched (tabId: string): void
+  /**
+   * Hears every change of a handoff's summary (checks left, warnings, control, the ending). The
+   * transitions themselves (opened, control, finished, expired, …) are on app.lifecycle.
+   */
+  onChange (fn: (tabId: string, summary: HandoffSummary) => void): void
+  liveChecks (tab: TabRecord, opts?: LiveCheckOptions): Promise<LiveCheck[]>
+  /** The host is shutting down: every open handoff ends `revoked`/`shutdown` (its panels hear it). */
+  shutdown (): Promise<void>
+}
+
+/** What the person's side asks: the secret's exchange and the panel's viewers (routes/panel-*, src/panel). */
+export interface ViewerHandoffs extends HandoffReader {
+  /** Exchanges a panel secret once; the caller runs live checks first. `viewer` is recorded (docs/spec.md section 19). */
+  consumeSecret (secret: string, viewer?: { remoteAddress: string, userAgent: string }): Handoff
+  /** Whether a live secret is a control or a view link (before it is consumed). */
+  secretMode (secret: string): HandoffMode | undefined
+  /** Looks a secret up without consuming it (for the 410/503 decision). */
+  peekSecret (secret: string): Handoff | undefined
+  /** Why `secret` cannot be exchanged now, or undefined when it can. */
+  secretProblem (secret: string): SecretProblem | undefined
+  control (tabId: string, event: ControlEvent): ControlResult
   /** A viewer pressed Done: refused (panel_control_held) while another viewer drives. */
   finishByViewer (tabId: string, viewerId: string): HandoffSummary
-  /** Completion detection saw the page get through (docs/spec.md section 7). */
-  autoFinish (tabId: string): void
+  /** The person said "I can't do this": ends the handoff with human_declined and their note. */
+  declineByViewer (tabId: string, viewerId: string, note?: string): HandoffSummary
+  warn (tabId: string, warning: HandoffWarning): void
+  liveChecks (tab: TabRecord, opts?: LiveCheckOptions): Promise<LiveCheck[]>
+}
+
+/** What completion detection asks (src/panel/completion.ts, docs/spec.md section 7). */
+export interface CompletionHandoffs extends HandoffReader {
   /** Spends one of the handoff's finite completion checks; false when none is left. */
   takeCheck (tabId: string): boolean
+  /** Emits a change (after completion checks update a record). */
+  touched (tabId: string): void
+  /** Completion detection saw the page get through (docs/spec.md section 7). */
+  autoFinish (tabId: string): void
   /** A challenge showed up during the handoff: "challenge gone" now counts as completion. */
   noteChallenge (tabId: string, widgetSelector?: string): void
   /** A main-frame document loaded since the handoff began (or the URL changed). */
   navigatedSince (tabId: string): boolean
-  warn (tabId: string, warning: HandoffWarning): void
+}
+
+/** The whole service, split above by who calls it; the plugin (src/plugins/handoffs.ts) builds it. */
+export interface HandoffService extends DriverHandoffs, ViewerHandoffs, CompletionHandoffs {
+  /** The panel plugin proves frames through its shared streams (set once, at start). */
   setFrameProver (fn: FrameProver): void
 }

@@ -2,6 +2,7 @@
 // and tells the client how it goes every few seconds, as `--wait-for-human` does on a terminal.
 import type { AfhttpClient, HandoffSummary } from '../client/index.js'
 import { renderProgress } from '../client/progress.js'
+import { isLiveState } from '../core/handoff.js'
 import { MCP_PROGRESS_MS } from '../limits.js'
 import type { ToolCall } from './tool-call.js'
 
@@ -13,7 +14,7 @@ export interface WaitResult {
 
 /** States in which a person may still be working. */
 export function isLive (s: HandoffSummary): boolean {
-  return s.state === 'open' || s.state === 'human' || s.state === 'human_disconnected'
+  return isLiveState(s.state)
 }
 
 /**

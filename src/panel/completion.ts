@@ -10,7 +10,7 @@ import { completionReached, isHeld, type CompletionObservation, type Handoff } f
 import { observePage } from '../fetch/capture.js'
 import { beforeDeadline } from '../fetch/deadline.js'
 import { awaitReadiness } from '../fetch/readiness.js'
-import type { HandoffService } from '../handoffs/service.js'
+import type { CompletionHandoffs } from '../handoffs/service.js'
 import type { TabRecord } from '../tabs/types.js'
 
 /** How long a watch keeps looking after the last release: long enough for a navigation. */
@@ -26,7 +26,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 export interface CompletionDeps {
   tab: TabRecord
-  handoffs: HandoffService
+  handoffs: CompletionHandoffs
   now: () => number
   log: FastifyBaseLogger
 }
