@@ -15,19 +15,26 @@ export function isAnchorUrl (url: string): boolean {
 // one round trip each: eight fetches closing at once cost two checks, not eight.
 const running = new WeakMap<Browser, Promise<string>>()
 const waiting = new WeakMap<Browser, Promise<string>>()
-const sessions = new WeakMap<Browser, CDPSession>()
+const sessions = new WeakMap<Browser, Promise<CDPSession>>()
 
 /**
  * One long-lived session on the browser target, shared by the host's browser-level calls.
  * Sessions on the browser target are never detached: puppeteer can take a detached one for the
- * browser target itself going away, after which `browser.target()` throws.
+ * browser target itself going away, after which `browser.target()` throws. Nor are two made at
+ * once: puppeteer marks a target as attached by hand only until the first attach answers, so a
+ * second one in flight is taken for the browser's own session — and its end for the target's.
  */
 export async function browserSession (browser: Browser): Promise<CDPSession> {
-  const existing = sessions.get(browser)
-  if (existing && !existing.detached) return existing
-  const session = await browser.target().createCDPSession()
-  sessions.set(browser, session)
-  return session
+  const pending = sessions.get(browser)
+  if (pending) {
+    const existing = await pending.catch(() => undefined)
+    if (existing && !existing.detached) return existing
+    if (sessions.get(browser) !== pending) return browserSession(browser)
+  }
+  const made = browser.target().createCDPSession()
+  sessions.set(browser, made)
+  made.catch(() => { if (sessions.get(browser) === made) sessions.delete(browser) })
+  return made
 }
 
 async function ensureOnce (browser: Browser): Promise<string> {

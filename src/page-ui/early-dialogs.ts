@@ -8,6 +8,7 @@
 import { EventEmitter } from 'node:events'
 import { CDPSessionEvent, type Browser, type CDPSession, type Target } from 'puppeteer-core'
 import { describeDialog, type OpenDialog } from '../core/page-ui.js'
+import { browserSession } from '../browser/window-anchor.js'
 
 interface DialogOpening { type: string, message: string, url: string, defaultPrompt?: string }
 
@@ -35,9 +36,8 @@ export class EarlyDialogs extends EventEmitter {
     if (known) return known
     const registry = new EarlyDialogs()
     registries.set(browser, registry)
-    const probe = await browser.target().createCDPSession()
-    const connection = probe.connection()
-    await probe.detach().catch(() => undefined)
+    // The host's shared browser session (never detached: see browserSession) leads to the connection.
+    const connection = (await browserSession(browser)).connection()
     connection?.on(CDPSessionEvent.SessionAttached, (session: CDPSession) => registry.#attached(session, now))
     connection?.on(CDPSessionEvent.SessionDetached, (session: CDPSession) => registry.#gone(session))
     return registry

@@ -7,6 +7,7 @@ import WebSocket from 'ws'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { leaseCookieOf, openLink } from '../helpers/open-link.js'
+import { browserSession } from '../../src/browser/window-anchor.js'
 
 const PAGE = '<!doctype html><title>Blocked</title><p>Access denied for now; a person must look at this page.</p>'
 
@@ -26,9 +27,7 @@ t.test('every live-check gate refuses while the browser does not answer', async 
   const spare = await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })).json() as { takeover_url_secret: string }
 
   const jar = async (): Promise<string> => {
-    const session = await host.app.browsers.peek('default')!.target().createCDPSession()
-    const { cookies } = await session.send('Storage.getCookies')
-    await session.detach()
+    const { cookies } = await (await browserSession(host.app.browsers.peek('default')!)).send('Storage.getCookies')
     return JSON.stringify(cookies.map((c) => [c.name, c.value, c.domain, c.expires]).sort())
   }
   const cookiesBefore = await jar()

@@ -1,11 +1,11 @@
 import t from 'tap'
 import { startHost } from '../helpers/host.js'
-import { ANCHOR_URL } from '../../src/browser/window-anchor.js'
+import { ANCHOR_URL, browserSession } from '../../src/browser/window-anchor.js'
 
 async function pageTargets (browser: import('puppeteer-core').Browser): Promise<Array<{ targetId: string, url: string }>> {
-  const session = await browser.target().createCDPSession()
-  const { targetInfos } = await session.send('Target.getTargets')
-  await session.detach()
+  // The host's shared browser session: a second one made and detached beside it can make
+  // puppeteer forget the browser target (see browserSession).
+  const { targetInfos } = await (await browserSession(browser)).send('Target.getTargets')
   return targetInfos.filter((i) => i.type === 'page').map((i) => ({ targetId: i.targetId, url: i.url }))
 }
 
@@ -50,9 +50,7 @@ t.test('tabs, the window anchor and DELETE against real Chromium', async (t) => 
     // A user closed the anchor too: the guard must recreate it before any close.
     const anchor = (await pageTargets(browser)).find((p) => p.url === ANCHOR_URL)
     t.ok(anchor)
-    const session = await browser.target().createCDPSession()
-    await session.send('Target.closeTarget', { targetId: anchor!.targetId })
-    await session.detach()
+    await (await browserSession(browser)).send('Target.closeTarget', { targetId: anchor!.targetId })
     const results = await Promise.all(tabs.map((tab) => host.api(`/v1/tabs/${tab.id}`, { method: 'DELETE' })))
     t.same(results.map((r) => r.status), Array(20).fill(200))
     t.ok(browser.connected, 'the browser is still running')

@@ -3,7 +3,7 @@ import type { Browser, Target } from 'puppeteer-core'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { ManualClock } from '../../src/core/clock.js'
-import { ANCHOR_URL } from '../../src/browser/window-anchor.js'
+import { ANCHOR_URL, browserSession } from '../../src/browser/window-anchor.js'
 import { POOL_PEAK_MEMORY_MS } from '../../src/core/pool-demand.js'
 
 // The page reports what its window remembers (history, sessionStorage), then leaves traces
@@ -18,9 +18,9 @@ const PAGE = `<!doctype html><title>Pool probe</title><main id="out">loading</ma
 </script>`
 
 async function pageTargetIds (browser: Browser): Promise<Array<{ id: string, url: string }>> {
-  const session = await browser.target().createCDPSession()
-  const { targetInfos } = await session.send('Target.getTargets')
-  await session.detach()
+  // The host's shared browser session: a second one made and detached beside it can make
+  // puppeteer forget the browser target (see browserSession).
+  const { targetInfos } = await (await browserSession(browser)).send('Target.getTargets')
   return targetInfos.filter((i) => i.type === 'page').map((i) => ({ id: i.targetId, url: i.url }))
 }
 
@@ -116,9 +116,7 @@ t.test('the window pool: fresh windows for every fetch, refilled, never a tab', 
 
   t.test('a closed anchor is recreated by the next fetch cleanup, pool windows untouched', async (t) => {
     const anchor = (await pageTargetIds(browser)).find((p) => p.url === ANCHOR_URL)!
-    const session = await browser.target().createCDPSession()
-    await session.send('Target.closeTarget', { targetId: anchor.id })
-    await session.detach()
+    await (await browserSession(browser)).send('Target.closeTarget', { targetId: anchor.id })
     const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/probe?n=200` }) })
     t.equal((await res.json()).ok, true)
     const after = await pageTargetIds(browser)

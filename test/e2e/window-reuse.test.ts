@@ -3,6 +3,7 @@ import type { Browser, Target } from 'puppeteer-core'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js'
 import { poolStats } from '../../src/browser/window-pool.js'
+import { browserSession } from '../../src/browser/window-anchor.js'
 
 // A window a fetch used is reset and handed to the next fetch only when it is proven clean
 // (docs/spec.md section 14: nothing carries from one fetch to the next but the profile's own state).
@@ -69,13 +70,10 @@ const LEAVERS: Array<{ name: string, reused: boolean, page: Leaver, wait?: strin
 ]
 
 async function targetIds (browser: Browser): Promise<Map<string, string>> {
-  const session = await browser.target().createCDPSession()
-  try {
-    const { targetInfos } = await session.send('Target.getTargets')
-    return new Map(targetInfos.filter((i) => i.type === 'page').map((i) => [i.targetId, i.url]))
-  } finally {
-    await session.detach()
-  }
+  // The host's shared browser session: a second one made and detached beside it can make
+  // puppeteer forget the browser target (see browserSession).
+  const { targetInfos } = await (await browserSession(browser)).send('Target.getTargets')
+  return new Map(targetInfos.filter((i) => i.type === 'page').map((i) => [i.targetId, i.url]))
 }
 
 async function until (what: string, check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
