@@ -1,15 +1,23 @@
 // Detectors of CAPTCHA widgets (Turnstile, hCaptcha, reCAPTCHA, and Google's sorry page that
 // carries one). A widget is a gate only on a page shaped like one; see captchaWidget.
-import { findVisible, findVisibleWidget, hasSrc, sure, type Detection, type Hit, type PageFacts, type Tag } from './page-facts.js'
+import { findVisible, findVisibleWidget, hasSrc, type Detection, type Hit, type PageFacts, type Tag } from './page-facts.js'
 import { hasFormFields } from './challenge-markers.js'
+import { vendorOf } from './challenge-vendors.js'
 
 // Google's "sorry" page (unusual traffic from your network): a reCAPTCHA inside form#captcha-form.
+// Its wording is Google's only where the page's check is Google's own (reCAPTCHA, or none in the
+// markup): sites copy the sentence onto gates of their own with another vendor's widget
+// (Turnstile, hCaptcha), and then that vendor is who stands in the way.
 export function google (f: PageFacts): Detection {
   const hits: Hit[] = []
   const form = f.tags.some(tag => tag.name === 'form' && tag.attrs.id === 'captcha-form')
   const widget = findVisibleWidget(f, 'g-recaptcha')
   if (form && widget !== undefined) hits.push({ evidence: 'form #captcha-form with a reCAPTCHA widget (Google sorry page)', sufficient: f.blocking })
-  if (f.short && /our systems have detected unusual traffic from your computer network/i.test(f.text)) hits.push(sure('text "our systems have detected unusual traffic" (Google sorry page)'))
+  if (f.short && /our systems have detected unusual traffic from your computer network/i.test(f.text)) {
+    const vendor = vendorOf(f)?.provider
+    const googles = vendor === undefined || vendor === 'recaptcha'
+    hits.push({ evidence: 'text "our systems have detected unusual traffic" (Google sorry page)', sufficient: googles })
+  }
   return { hits, widget: widget !== undefined ? '.g-recaptcha' : undefined }
 }
 

@@ -8,6 +8,9 @@ import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 
 // A script that moves the page on (not one that merely reads where it is).
 const NAVIGATES = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/
+// A string in a script that ends at a challenge page (its last path segment names a captcha, a
+// challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
+const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#][^"'`\s]*)?["'`]/i
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
@@ -178,6 +181,11 @@ function generic (f: PageFacts): Detection {
   // moves on. The title matters: many sign-in and app pages are a blank body and a script too.
   if (f.blank && /\bvisitor\b/i.test(f.title) && /cookie/i.test(f.inlineScript) && NAVIGATES.test(f.inlineScript)) {
     hits.push(sure('blank "visitor" page whose script sets a cookie and navigates'))
+  }
+  // Nothing to read and a script that sends the browser on to a captcha page: the redirect is the
+  // gate's first step (a bare redirect elsewhere is not, see above).
+  if (f.blank && !f.appShell && NAVIGATES.test(f.inlineScript) && CHALLENGE_TARGET.test(f.inlineScript)) {
+    hits.push(sure('blank page whose script navigates to a captcha/challenge path'))
   }
   return { hits }
 }

@@ -16,16 +16,27 @@ const GATE_MAX_LINKS = 8
 const VERIFY_TEXT = new RegExp([
   'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
   'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
-  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', 'checking (?:your|the) browser',
+  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', 'checking (?:your |the )?(?:browser|device)',
   'complete the (?:security check|captcha)', 'security check', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
-  'slide to (?:verify|complete)', '验证', '驗證', 'проверка'
+  'slide to (?:verify|complete)', '验证', '驗證',
+  // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
+  // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
+  'не робот', 'подозрительн\\S* активност', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
+  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô'
 ].join('|'), 'i')
 // A title or heading may name the step by the bare word (a text that merely mentions it may not).
 const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')
 
 // Where providers send a request they want to look at.
 const CHALLENGE_PATH = /\/(?:captcha|challenge|sorry|blocked|validatecaptcha|distil_r_captcha|_sec\/|cdn-cgi\/challenge-platform|px-captcha|verify)/i
+
+// A directory that holds a bot check's own page (its stylesheet, script, images): a first-party
+// check serves its notice from such a path as a provider serves its widget. Cloudflare's paths
+// are left to its detector: its passive challenge-platform script rides on every page.
+const CHALLENGE_ASSET_DIR = /\/(?:[\w.]+[-_])?(?:challenges?|anti-?bot)(?:[-_][\w.]+)?\//i
+// <meta http-equiv="refresh" content="60"> with no URL: the page reloads itself to retry.
+const SELF_REFRESH = /^\s*\d+(?:\.\d*)?\s*;?\s*$/
 
 // A challenge widget, its frame or a captcha image: by id, class, frame source or image.
 const WIDGET_NAME = /(?:^|[\s_-])(?:captcha|recaptcha|hcaptcha|funcaptcha|geetest|turnstile|challenge-(?:container|stage|form|body)|px-captcha|sec-cpt)(?:$|[\s_-])/i
@@ -48,6 +59,10 @@ export function gateShape (f: PageFacts): GateShape {
   if (asks) signals.push('shape: asks for verification')
   const action = singleAction(f)
   if (action) signals.push('shape: a single action')
+  const refreshes = f.tags.some(tag => tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') && SELF_REFRESH.test(tag.attrs.content ?? ''))
+  if (refreshes) signals.push('shape: refreshes itself')
+  const checkApp = f.tags.some(isCheckAsset)
+  if (checkApp) signals.push('shape: served from a challenge path')
 
   const nav = f.tags.some(tag => tag.name === 'nav' || tag.name === 'article')
   const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
@@ -63,8 +78,9 @@ export function gateShape (f: PageFacts): GateShape {
   if (f.short) signals.push('shape: short notice')
   const cameBackWrong = f.short || f.challengeStatus || path
 
-  // The step itself: a widget on a notice, or a request for verification with one thing to do.
-  const step = (widget && (f.short || asks)) || (asks && (action || f.short))
+  // The step itself: a widget on a notice, or a request for verification with one thing to do (or
+  // a page that retries by itself), or a bot check's own page answered with a blocking status.
+  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short)) || (checkApp && f.challengeStatus)
   const gate = step && little && cameBackWrong && (fields === 0 || f.challengeStatus)
   return { gate, signals }
 }
@@ -81,6 +97,13 @@ function isWidget (tag: Tag, loader: boolean): boolean {
   if (tag.name === 'img') return /captcha/i.test(`${src} ${tag.attrs.alt ?? ''} ${tag.attrs.id ?? ''}`)
   if (VENDOR_CONTAINER.test(tag.attrs.class ?? '')) return loader
   return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '')
+}
+
+// The page's own stylesheet, script or image, served from a bot check's directory.
+function isCheckAsset (tag: Tag): boolean {
+  const url = tag.name === 'link' ? (/stylesheet|preload/i.test(tag.attrs.rel ?? '') ? tag.attrs.href : undefined)
+    : ['script', 'img'].includes(tag.name) ? tag.attrs.src : undefined
+  return url !== undefined && !url.includes('/cdn-cgi/') && CHALLENGE_ASSET_DIR.test(url.replace(/[?#].*$/, ''))
 }
 
 // Exactly one thing to press: a verify / continue / submit button and nothing else to do.

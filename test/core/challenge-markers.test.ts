@@ -58,6 +58,24 @@ t.test("Google's sorry page is named as such", async t => {
   const r = recognizePage(observe(sorry, 429))
   t.equal(r.challenge?.provider, 'google')
   t.equal(r.widget_selector, '.g-recaptcha')
+  const wording = '<h1>Verification required</h1><p>Our systems have detected unusual traffic from your computer network.</p>'
+  t.equal(provider(page(wording), 429), 'google', 'the wording alone, with no other vendor on the page')
+  const copied = page(`${wording}<div class="cf-turnstile" data-sitekey="K"></div>`, '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>')
+  const other = recognizePage(observe(copied, 403))
+  t.equal(other.challenge?.provider, 'turnstile', "the wording on a page whose check is another vendor's is that vendor's gate")
+  t.notOk(other.challenge?.evidence.some(e => e.includes('Google sorry page')), 'and Google is not named in the evidence')
+})
+
+t.test('a blank page that sends the browser on to a captcha page', async t => {
+  const punish = page('<script>var u=location.protocol+"//shop.test/item/1.html/_____tmd_____/punish?x5secdata=abc&x5step=1";location.replace(u)</script>')
+  const r = recognizePage(observe(punish))
+  t.equal(r.challenge?.provider, 'generic', 'to a "punish" step')
+  t.ok(r.challenge?.evidence.includes('blank page whose script navigates to a captcha/challenge path'))
+  t.equal(provider(page('<script>window.location.href="/errors/validateCaptcha?next=%2F"</script>')), 'generic', 'to a captcha page')
+  const loader = page('<script>var s=document.createElement("script");s.src="https://www.google.com/recaptcha/api.js";location.replace("/home")</script>')
+  t.same(recognizePage(observe(loader)), { page_kind: 'empty' }, 'a script that loads a captcha library and goes elsewhere is not one')
+  const stays = page('<script>var next="/captcha";console.log(location.href)</script>')
+  t.same(recognizePage(observe(stays)), { page_kind: 'empty' }, 'a script that names the path but does not navigate is not one')
 })
 
 t.test('interstitials recognised by their own machinery', async t => {

@@ -72,6 +72,47 @@ t.test('a document that came back where content was expected decides with the pa
   t.ok(gateShape(factsOf(observe(long, 429))).gate, 'and at a challenge status')
 })
 
+t.test('verification wording in other languages, and a device check, ask for the step', async t => {
+  const cases: Array<[string, string]> = [
+    ['Russian "suspicious activity"', page('<h1>Что-то не так</h1><p>Подозрительная активность. Пожалуйста, подождите.</p>')],
+    ['Russian "not a robot"', page('<h2>Нам нужно убедиться, что вы не робот.</h2><button>Продолжить</button>')],
+    ['Russian "checking the browser"', page('<p>Проверяем ваш браузер, это займёт несколько секунд.</p>')],
+    ['"checking device" in a blank page\'s title', page('', '<title>Shop — checking device</title>')],
+    ['German "not a robot"', page('<p>Bitte bestätigen Sie, dass Sie kein Roboter sind.</p><button>Weiter</button>')]
+  ]
+  for (const [name, html] of cases) {
+    const r = recognizePage(observe(html, 403))
+    t.equal(r.challenge?.provider, 'generic', name)
+    t.ok(r.challenge?.evidence.includes('shape: asks for verification'), `${name}: the request is evidence`)
+  }
+  const article = page(`<nav><a href="/">Главная</a></nav><article><h1>Как сайты проверяют, что вы не робот</h1>${PROSE}</article>`)
+  t.equal(recognizePage(observe(article)).page_kind, 'content', 'an article about it is not a gate')
+})
+
+t.test('a page that retries by itself is one step', async t => {
+  const longer = page(`<h1>Checking your browser</h1>${'<p>Our checks keep the service fair for everyone who uses it.</p>'.repeat(10)}`, '<meta http-equiv="refresh" content="60">')
+  const shape = gateShape(factsOf(observe(longer, 429)))
+  t.ok(shape.gate, 'a longer notice asking for verification that refreshes itself, at a blocking status')
+  t.ok(shape.signals.includes('shape: refreshes itself'))
+  const away = gateShape(factsOf(observe(page('<p>Moved.</p>', '<meta http-equiv="refresh" content="0; url=/new">'))))
+  t.notOk(away.signals.includes('shape: refreshes itself'), 'a refresh to another address is a redirect, not a retry')
+})
+
+t.test("a bot check's own page: its assets come from a challenge directory", async t => {
+  const notice = page('<img src="/s3/abt-challenge/images/warn.png" alt="warning"><div>No connection</div><button>Reload</button>',
+    '<link rel="stylesheet" href="https://cdn.test/s3/abt-challenge/styles/common.css">')
+  const r = recognizePage(observe(notice, 403))
+  t.equal(r.challenge?.provider, 'generic', 'at a blocking status it is a gate, whatever its words')
+  t.ok(r.challenge?.evidence.includes('shape: served from a challenge path'))
+  t.notOk(recognizePage(observe(notice, 200)).challenge, 'at 200 it is not')
+  const antibot = factsOf(observe(page('<p>Wait.</p>', '<script type="module" src="/__check/challenges/antibot/static/index.js"></script>'), 403))
+  t.ok(gateShape(antibot).signals.includes('shape: served from a challenge path'), 'an anti-bot directory')
+  const cloudflare = factsOf(observe(page('<p>Forbidden.</p>', '<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>'), 403))
+  t.notOk(gateShape(cloudflare).signals.includes('shape: served from a challenge path'), "Cloudflare's script on every page is its detector's business")
+  const link = factsOf(observe(page('<p>Try our <a href="/challenges/weekly/">weekly challenge</a>.</p>'), 403))
+  t.notOk(gateShape(link).signals.includes('shape: served from a challenge path'), 'a link to a challenge page is not an asset')
+})
+
 t.test('a vendor sensor on an application shell is not the vendor\'s cookie check', async t => {
   const sensor = '<script src="/_Incapsula_Resource?SWJIYLWA=1"></script>'
   const check = page(sensor, '<meta name="robots" content="noindex,nofollow">')
