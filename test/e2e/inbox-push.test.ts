@@ -147,6 +147,8 @@ t.test('a new handoff reaches a subscribed browser through a real push service',
   const deadline = Date.now() + 10_000
   while (!(await removed()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
   t.same(await onDisk(), [`${service.url}/push/phone`], 'the 410 removed the subscription on disk')
+  // The host logs the removal after the disk has it; its line crosses a pipe to reach us.
+  await until(() => host.lines().some((l) => l.msg === 'push subscription is gone; removed'), 'the removal logged', 10_000)
   t.match(host.lines().find((l) => l.msg === 'push subscription is gone; removed'), { status: 410, push_service: service.url })
   t.notMatch(host.output(), /\/push\/(phone|gone)/, 'endpoints are not logged, only their origin')
 
