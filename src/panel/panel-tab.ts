@@ -1,13 +1,12 @@
 // Everything one handed-off tab's panel needs while people watch it: its viewers, the
 // control events they send, the input relay, the focus indicator, the aim and completion
 // detection. Created on the first panel connection of a handoff, gone when it ends.
-import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { CDPSession } from 'puppeteer-core'
-import WebSocket from 'ws'
+import type WebSocket from 'ws'
 import { acceptsInput, type ControlResult } from '../core/control.js'
 import { clampAim, screencastSizeFor } from '../core/coords.js'
-import { isHeld, isLiveState, summarize, type HandoffSummary } from '../core/handoff.js'
+import { isHeld, isLiveState, type HandoffSummary } from '../core/handoff.js'
 import type { CompletionHandoffs, ViewerHandoffs } from '../handoffs/service.js'
 import type { TabRecord } from '../tabs/types.js'
 import { AimTracker } from './aim-tracker.js'
@@ -22,15 +21,7 @@ import type { PromptedPermission } from '../vocabulary/profile.js'
 import { earlyDialogsOf, pageUiRelayFor, type PageUiRelay } from './page-ui-relay.js'
 import { tabsMessage } from './popups.js'
 import { PopupFollower } from './popup-follower.js'
-
-export interface Viewer {
-  readonly id: string
-  readonly ws: WebSocket
-  readonly sink: FrameSink
-  readonly lease: Lease
-  size?: { width: number, height: number, dpr: number, whole: boolean }
-  stale: number
-}
+import { newViewerId, sendTo, staleInputMessage, stateMessage, type Viewer } from './viewer.js'
 
 export interface PanelTabDeps {
   tab: TabRecord
@@ -55,12 +46,6 @@ const FOCUS_POLL_MS = 700
 /** How long the first aim may take before the first viewer is let in without it. */
 const FIRST_AIM_MS = 500
 
-/** Why input from this viewer did not reach the page, in the person's words. */
-function staleInputMessage (h: ReturnType<ViewerHandoffs['current']>, viewerId: string, now: number): string {
-  if (!h || !isHeld(h, now)) return 'The hold on this page is over: that input was not sent.'
-  if (h.control.controller !== 'human' || h.control.holder !== viewerId) return 'You do not have control: that input was not sent. Press “Take control” to use the page.'
-  return 'Control changed while that input was on its way: it was not sent. Try again.'
-}
 const AIM_MARGIN = 16
 
 export class PanelTab {
@@ -336,18 +321,7 @@ export class PanelTab {
   }
 
   #stateFor (viewer: Viewer): StateMessage {
-    const h = this.#deps.handoffs.current(this.#deps.tab.id)
-    if (!h) return { t: 'state', viewer: viewer.id, state: 'revoked' }
-    const s = summarize(h, this.#deps.now())
-    return {
-      t: 'state',
-      viewer: viewer.id,
-      you_control: h.control.controller === 'human' && h.control.holder === viewer.id,
-      mode: viewer.lease.mode,
-      viewers: this.viewers.size,
-      now: this.#deps.now(),
-      ...s
-    }
+    return stateMessage(this.#deps.handoffs.current(this.#deps.tab.id), viewer, this.viewers.size, this.#deps.now())
   }
 
   /** The popup list changed (one opened or closed): follow it (docs/spec.md section 7 "Popups"). */
@@ -419,11 +393,6 @@ export class PanelTab {
   }
 
   #send (viewer: Viewer, msg: HostMessage): void {
-    if (viewer.ws.readyState === WebSocket.OPEN) viewer.ws.send(JSON.stringify(msg))
+    sendTo(viewer, msg)
   }
-}
-
-/** A viewer's id: random, so one viewer cannot name another's control (docs/spec.md section 7). */
-export function newViewerId (): string {
-  return `v_${randomBytes(9).toString('base64url')}`
 }

@@ -4,7 +4,7 @@ import { AfhttpError } from '../errors.js'
 import { failedCheck } from '../browser/live-checks.js'
 import { WS_MESSAGE_BYTES_MAX } from '../limits.js'
 import { sameOrigin } from '../panel/http.js'
-import { newViewerId } from '../panel/panel-tab.js'
+import { newViewerId } from '../panel/viewer.js'
 
 interface TabQuery { Querystring: { tab?: string } }
 

@@ -1,0 +1,48 @@
+// One person's panel connection (docs/spec.md section 7): who they are, their socket and frame
+// sink, and the words they get when their input cannot reach the page.
+import { randomBytes } from 'node:crypto'
+import WebSocket from 'ws'
+import { isHeld, summarize, type Handoff } from '../core/handoff.js'
+import type { FrameSink } from './frame-sink.js'
+import type { Lease } from './lease.js'
+import type { HostMessage, StateMessage } from './messages.js'
+
+export interface Viewer {
+  readonly id: string
+  readonly ws: WebSocket
+  readonly sink: FrameSink
+  readonly lease: Lease
+  size?: { width: number, height: number, dpr: number, whole: boolean }
+  stale: number
+}
+
+/** A viewer's id: random, so one viewer cannot name another's control (docs/spec.md section 7). */
+export function newViewerId (): string {
+  return `v_${randomBytes(9).toString('base64url')}`
+}
+
+/** A text message to one viewer, if its socket is still open. */
+export function sendTo (viewer: Viewer, msg: HostMessage): void {
+  if (viewer.ws.readyState === WebSocket.OPEN) viewer.ws.send(JSON.stringify(msg))
+}
+
+/** Why input from this viewer did not reach the page, in the person's words. */
+export function staleInputMessage (h: Handoff | undefined, viewerId: string, now: number): string {
+  if (!h || !isHeld(h, now)) return 'The hold on this page is over: that input was not sent.'
+  if (h.control.controller !== 'human' || h.control.holder !== viewerId) return 'You do not have control: that input was not sent. Press “Take control” to use the page.'
+  return 'Control changed while that input was on its way: it was not sent. Try again.'
+}
+
+/** The handoff as one viewer sees it: whether they control it, their mode, how many watch. */
+export function stateMessage (h: Handoff | undefined, viewer: Viewer, viewers: number, now: number): StateMessage {
+  if (!h) return { t: 'state', viewer: viewer.id, state: 'revoked' }
+  return {
+    t: 'state',
+    viewer: viewer.id,
+    you_control: h.control.controller === 'human' && h.control.holder === viewer.id,
+    mode: viewer.lease.mode,
+    viewers,
+    now,
+    ...summarize(h, now)
+  }
+}
