@@ -1,5 +1,5 @@
 // The handoff service's public face: what the routes, the panel and the fetch pipeline may ask
-// of it. The plugin (src/plugins/handoffs.ts) wires the pieces in this folder behind it.
+// of it. HandoffRegistry (src/handoffs/registry.ts) implements it; the plugin (src/plugins/handoffs.ts) wires it.
 import type { LiveCheck } from '../browser/live-checks.js'
 import type { HandoffMint } from '../schemas/handoff.js'
 import type { ControlEvent, ControlResult } from '../core/control.js'
@@ -102,7 +102,7 @@ export interface CompletionHandoffs extends HandoffReader {
   navigatedSince (tabId: string): boolean
 }
 
-/** The whole service, split above by who calls it; the plugin (src/plugins/handoffs.ts) builds it. */
+/** The whole service, split above by who calls it; HandoffRegistry (src/handoffs/registry.ts) implements it. */
 export interface HandoffService extends DriverHandoffs, ViewerHandoffs, CompletionHandoffs {
   /** The panel plugin proves frames through its shared streams (set once, at start). */
   setFrameProver (fn: FrameProver): void
