@@ -180,3 +180,10 @@ export async function afhttpErrorOf (fn: () => unknown): Promise<AfhttpError> {
   }
   throw new Error('expected an AfhttpError, nothing was thrown')
 }
+
+/** The secret of a minted panel URL (its last path segment). */
+export function secretOf (res: { takeover_url_secret?: string }): string {
+  const url = res.takeover_url_secret
+  if (url === undefined) throw new Error('the mint answered without a panel URL')
+  return url.slice(url.lastIndexOf('/') + 1)
+}

@@ -5,7 +5,7 @@ import t from 'tap'
 import { MAX_FINISHED_PER_TAB } from '../../src/core/handoff.js'
 import type { Clock } from '../../src/core/clock.js'
 import { HandoffRegistry } from '../../src/handoffs/registry.js'
-import { afhttpErrorOf, fakeRegistry, FakeLifecycle, FakeLiveChecks, FakeLog, FakeTabs, HOLD_MS, PUBLIC_URL } from './fakes.js'
+import { afhttpErrorOf, fakeRegistry, secretOf, FakeLifecycle, FakeLiveChecks, FakeLog, FakeTabs, HOLD_MS, PUBLIC_URL } from './fakes.js'
 
 t.test('a first mint opens a handoff and tells handoff.opened, the panel URL beside the payload', async (t) => {
   const { registry, clock, tabs, lifecycle, checks, log, metrics } = fakeRegistry()
@@ -43,7 +43,7 @@ t.test('a first mint opens a handoff and tells handoff.opened, the panel URL bes
   t.notOk(JSON.stringify(told.data).includes('/takeover/'), 'no secret inside the payload')
   t.equal(told.extras.panelUrl?.url, res.takeover_url_secret, 'the URL rides beside it')
   t.equal(told.extras.panelUrl?.spent(), undefined, 'and reads as unspent until exchanged')
-  registry.consumeSecret(res.takeover_url_secret.split('/').at(-1)!)
+  registry.consumeSecret(secretOf(res))
   t.equal(told.extras.panelUrl?.spent(), 'used', 'then as used')
 
   t.same(changes, [['t1', 'open']], 'the summary\'s listeners heard the new handoff')
@@ -59,15 +59,15 @@ t.test('a second mint while open reissues: same fence and expiry, a fresh link, 
   t.equal(second.handoff_fence, first.handoff_fence)
   t.equal(second.expires_at, first.expires_at, 'a reissue does not extend the hold')
   t.not(second.takeover_url_secret, first.takeover_url_secret)
-  t.equal(registry.secretProblem(first.takeover_url_secret.split('/').at(-1)!), 'revoked', 'the unused link died')
-  t.equal(registry.secretProblem(second.takeover_url_secret.split('/').at(-1)!), undefined)
+  t.equal(registry.secretProblem(secretOf(first)), 'revoked', 'the unused link died')
+  t.equal(registry.secretProblem(secretOf(second)), undefined)
   t.same(lifecycle.types(), ['handoff.opened', 'handoff.url_reissued'])
   t.equal(lifecycle.told[1].data.reason, 'challenge', 'the challenge seen on the second mint is kept')
   t.equal(lifecycle.told[1].data.handoff_fence, first.handoff_fence)
 
   const view = await registry.mint('t1', { mode: 'view' })
-  t.equal(registry.secretMode(view.takeover_url_secret.split('/').at(-1)!), 'view')
-  t.equal(registry.secretProblem(second.takeover_url_secret.split('/').at(-1)!), undefined, 'a view mint leaves the control link working')
+  t.equal(registry.secretMode(secretOf(view)), 'view')
+  t.equal(registry.secretProblem(secretOf(second)), undefined, 'a view mint leaves the control link working')
 
   const refused = await afhttpErrorOf(() => registry.mint('t1', { reissueOf: 'another-fence' }))
   t.equal(refused.code, 'handoff_expired', 'reissueOf never opens a new handoff')
@@ -246,7 +246,7 @@ t.test('a secret is exchanged once and tells handoff.exchanged with the viewer',
   const { registry, tabs, lifecycle } = fakeRegistry()
   tabs.add('t1', 'https://shop.example/', 'work')
   const res = await registry.mint('t1')
-  const secret = res.takeover_url_secret.split('/').at(-1)!
+  const secret = secretOf(res)
   t.equal(registry.peekSecret(secret)?.fence, res.handoff_fence)
   const h = registry.consumeSecret(secret, { remoteAddress: '10.0.0.7', userAgent: 'x'.repeat(400) })
   t.equal(h.fence, res.handoff_fence)
@@ -319,7 +319,7 @@ t.test('shutdown revokes every open handoff at once, and its links die', async (
   await shutdown
   t.equal(registry.isHeld('t1'), false)
   t.equal(registry.isHeld('t2'), false)
-  const secret = a.takeover_url_secret.split('/').at(-1)!
+  const secret = secretOf(a)
   t.equal(registry.secretProblem(secret), 'revoked')
   t.equal((await afhttpErrorOf(() => registry.consumeSecret(secret))).message, 'This panel link is revoked.')
 })
