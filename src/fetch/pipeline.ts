@@ -1,8 +1,10 @@
-import type { FastifyInstance } from 'fastify'
 import { AfhttpError, isAfhttpError } from '../errors.js'
 import { recognizePage, type Recognition } from '../core/challenge.js'
 import { decideReclaim, type Verdict } from '../core/verdict.js'
-import type { TabRecord } from '../tabs/types.js'
+import type { TabRecord, TabRegistry } from '../tabs/types.js'
+import type { Clock } from '../core/clock.js'
+import type { Egress } from '../browser/egress.js'
+import type { DriverHandoffs } from '../handoffs/service.js'
 import { navigate, type MainResponse } from './navigate.js'
 import { awaitReadiness, type Readiness } from './readiness.js'
 import { capture, observePage } from './capture.js'
@@ -19,6 +21,19 @@ import { EgressWatch } from './egress-watch.js'
 
 // The public shapes live once, in src/schemas/.
 export type { FetchResult, Warning }
+
+/** What a fetch asks of the rest of the host; src/routes/fetch.ts builds it once from the app. */
+export interface FetchDeps {
+  tabs: Pick<TabRegistry, 'get' | 'open' | 'assertAgentMayAct' | 'beginWork' | 'touch' | 'release'>
+  /** A takeover fetch mints the panel link of the page it hands over (docs/spec.md section 6). */
+  handoffs: Pick<DriverHandoffs, 'mint'>
+  /** The host's clock, which the page's watch stamps its dialogs with. */
+  clock: Pick<Clock, 'now'>
+  /** The profile a fetch without one uses (AFHTTP_DEFAULT_PROFILE). */
+  defaultProfile: string
+  /** The profile's egress forwarder, when its browser runs one (docs/spec.md section 21). */
+  egress: (profile: string) => Egress | undefined
+}
 
 
 /** Observes the page as it is now: readiness, recognition, captures and the verdict. */
@@ -52,7 +67,7 @@ function readinessWarning (r: Readiness): Warning[] {
 }
 
 /** POST /v1/fetch (docs/spec.md section 6). */
-export async function runFetch (app: FastifyInstance, req: FetchRequest): Promise<FetchResult> {
+export async function runFetch (deps: FetchDeps, req: FetchRequest): Promise<FetchResult> {
   const started = performance.now()
   const deadline = started + req.timeoutMs
   const timings: Record<string, number> = {}
@@ -61,26 +76,26 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
   let tab: TabRecord
   const ownTab = req.tabId === undefined
   if (req.tabId !== undefined) {
-    tab = app.tabs.get(req.tabId)
+    tab = deps.tabs.get(req.tabId)
     if (req.profile && req.profile !== tab.profile) throw new AfhttpError('invalid_request', `tab_id: the tab belongs to profile ${tab.profile}`, { field: 'tab_id' })
-    app.tabs.assertAgentMayAct(tab)
+    deps.tabs.assertAgentMayAct(tab)
   } else {
     const t0 = performance.now()
-    tab = await app.tabs.open(req.profile ?? app.config.defaultProfile)
+    tab = await deps.tabs.open(req.profile ?? deps.defaultProfile)
     mark('open_tab_ms', t0)
   }
   // Watch before navigating: a dialog opened on load must be seen, not waited for.
   // Busy from the moment the window is taken: the pool counts running fetches as its demand.
-  const done = app.tabs.beginWork(tab)
+  const done = deps.tabs.beginWork(tab)
   try {
     const tp = performance.now()
-    PageWatch.of(tab.page, () => app.clock.now())
+    PageWatch.of(tab.page, () => deps.clock.now())
     // No page may meet a permission prompt before the denials (and the profile's grants) are set.
     await permissionsReady(tab.page.browser())
     // docs/spec.md section 21: the profile's locale is on the page before it loads anything.
     await localeReady(tab.page)
     mark('prepare_ms', tp)
-    return await fetchInTab(app, req, tab, ownTab, { started, deadline, timings, mark })
+    return await fetchInTab(deps, req, tab, ownTab, { started, deadline, timings, mark })
   } finally {
     done()
   }
@@ -88,16 +103,16 @@ export async function runFetch (app: FastifyInstance, req: FetchRequest): Promis
 
 interface Clocking { started: number, deadline: number, timings: Record<string, number>, mark: (name: string, since: number) => void }
 
-async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabRecord, ownTab: boolean, c: Clocking): Promise<FetchResult> {
+async function fetchInTab (deps: FetchDeps, req: FetchRequest, tab: TabRecord, ownTab: boolean, c: Clocking): Promise<FetchResult> {
   const { started, deadline, timings, mark } = c
-  app.tabs.touch(tab.id)
+  deps.tabs.touch(tab.id)
 
   const watch = PageWatch.of(tab.page)
   const choosersBefore = watch.choosersDuringWork
   let response: MainResponse | undefined
   let seen: Inspection | undefined
   // docs/spec.md section 21: what the profile's forwarder refused or could not carry, while this fetch ran.
-  const egress = app.browsers.egress(tab.profile)
+  const egress = deps.egress(tab.profile)
   const egressWatch = egress && new EgressWatch(tab.page, egress, req.url)
   try {
     if (req.url !== undefined && !watch.dialog) {
@@ -107,11 +122,11 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
         if ('dialog' in loaded) seen = blockedInspection(tab, req, loaded.dialog, performance.now() - t0)
         else response = loaded.value
       } catch (err) {
-        throw await failedNavigation(app, tab, ownTab, req, egressWatch?.verdict({ err }) ?? err)
+        throw await failedNavigation(deps, tab, ownTab, req, egressWatch?.verdict({ err }) ?? err)
       }
       // The forwarder answered for the site (a refused address, a proxy that is down): no page was loaded.
       const refused = response && egressWatch?.verdict({ response })
-      if (refused) throw await failedNavigation(app, tab, ownTab, req, refused)
+      if (refused) throw await failedNavigation(deps, tab, ownTab, req, refused)
       mark('navigate_ms', t0)
     }
   } finally {
@@ -125,7 +140,7 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
   if (watch.choosersDuringWork > choosersBefore) seen.warnings.push(fileChooserWarning())
   if (egressWatch) seen.warnings.push(...egressWatch.warnings())
   mark('inspect_ms', t1)
-  app.tabs.touch(tab.id)
+  deps.tabs.touch(tab.id)
 
   const result: FetchResult = {
     ok: seen.verdict.ok,
@@ -147,21 +162,21 @@ async function fetchInTab (app: FastifyInstance, req: FetchRequest, tab: TabReco
     tab.retained = true
     result.tab_retained = true
     result.trace.retained_tab_id = tab.id
-    result.actions.push(await humanAction(app, tab, req, seen, result.warnings))
+    result.actions.push(await humanAction(deps, tab, req, seen, result.warnings))
   } else if (ownTab || (req.takeover && seen.verdict.reclaim)) {
     // A plain fetch closes only its own tab; a successful takeover re-fetch recycles the caller's.
     // Only a window this fetch opened and no person saw may be reset for a later fetch.
     const t2 = performance.now()
-    await closeQuietly(app, tab, result, ownTab)
+    await closeQuietly(deps, tab, result, ownTab)
     mark('release_ms', t2)
   }
   mark('total_ms', started)
   return result
 }
 
-async function humanAction (app: FastifyInstance, tab: TabRecord, req: FetchRequest, seen: Inspection, warnings: Warning[]): Promise<HumanTakeoverAction> {
+async function humanAction (deps: FetchDeps, tab: TabRecord, req: FetchRequest, seen: Inspection, warnings: Warning[]): Promise<HumanTakeoverAction> {
   const action: HumanTakeoverAction = { kind: 'human_takeover', reason: seen.blocked ? 'dialog' : seen.verdict.reason ?? 'content_unverified' }
-  const mint = (): ReturnType<typeof app.handoffs.mint> => app.handoffs.mint(tab.id, {
+  const mint = (): ReturnType<typeof deps.handoffs.mint> => deps.handoffs.mint(tab.id, {
     region: req.region,
     readySelector: req.wait.kind === 'selector-stable' ? req.wait.selector : undefined,
     challengeSeen: seen.recognition.challenge !== undefined,
@@ -187,9 +202,9 @@ async function humanAction (app: FastifyInstance, tab: TabRecord, req: FetchRequ
   return action
 }
 
-async function closeQuietly (app: FastifyInstance, tab: TabRecord, result: FetchResult, reusable: boolean): Promise<void> {
+async function closeQuietly (deps: FetchDeps, tab: TabRecord, result: FetchResult, reusable: boolean): Promise<void> {
   try {
-    await app.tabs.release(tab.id, reusable)
+    await deps.tabs.release(tab.id, reusable)
   } catch (err) {
     // The guard failed, or a handoff began meanwhile: the page stays open and the caller learns where.
     tab.retained = true
@@ -199,7 +214,7 @@ async function closeQuietly (app: FastifyInstance, tab: TabRecord, result: Fetch
   }
 }
 
-async function failedNavigation (app: FastifyInstance, tab: TabRecord, ownTab: boolean, req: FetchRequest, err: unknown): Promise<AfhttpError> {
+async function failedNavigation (deps: FetchDeps, tab: TabRecord, ownTab: boolean, req: FetchRequest, err: unknown): Promise<AfhttpError> {
   const coded = isAfhttpError(err) ? err : new AfhttpError('navigation_failed', (err as Error).message)
   let retained = !ownTab
   if (ownTab && req.takeover) {
@@ -207,7 +222,7 @@ async function failedNavigation (app: FastifyInstance, tab: TabRecord, ownTab: b
     tab.retained = true
     retained = true
   } else if (ownTab) {
-    try { await app.tabs.release(tab.id) } catch { retained = true }
+    try { await deps.tabs.release(tab.id) } catch { retained = true }
   }
   return retained
     ? new AfhttpError(coded.code, coded.message, { ...coded.details, tab_id: tab.id, trace: { retained_tab_id: tab.id } })
