@@ -8,7 +8,7 @@ import { resolveAim } from '../browser/aim.js'
 import { newFence } from '../core/secrets.js'
 import { applyControl, type ControlEvent, type ControlResult } from '../core/control.js'
 import {
-  addWarning, handoffState, isHeld, MAX_FINISHED_PER_TAB, newHandoff, summarize,
+  addWarning, handoffState, isHeld, newHandoff, summarize,
   type FinishReason, type Handoff, type HandoffMode, type HandoffSummary, type HandoffWarning
 } from '../core/handoff.js'
 import { Listeners } from '../core/listeners.js'
@@ -21,14 +21,9 @@ import { OutcomeWatch } from './outcome-watch.js'
 import { HandoffEndings } from './endings.js'
 import { Holds } from './holds.js'
 import { TabLiveChecks } from './tab-checks.js'
+import { assertCapacity, countEnding, type TabHandoffs } from './tab-history.js'
 import type { HandoffRegistryDeps } from './ports.js'
 import type { TabCloseReason, TabRecord } from '../tabs/types.js'
-
-interface TabHandoffs {
-  current?: Handoff
-  finishedCount: number
-  lastGeneration: number
-}
 
 export class HandoffRegistry implements HandoffService {
   readonly #d: HandoffRegistryDeps
@@ -58,10 +53,7 @@ export class HandoffRegistry implements HandoffService {
       links: this.#links,
       ended: (h) => {
         const rec = this.#perTab.get(h.tabId)
-        if (rec) {
-          rec.finishedCount += 1
-          rec.lastGeneration = h.control.generation
-        }
+        if (rec) countEnding(rec, h)
       },
       changed: (h) => { this.#emitChange(h) }
     })
@@ -322,12 +314,5 @@ export class HandoffRegistry implements HandoffService {
     if (!res.ok) throw new AfhttpError('panel_control_held', `Another viewer is driving this tab; only they can ${what}.`, { tab_id: tabId })
     this.#endings.end(h, 'finished', reason, note)
     return summarize(h, this.#d.clock.now())
-  }
-}
-
-/** A tab that has used up its handoffs gets no new one (a second mint of an open one is fine). */
-function assertCapacity (rec: TabHandoffs): void {
-  if (rec.finishedCount >= MAX_FINISHED_PER_TAB) {
-    throw new AfhttpError('handoff_capacity', `This tab already has ${MAX_FINISHED_PER_TAB} finished handoffs; close it and fetch again in a new tab.`, { limit: MAX_FINISHED_PER_TAB })
   }
 }
