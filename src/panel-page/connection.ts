@@ -57,14 +57,22 @@ export class Socket {
     const ws = new WebSocket(url)
     ws.binaryType = 'arraybuffer'
     this.ws = ws
+    let received = 0
     ws.onopen = () => {
+      // Says at once that this viewer acks, so the host never queues more than its link carries,
+      // not even before the first frame arrives (docs/panel.md "A slow viewer").
+      ws.send(JSON.stringify({ t: 'ack', n: 0 } satisfies PanelWireMessage))
       this.attempt = 0
       this.stats.ws_connects++
       this.onOpen()
     }
     ws.onmessage = (ev) => {
-      if (typeof ev.data === 'string') this.onMessage(JSON.parse(ev.data) as HostMessage)
-      else this.onFrame(ev.data)
+      if (typeof ev.data === 'string') { this.onMessage(JSON.parse(ev.data) as HostMessage); return }
+      // Counted as it arrives, before decoding: the host sends only as many as this link carries
+      // (docs/panel.md "A slow viewer").
+      received++
+      ws.send(JSON.stringify({ t: 'ack', n: received } satisfies PanelWireMessage))
+      this.onFrame(ev.data)
     }
     ws.onclose = (ev) => {
       if (this.ws !== ws) return

@@ -6,20 +6,24 @@
 // viewer that connects to a settled page (which sends no frames) is painted at once.
 // The frame size is the largest any viewer can show; nothing streams without a viewer
 // except briefly after a live check that expects one.
+//
+// A viewer whose link drops most of those frames is moved to a second, lean screencast of
+// smaller frames (docs/panel.md "A slow viewer"); the others never notice.
 import type { CDPSession, Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import type { DetailRect } from '../core/detail.js'
+import { initialTier, leanSize, LEAN_QUALITY, nextTier, TIER_WINDOW_MS, type TierState } from '../core/stream-tier.js'
 import { DetailStills, type StillTarget } from './detail-stills.js'
 import { encodeFrame, type FrameAim } from './frame-codec.js'
+import { LeanStream } from './lean-stream.js'
+import { nextFrameSeq, wallClock, type ScreencastFrameEvent, type ScreencastSize } from './screencast.js'
 
-export interface ScreencastSize { maxWidth: number, maxHeight: number }
-export interface FrameTarget { offer (frame: Uint8Array): void }
+export type { ScreencastSize } from './screencast.js'
+/** A viewer's end of the stream; a sink that counts what it sent and skipped can be moved to the lean stream. */
+export interface FrameTarget { offer (frame: Uint8Array): void, readonly sent?: number, readonly skipped?: number }
 
-interface ScreencastFrameEvent {
-  data: string
-  sessionId: number
-  metadata: { deviceWidth: number, deviceHeight: number, pageScaleFactor: number, scrollOffsetX: number, scrollOffsetY: number }
-}
+/** A viewer's tier and the sink counts at the start of its measuring window. */
+interface Delivery { state: TierState, sent: number, skipped: number, at: number }
 
 interface LastFrame { jpeg: Buffer, meta: ScreencastFrameEvent['metadata'], receivedAt: number, seq: number }
 
@@ -31,13 +35,7 @@ export interface StreamerOptions {
 }
 
 const FRESH_MS = 1_500
-/**
- * Frame numbers run across every tab's stream: a viewer shown a popup and then its opener must
- * never take a frame (or a still naming one) of the one for the other.
- */
-let frameSeq = 0
 const RESIZE_DEBOUNCE_MS = 120
-const wallClock = (): number => performance.timeOrigin + performance.now()
 
 export class TabStreamer {
   readonly #page: Page
@@ -55,6 +53,9 @@ export class TabStreamer {
   #resize?: NodeJS.Timeout
   #disposed = false
   readonly #stills: DetailStills
+  readonly #lean: LeanStream
+  readonly #deliveries = new Map<FrameTarget, Delivery>()
+  #tierTimer?: NodeJS.Timeout
   frames = 0
 
   constructor (page: Page, opts: StreamerOptions) {
@@ -66,11 +67,18 @@ export class TabStreamer {
       aim: () => this.#aim,
       refresh: () => { const size = this.#running; if (size) this.#enqueue(() => this.#start(size, true)) }
     }, { quality: opts.quality, log: opts.log, now: wallClock })
+    this.#lean = new LeanStream(page, {
+      quality: Math.min(LEAN_QUALITY, opts.quality),
+      log: opts.log,
+      aim: () => this.#aim,
+      deliver: (frame) => { for (const target of this.#onLean()) target.offer(frame) }
+    })
   }
 
   /** Starts streaming to a viewer; it gets the cached frame at once if there is one. */
   add (target: FrameTarget): void {
     this.#targets.set(target, undefined)
+    this.#watchDelivery(target)
     this.#clearLinger()
     const frame = this.#frame()
     if (frame) target.offer(frame)
@@ -79,6 +87,8 @@ export class TabStreamer {
   remove (target: FrameTarget): void {
     if (!this.#targets.delete(target)) return
     this.#stills.forget(target)
+    if (this.#deliveries.delete(target)) this.#steerLean()
+    if (this.#deliveries.size === 0) { clearInterval(this.#tierTimer); this.#tierTimer = undefined }
     if (this.#targets.size === 0) this.#enqueue(() => this.#stop())
     else this.#scheduleResize()
   }
@@ -89,6 +99,13 @@ export class TabStreamer {
     this.#targets.set(target, size)
     if (!this.#running) this.#enqueue(() => this.#start(this.#desired()))
     else this.#scheduleResize()
+    if (this.#deliveries.get(target)?.state.tier === 'lean') this.#steerLean()
+  }
+
+  /** Which stream each viewer is on, and the lean stream's size while it runs. */
+  get tiers (): { lean: number, full: number, leanSize?: ScreencastSize, leanFrames: number } {
+    const lean = this.#onLean().length
+    return { lean, full: this.#targets.size - lean, leanSize: this.#lean.running, leanFrames: this.#lean.frames }
   }
 
   /** A viewer showing part of the viewport asks for a sharp still of it (null: no longer). */
@@ -104,7 +121,10 @@ export class TabStreamer {
     if (JSON.stringify(aim) === JSON.stringify(this.#aim)) return
     this.#aim = aim
     this.#encoded = undefined
+    this.#lean.reframe()
     this.#broadcast()
+    const lean = this.#lean.frame()
+    if (lean) for (const target of this.#onLean()) target.offer(lean)
   }
 
   get aim (): FrameAim { return this.#aim }
@@ -133,9 +153,11 @@ export class TabStreamer {
     this.#stills.dispose()
     this.#clearLinger()
     clearTimeout(this.#resize)
+    clearInterval(this.#tierTimer)
     this.#targets.clear()
+    this.#deliveries.clear()
     this.#enqueue(() => this.#stop())
-    await this.#chain
+    await Promise.all([this.#chain, this.#lean.dispose()])
     const session = await this.#session?.catch(() => undefined)
     await session?.detach().catch(() => undefined)
   }
@@ -195,7 +217,7 @@ export class TabStreamer {
     if (!this.#running) return
     // A frame of a still's clip, not of the viewport: no viewer may see it.
     if (this.#stills.swallows(ev.metadata)) return
-    this.#last = { jpeg: Buffer.from(ev.data, 'base64'), meta: ev.metadata, receivedAt: wallClock(), seq: ++frameSeq }
+    this.#last = { jpeg: Buffer.from(ev.data, 'base64'), meta: ev.metadata, receivedAt: wallClock(), seq: nextFrameSeq() }
     this.#encoded = undefined
     this.frames++
     this.#broadcast()
@@ -221,7 +243,56 @@ export class TabStreamer {
   #broadcast (): void {
     const frame = this.#frame()
     if (!frame) return
-    for (const target of this.#targets.keys()) target.offer(frame)
+    // A viewer moved to the lean stream keeps the full one until the lean one has a frame.
+    const leanReady = this.#lean.frame() !== undefined
+    for (const target of this.#targets.keys()) {
+      if (leanReady && this.#deliveries.get(target)?.state.tier === 'lean') continue
+      target.offer(frame)
+    }
+  }
+
+  #onLean (): FrameTarget[] {
+    return [...this.#deliveries].filter(([, d]) => d.state.tier === 'lean').map(([target]) => target)
+  }
+
+  /** Sinks that count what they send are measured each window; others stay on the full stream. */
+  #watchDelivery (target: FrameTarget): void {
+    if (target.sent === undefined || target.skipped === undefined) return
+    const now = wallClock()
+    this.#deliveries.set(target, { state: initialTier(now), sent: target.sent, skipped: target.skipped, at: now })
+    if (this.#tierTimer) return
+    this.#tierTimer = setInterval(() => this.#measureDeliveries(), TIER_WINDOW_MS)
+    this.#tierTimer.unref()
+  }
+
+  #measureDeliveries (): void {
+    const now = wallClock()
+    let moved = false
+    for (const [target, d] of this.#deliveries) {
+      const sent = target.sent ?? 0
+      const skipped = target.skipped ?? 0
+      const window = { sent: sent - d.sent, skipped: skipped - d.skipped, ms: now - d.at }
+      const state = nextTier(d.state, window, now)
+      if (state.tier !== d.state.tier) {
+        moved = true
+        this.#opts.log.info({ tier: state.tier, fps: Math.round(window.sent * 1000 / window.ms), skipped: window.skipped, retry_ms: state.retryMs }, state.tier === 'lean' ? 'panel viewer moved to the lean stream' : 'panel viewer tries the full stream again')
+      }
+      this.#deliveries.set(target, { state, sent, skipped, at: now })
+    }
+    if (moved) this.#steerLean()
+  }
+
+  /** Runs the lean stream at the size its largest viewer needs, or stops it when nobody is on it. */
+  #steerLean (): void {
+    let best: ScreencastSize | undefined
+    for (const target of this.#onLean()) {
+      const size = leanSize(this.#targets.get(target) ?? this.#opts.provisional)
+      best = best ? { maxWidth: Math.max(best.maxWidth, size.maxWidth), maxHeight: Math.max(best.maxHeight, size.maxHeight) } : size
+    }
+    this.#lean.want(best)
+    // A viewer back on the full stream is painted at once, not at the page's next change.
+    const frame = this.#frame()
+    if (frame) for (const [target, d] of this.#deliveries) if (d.state.tier === 'full') target.offer(frame)
   }
 
   #nextFrame (timeoutMs: number): Promise<void> {

@@ -121,7 +121,11 @@ export const DetailMessage = message('detail', {
   scale: Type.Number({ minimum: 0, maximum: 100, description: 'device px per CSS px it is shown at' })
 }, 'the part of the viewport on show: asks for one sharp still of it ("Sharp when zoomed" below); view links may send it')
 
-export const TakeMessage = message('take', {}, 'take control (SPEC section 7)')
+export const AckMessage = message('ack', {
+  n: Type.Integer({ minimum: 0, description: 'binary messages (frames and stills) received on this socket so far' })
+}, 'the viewer received that many frames; the host keeps on their way only as many as the viewer\'s link carries ("A slow viewer" below); view links send it too')
+
+export const TakeMessage = message('take', {}, 'take control (docs/spec.md section 7)')
 export const ReleaseMessage = message('release', {}, 'hand control back')
 export const DoneMessage = message('done', {}, 'the person is done: the agent gets the tab back')
 export const DeclineMessage = message('decline', { reason: DeclineReason }, '"I can\'t do this", with an optional note for the driver')
@@ -142,6 +146,7 @@ export const PANEL_MESSAGES = {
   permission: PermissionAnswer,
   size: SizeMessage,
   detail: DetailMessage,
+  ack: AckMessage,
   take: TakeMessage,
   release: ReleaseMessage,
   done: DoneMessage,
@@ -157,4 +162,4 @@ type Wire<S> = S extends TSchema ? Static<S> : never
 export type InputWire = Wire<typeof MouseMessage | typeof WheelMessage | typeof KeyMessage | typeof ShortcutMessage | typeof TextMessage | typeof PasteMessage>
 export type UiAnswerWire = Wire<typeof DialogAnswer | typeof SelectAnswer | typeof ChooserCancel | typeof PickerAnswer | typeof PermissionAnswer>
 /** A message as the panel may send it: what parsePanelMessage accepts. */
-export type PanelWireMessage = InputWire | UiAnswerWire | Wire<typeof SizeMessage | typeof DetailMessage | typeof TakeMessage | typeof ReleaseMessage | typeof DoneMessage | typeof DeclineMessage | typeof ShowMessage>
+export type PanelWireMessage = InputWire | UiAnswerWire | Wire<typeof SizeMessage | typeof DetailMessage | typeof AckMessage | typeof TakeMessage | typeof ReleaseMessage | typeof DoneMessage | typeof DeclineMessage | typeof ShowMessage>

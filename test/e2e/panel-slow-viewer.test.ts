@@ -1,0 +1,102 @@
+// A slow viewer (docs/panel.md "A slow viewer", issue 22): a person on a 2 Mbit/s, 150 ms link
+// beside a fast one, both watching a page that repaints all of itself every frame. The host sees
+// the slow link drop most of the frames, moves that viewer to the lean stream (smaller frames of
+// the same page), and leaves the fast viewer's stream as it was. The slow person still works the
+// page through the smaller picture: their click lands on the button it shows. How many frames a
+// second each gets is the bench's to measure (`npm run bench`, docs/performance.md), not a test's.
+import t from 'tap'
+import type { Page } from 'puppeteer-core'
+import { startHost } from '../helpers/host.js'
+import { startFixtureServer } from '../helpers/fixture-server.js'
+import { mintPanelLink } from '../helpers/mint.js'
+import { until } from '../helpers/until.js'
+import { clientPointOf, launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
+
+// Fine noise over the whole viewport, new every frame: large JPEGs that a 2 Mbit/s link cannot
+// carry at the page's rate, as a video or a busy map would be.
+const BUSY = `<!doctype html><title>Busy</title>
+<body style="margin:0;overflow:hidden;font:20px sans-serif">
+<canvas id="c" width="1280" height="720" style="position:fixed;left:0;top:0"></canvas>
+<button id="go" style="position:fixed;left:520px;top:300px;width:240px;height:80px;font-size:24px">Continue</button>
+<script>
+const c = document.getElementById('c').getContext('2d')
+window.clicks = []
+document.getElementById('go').addEventListener('click', (e) => clicks.push(e.target.id))
+function frame () {
+  for (let i = 0; i < 300; i++) {
+    c.fillStyle = 'rgb(' + (Math.random() * 255 | 0) + ',' + (Math.random() * 255 | 0) + ',' + (Math.random() * 255 | 0) + ')'
+    c.fillRect(Math.random() * 1280 | 0, Math.random() * 720 | 0, 12, 12)
+  }
+  requestAnimationFrame(frame)
+}
+requestAnimationFrame(frame)
+</script>`
+
+/** The widths of the frames this viewer drew, recorded from the panel's own hook. */
+async function recordWidths (page: Page): Promise<void> {
+  await page.evaluateOnNewDocument(() => {
+    const w = window as any
+    w.widths = []
+    w.afhttpOnFrame = ({ bitmap }: { bitmap: ImageBitmap }) => { w.widths.push(bitmap.width) }
+  })
+}
+const widths = async (page: Page): Promise<number[]> => await page.evaluate(() => (window as any).widths as number[])
+const stats = async (page: Page): Promise<{ frames: number, bytes: number }> => await page.evaluate(() => ({ ...(window as any).afhttpPanelStats }))
+
+t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full stream, and the slow one still works the page', async (t) => {
+  const host = await startHost(t)
+  const site = await startFixtureServer(t, { '/busy': { body: BUSY } })
+  const browser = await launchViewerBrowser(t)
+  const tab = await host.app.tabs.open(host.config.defaultProfile)
+  tab.retained = true
+  await tab.page.goto(`${site.url}/busy`)
+
+  // The fast viewer only watches (a view link); the slow one holds control.
+  const fast = await openViewer(browser, host)
+  await recordWidths(fast.page)
+  await fast.page.goto(onHost(host, (await mintPanelLink(host, tab.id, { mode: 'view' })).takeover_url_secret))
+  await waitForFrames(fast.page, 5)
+  // The stream's width once the viewer said how much it shows (the first frames are provisional).
+  const full = (await widths(fast.page)).at(-1) ?? 0
+
+  const slow = await openViewer(browser, host)
+  await recordWidths(slow.page)
+  await slow.page.emulateNetworkConditions({ download: 2_000_000 / 8, upload: 1_000_000 / 8, latency: 150 })
+  await slow.page.goto(onHost(host, (await mintPanelLink(host, tab.id)).takeover_url_secret))
+  await waitForControl(slow.page)
+  await waitForFrames(slow.page)
+  const before = await stats(slow.page)
+  t.ok((await widths(slow.page)).includes(full), `the slow viewer starts on the full stream (${full} px wide)`)
+
+  // Moved once its link has shown, over a measuring window, that it drops most frames.
+  const streamer = host.app.panel.streamer(tab)
+  await until(() => streamer.tiers.lean === 1 && streamer.tiers.leanFrames > 0, 'the slow viewer on the lean stream', 30_000)
+  const movedAt = (await widths(fast.page)).length
+  const fastBefore = (await widths(fast.page)).at(-1)
+  t.match(host.logs.text(), /panel viewer moved to the lean stream/, 'the host says why')
+  t.equal(streamer.tiers.full, 1, 'the other viewer stays on the full stream')
+  const lean = streamer.tiers.leanSize
+  t.ok(lean !== undefined && lean.maxWidth <= full * 0.6, `the lean stream is at most 0.6 of the full width (${JSON.stringify(lean)} against ${full})`)
+
+  // The lean frames are smaller on the wire as well as in pixels.
+  const mid = await stats(slow.page)
+  await slow.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.frames >= n + 8, { timeout: 30_000 }, mid.frames)
+  const after = await stats(slow.page)
+  const fullBytes = (mid.bytes - before.bytes) / Math.max(1, mid.frames - before.frames)
+  const leanBytes = (after.bytes - mid.bytes) / (after.frames - mid.frames)
+  t.ok(leanBytes < fullBytes * 0.6, `a lean frame carries at most 0.6 of a full one's bytes (${Math.round(leanBytes)} against ${Math.round(fullBytes)} before)`)
+  const slowLast = (await widths(slow.page)).slice(-5)
+  t.ok(slowLast.every((w) => w <= full * 0.6), `the slow viewer's latest frames are all lean (${slowLast.join(', ')})`)
+
+  // The fast viewer never noticed: every frame it drew after the move is as wide as before.
+  await fast.page.waitForFunction((n: number) => (window as any).widths.length >= n + 10, { timeout: 30_000 }, movedAt)
+  const fastAfter = (await widths(fast.page)).slice(movedAt)
+  t.same([...new Set(fastAfter)], [fastBefore], 'the fast viewer keeps full-width frames')
+
+  // The slow person clicks the button where the lean picture shows it.
+  const box = await tab.page.$eval('#go', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
+  const at = await clientPointOf(slow.page, box.x, box.y)
+  await slow.page.mouse.click(at.x, at.y)
+  await tab.page.waitForFunction(() => (window as any).clicks.length > 0, { timeout: 15_000 })
+  t.same(await tab.page.evaluate(() => (window as any).clicks), ['go'], 'the click through the lean picture lands on the button')
+})
