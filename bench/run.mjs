@@ -195,12 +195,13 @@ async function main (mode) {
   })
   const results = { mode: host.app.browsers.mode, when: new Date().toISOString(), cpus: os.cpus().length, cpu_model: os.cpus()[0]?.model, window_ms: WINDOW_MS }
   try {
+    // The host brings its browser up in the background: its pid is known once a tab is open.
+    const animated = await hostTab(host, `${site.url}/animated`)
     const roots = {
       host_node: { pid: process.pid, deep: false },
       host_chromium: { pid: host.app.browsers.status(host.app.config.defaultProfile).pid, deep: true },
       viewer_chromium: { pid: viewer.process().pid, deep: true }
     }
-    const animated = await hostTab(host, `${site.url}/animated`)
     if (PHONE_ONLY) {
       results.phone = await measurePhone({ host, tab: animated, openPanel, panelRate, roots, viewer })
       results.load = { before: load0.map((l) => round(l, 2)), after: os.loadavg().map((l) => round(l, 2)) }
