@@ -4,8 +4,8 @@
 // of them needs, and its frames are numbered and framed like the full stream's.
 import type { CDPSession, Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
-import { encodeFrame, type FrameAim } from './frame-codec.js'
-import { nextFrameSeq, wallClock, type ScreencastFrameEvent, type ScreencastSize } from './screencast.js'
+import type { FrameAim } from './frame-codec.js'
+import { screencastSession, StepChain, wireFrame, type ReceivedFrame, type ScreencastSize } from './screencast.js'
 
 export interface LeanStreamOptions {
   quality: number
@@ -21,22 +21,23 @@ export class LeanStream {
   readonly #opts: LeanStreamOptions
   #session?: Promise<CDPSession>
   #running?: ScreencastSize
-  #last?: { jpeg: Buffer, meta: ScreencastFrameEvent['metadata'], receivedAt: number, seq: number }
+  #last?: ReceivedFrame
   #encoded?: Uint8Array
-  #chain: Promise<void> = Promise.resolve()
+  readonly #steps: StepChain
   #disposed = false
   frames = 0
 
   constructor (page: Page, opts: LeanStreamOptions) {
     this.#page = page
     this.#opts = opts
+    this.#steps = new StepChain(opts.log, 'panel lean screencast')
   }
 
   get running (): ScreencastSize | undefined { return this.#running }
 
   /** Streams at `size`, or stops with undefined (nobody is on the lean stream). */
   want (size: ScreencastSize | undefined): void {
-    this.#enqueue(async () => {
+    this.#steps.enqueue(async () => {
       if (this.#disposed) return
       if (!size) return await this.#stop()
       const now = this.#running
@@ -52,16 +53,7 @@ export class LeanStream {
   frame (): Uint8Array | undefined {
     const last = this.#last
     if (!last || !this.#running) return undefined
-    this.#encoded ??= encodeFrame({
-      seq: last.seq,
-      deviceWidth: last.meta.deviceWidth,
-      deviceHeight: last.meta.deviceHeight,
-      pageScaleFactor: last.meta.pageScaleFactor,
-      scrollX: last.meta.scrollOffsetX,
-      scrollY: last.meta.scrollOffsetY,
-      aim: this.#opts.aim(),
-      receivedAt: last.receivedAt
-    }, last.jpeg)
+    this.#encoded ??= wireFrame(last, this.#opts.aim())
     return this.#encoded
   }
 
@@ -72,8 +64,8 @@ export class LeanStream {
 
   async dispose (): Promise<void> {
     this.#disposed = true
-    this.#enqueue(() => this.#stop())
-    await this.#chain
+    this.#steps.enqueue(() => this.#stop())
+    await this.#steps.idle
     const session = await this.#session?.catch(() => undefined)
     await session?.detach().catch(() => undefined)
   }
@@ -87,24 +79,14 @@ export class LeanStream {
     await session?.send('Page.stopScreencast').catch(() => undefined)
   }
 
-  #enqueue (step: () => Promise<void>): void {
-    this.#chain = this.#chain.then(step).catch((err: unknown) => {
-      this.#opts.log.warn({ err }, 'panel lean screencast step failed')
-    })
-  }
-
   async #sessionOf (): Promise<CDPSession> {
-    this.#session ??= this.#page.createCDPSession().then((session) => {
-      session.on('Page.screencastFrame', (ev: ScreencastFrameEvent) => this.#onFrame(session, ev))
-      return session
-    })
+    this.#session ??= screencastSession(this.#page, (frame) => this.#onFrame(frame))
     return await this.#session
   }
 
-  #onFrame (session: CDPSession, ev: ScreencastFrameEvent): void {
-    session.send('Page.screencastFrameAck', { sessionId: ev.sessionId }).catch(() => undefined)
+  #onFrame (received: ReceivedFrame): void {
     if (!this.#running) return
-    this.#last = { jpeg: Buffer.from(ev.data, 'base64'), meta: ev.metadata, receivedAt: wallClock(), seq: nextFrameSeq() }
+    this.#last = received
     this.#encoded = undefined
     this.frames++
     const frame = this.frame()

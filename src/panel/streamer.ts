@@ -14,9 +14,9 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { DetailRect } from '../core/detail.js'
 import { initialTier, leanSize, LEAN_QUALITY, nextTier, TIER_WINDOW_MS, type TierState } from '../core/stream-tier.js'
 import { DetailStills, type StillTarget } from './detail-stills.js'
-import { encodeFrame, type FrameAim } from './frame-codec.js'
+import type { FrameAim } from './frame-codec.js'
 import { LeanStream } from './lean-stream.js'
-import { nextFrameSeq, wallClock, type ScreencastFrameEvent, type ScreencastSize } from './screencast.js'
+import { screencastSession, StepChain, wallClock, wireFrame, type ReceivedFrame, type ScreencastSize } from './screencast.js'
 
 export type { ScreencastSize } from './screencast.js'
 /** A viewer's end of the stream; a sink that counts what it sent and skipped can be moved to the lean stream. */
@@ -25,7 +25,6 @@ export interface FrameTarget { offer (frame: Uint8Array): void, readonly sent?: 
 /** A viewer's tier and the sink counts at the start of its measuring window. */
 interface Delivery { state: TierState, sent: number, skipped: number, at: number }
 
-interface LastFrame { jpeg: Buffer, meta: ScreencastFrameEvent['metadata'], receivedAt: number, seq: number }
 
 export interface StreamerOptions {
   quality: number
@@ -44,10 +43,10 @@ export class TabStreamer {
   readonly #waiters = new Set<() => void>()
   #session?: Promise<CDPSession>
   #running?: ScreencastSize
-  #last?: LastFrame
+  #last?: ReceivedFrame
   #encoded?: Uint8Array
   #aim: FrameAim = { kind: 'viewport' }
-  #chain: Promise<void> = Promise.resolve()
+  readonly #steps: StepChain
   #lingerUntil = 0
   #linger?: NodeJS.Timeout
   #resize?: NodeJS.Timeout
@@ -61,6 +60,7 @@ export class TabStreamer {
   constructor (page: Page, opts: StreamerOptions) {
     this.#page = page
     this.#opts = opts
+    this.#steps = new StepChain(opts.log, 'panel screencast')
     this.#stills = new DetailStills({
       session: () => this.#sessionOf(),
       last: () => this.#last,
@@ -157,7 +157,7 @@ export class TabStreamer {
     this.#targets.clear()
     this.#deliveries.clear()
     this.#enqueue(() => this.#stop())
-    await Promise.all([this.#chain, this.#lean.dispose()])
+    await Promise.all([this.#steps.idle, this.#lean.dispose()])
     const session = await this.#session?.catch(() => undefined)
     await session?.detach().catch(() => undefined)
   }
@@ -182,17 +182,12 @@ export class TabStreamer {
   }
 
   #enqueue (step: () => Promise<void>): void {
-    this.#chain = this.#chain.then(step).catch((err: unknown) => {
-      this.#opts.log.warn({ err }, 'panel screencast step failed')
-    })
+    this.#steps.enqueue(step)
   }
 
   async #sessionOf (): Promise<CDPSession> {
-    this.#session ??= this.#page.createCDPSession().then((session) => {
-      session.on('Page.screencastFrame', (ev: ScreencastFrameEvent) => this.#onFrame(session, ev))
-      return session
-    })
-    return this.#session
+    this.#session ??= screencastSession(this.#page, (frame) => this.#onFrame(frame))
+    return await this.#session
   }
 
   async #start (size: ScreencastSize, restart = false): Promise<void> {
@@ -212,12 +207,11 @@ export class TabStreamer {
     await session?.send('Page.stopScreencast').catch(() => undefined)
   }
 
-  #onFrame (session: CDPSession, ev: ScreencastFrameEvent): void {
-    session.send('Page.screencastFrameAck', { sessionId: ev.sessionId }).catch(() => undefined)
+  #onFrame (received: ReceivedFrame): void {
     if (!this.#running) return
     // A frame of a still's clip, not of the viewport: no viewer may see it.
-    if (this.#stills.swallows(ev.metadata)) return
-    this.#last = { jpeg: Buffer.from(ev.data, 'base64'), meta: ev.metadata, receivedAt: wallClock(), seq: nextFrameSeq() }
+    if (this.#stills.swallows(received.meta)) return
+    this.#last = received
     this.#encoded = undefined
     this.frames++
     this.#broadcast()
@@ -227,16 +221,7 @@ export class TabStreamer {
   #frame (): Uint8Array | undefined {
     const last = this.#last
     if (!last) return undefined
-    this.#encoded ??= encodeFrame({
-      seq: last.seq,
-      deviceWidth: last.meta.deviceWidth,
-      deviceHeight: last.meta.deviceHeight,
-      pageScaleFactor: last.meta.pageScaleFactor,
-      scrollX: last.meta.scrollOffsetX,
-      scrollY: last.meta.scrollOffsetY,
-      aim: this.#aim,
-      receivedAt: last.receivedAt
-    }, last.jpeg)
+    this.#encoded ??= wireFrame(last, this.#aim)
     return this.#encoded
   }
 
