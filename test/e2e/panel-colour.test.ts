@@ -9,6 +9,7 @@ import type { Browser, Page } from 'puppeteer-core'
 import { startHost, type TestHost } from '../helpers/host.js'
 import type { TabRecord } from '../../src/tabs/types.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { mintPanelLink } from '../helpers/mint.js'
 import { clientPointOf, DESKTOP, launchViewerBrowser, onHost, openViewer, PHONE, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 
 const THEME = `<!doctype html><title>Theme</title><body style="margin:0;font:16px sans-serif">
@@ -34,11 +35,7 @@ async function pressColourInPanel (host: TestHost, browser: Browser, url: string
   const tab = await host.app.tabs.open(host.config.defaultProfile)
   tab.retained = true
   await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: tab.id, url, timeout_ms: 5000 }) })
-  // takeover_unavailable is retryable (a live check missed its budget on a busy machine): a driver asks again.
-  let res = await host.api(`/v1/tabs/${tab.id}/handoff`, { method: 'POST', body: '{}' })
-  for (let i = 0; i < 3 && res.status === 503; i++) res = await host.api(`/v1/tabs/${tab.id}/handoff`, { method: 'POST', body: '{}' })
-  const minted = await res.json() as Record<string, string>
-  if (res.status !== 200) throw new Error(`mint answered ${res.status}: ${JSON.stringify(minted)}`)
+  const minted = await mintPanelLink(host, tab.id)
   const { page: panel } = await openViewer(browser, host, viewport)
   await panel.goto(onHost(host, minted.takeover_url_secret))
   await waitForControl(panel)

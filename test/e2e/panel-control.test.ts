@@ -7,6 +7,7 @@ import WebSocket from 'ws'
 import type { HTTPRequest } from 'puppeteer-core'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { mintPanelLink } from '../helpers/mint.js'
 import { launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import { decodeFrame } from '../../src/panel/frame-codec.js'
 import { ManualClock } from '../../src/core/clock.js'
@@ -30,8 +31,7 @@ async function exchanged (url: string): Promise<Exchanged> {
 }
 
 async function mint (host: TestHost, tabId: string): Promise<string> {
-  const res = await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })
-  return onHost(host, (await res.json() as any).takeover_url_secret)
+  return onHost(host, (await mintPanelLink(host, tabId)).takeover_url_secret)
 }
 
 type Opened = { ws: WebSocket, messages: any[], frames: Buffer[] } | { status: number }

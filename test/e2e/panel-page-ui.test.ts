@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { Page } from 'puppeteer-core'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { mintPanelLink } from '../helpers/mint.js'
 import { clientPointOf, DESKTOP, launchViewerBrowser, onHost, openViewer, PHONE, waitForControl } from '../helpers/panel-browser.js'
 import { UPLOAD_FILE_BYTES_MAX } from '../../src/core/page-ui.js'
 
@@ -78,10 +79,7 @@ async function mintPanel (host: TestHost, url: string): Promise<{ tabId: string,
 
 /** A mint's answer, or a failure that carries the host's refusal (which live check, and why). */
 async function mint (host: TestHost, tabId: string): Promise<Record<string, string>> {
-  const res = await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })
-  const text = await res.text()
-  if (res.status !== 200) throw new Error(`mint answered ${res.status}: ${text}`)
-  return JSON.parse(text) as Record<string, string>
+  return { ...await mintPanelLink(host, tabId) }
 }
 
 async function mintAgain (host: TestHost, tabId: string): Promise<string> {

@@ -6,6 +6,7 @@ import t, { type Test } from 'tap'
 import WebSocket from 'ws'
 import { startHost, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { mintPanelLink } from '../helpers/mint.js'
 import { launchViewerBrowser, onHost, openViewer, PHONE, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import { ManualClock } from '../../src/core/clock.js'
 import { leaseCookieOf, openLink } from '../helpers/open-link.js'
@@ -42,8 +43,7 @@ async function exchange (url: string): Promise<string> {
 }
 
 async function mint (host: TestHost, tabId: string, body: object): Promise<any> {
-  const res = await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: JSON.stringify(body) })
-  return res.json()
+  return await mintPanelLink(host, tabId, body as Record<string, unknown>)
 }
 
 const until = async (what: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> => {
