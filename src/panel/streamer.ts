@@ -87,7 +87,9 @@ export class TabStreamer {
   remove (target: FrameTarget): void {
     if (!this.#targets.delete(target)) return
     this.#stills.forget(target)
-    if (this.#deliveries.delete(target)) this.#steerLean()
+    const wasLean = this.#deliveries.get(target)?.state.tier === 'lean'
+    this.#deliveries.delete(target)
+    if (wasLean) this.#steerLean()
     if (this.#deliveries.size === 0) { clearInterval(this.#tierTimer); this.#tierTimer = undefined }
     if (this.#targets.size === 0) this.#enqueue(() => this.#stop())
     else this.#scheduleResize()
@@ -253,6 +255,7 @@ export class TabStreamer {
   #measureDeliveries (): void {
     const now = wallClock()
     let moved = false
+    const backToFull: FrameTarget[] = []
     for (const [target, d] of this.#deliveries) {
       const sent = target.sent ?? 0
       const skipped = target.skipped ?? 0
@@ -260,11 +263,15 @@ export class TabStreamer {
       const state = nextTier(d.state, window, now)
       if (state.tier !== d.state.tier) {
         moved = true
+        if (state.tier === 'full') backToFull.push(target)
         this.#opts.log.info({ tier: state.tier, fps: Math.round(window.sent * 1000 / window.ms), skipped: window.skipped, retry_ms: state.retryMs }, state.tier === 'lean' ? 'panel viewer moved to the lean stream' : 'panel viewer tries the full stream again')
       }
       this.#deliveries.set(target, { state, sent, skipped, at: now })
     }
     if (moved) this.#steerLean()
+    // A viewer back on the full stream is painted at once, not at the page's next change.
+    const frame = this.#frame()
+    if (frame) for (const target of backToFull) target.offer(frame)
   }
 
   /** Runs the lean stream at the size its largest viewer needs, or stops it when nobody is on it. */
@@ -275,9 +282,6 @@ export class TabStreamer {
       best = best ? { maxWidth: Math.max(best.maxWidth, size.maxWidth), maxHeight: Math.max(best.maxHeight, size.maxHeight) } : size
     }
     this.#lean.want(best)
-    // A viewer back on the full stream is painted at once, not at the page's next change.
-    const frame = this.#frame()
-    if (frame) for (const [target, d] of this.#deliveries) if (d.state.tier === 'full') target.offer(frame)
   }
 
   #nextFrame (timeoutMs: number): Promise<void> {
