@@ -164,13 +164,10 @@ export class TabStreamer {
     await session?.detach().catch(() => undefined)
   }
 
+  /** The full stream's size: what its viewers can show (a lean viewer's zoom costs the others nothing). */
   #desired (): ScreencastSize {
-    let best: ScreencastSize | undefined
-    for (const size of this.#targets.values()) {
-      if (!size) continue
-      best = best ? { maxWidth: Math.max(best.maxWidth, size.maxWidth), maxHeight: Math.max(best.maxHeight, size.maxHeight) } : size
-    }
-    return best ?? this.#opts.provisional
+    const onFull = [...this.#targets].filter(([target]) => this.#deliveries.get(target)?.state.tier !== 'lean')
+    return largest((onFull.length > 0 ? onFull : [...this.#targets]).map(([, size]) => size)) ?? this.#opts.provisional
   }
 
   #scheduleResize (): void {
@@ -276,12 +273,8 @@ export class TabStreamer {
 
   /** Runs the lean stream at the size its largest viewer needs, or stops it when nobody is on it. */
   #steerLean (): void {
-    let best: ScreencastSize | undefined
-    for (const target of this.#onLean()) {
-      const size = leanSize(this.#targets.get(target) ?? this.#opts.provisional)
-      best = best ? { maxWidth: Math.max(best.maxWidth, size.maxWidth), maxHeight: Math.max(best.maxHeight, size.maxHeight) } : size
-    }
-    this.#lean.want(best)
+    this.#lean.want(largest(this.#onLean().map((target) => leanSize(this.#targets.get(target) ?? this.#opts.provisional))))
+    if (this.#running) this.#scheduleResize()
   }
 
   #nextFrame (timeoutMs: number): Promise<void> {
@@ -308,6 +301,15 @@ export class TabStreamer {
     clearTimeout(this.#linger)
     this.#lingerUntil = 0
   }
+}
+
+function largest (sizes: Array<ScreencastSize | undefined>): ScreencastSize | undefined {
+  let best: ScreencastSize | undefined
+  for (const size of sizes) {
+    if (!size) continue
+    best = best ? { maxWidth: Math.max(best.maxWidth, size.maxWidth), maxHeight: Math.max(best.maxHeight, size.maxHeight) } : size
+  }
+  return best
 }
 
 /** Restart only for a real change in size: each restart costs a frame interval. */
