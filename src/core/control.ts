@@ -134,7 +134,7 @@ export interface HeldEntry { readonly kind: HeldKind; readonly id: string }
 
 // CDP `buttons` bits (left 1, right 2, middle 4, back 8, forward 16). Every
 // mouseMoved of a drag must carry them or the page sees buttons = 0 and the
-// drag fails (CDP-NOTES "Input relay pitfalls").
+// drag fails (docs/panel.md "CDP facts" 6).
 const BUTTON_BITS: Readonly<Record<string, number>> = { left: 1, right: 2, middle: 4, back: 8, forward: 16 }
 
 /**

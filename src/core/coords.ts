@@ -142,7 +142,7 @@ export function clampAim(aim: Rect, geom: FrameGeometry, margin = 0): Rect {
   return { x: left, y: top, width: right - left, height: bottom - top }
 }
 
-/** A JPEG pixel to viewport CSS pixels (CDP-NOTES point 6). */
+/** A JPEG pixel to viewport CSS pixels (docs/panel.md "CDP facts" 4). */
 export function imagePixelToViewport(px: Point, geom: FrameGeometry): Point {
   return {
     x: px.x * geom.deviceWidth / geom.imageWidth,

@@ -1,7 +1,7 @@
 // Relays a person's input into the page over one CDP session (docs/spec.md section 10).
 //
 // Events are sent in order without awaiting each one: one session keeps the order, and
-// awaiting costs 2–8 ms per event (CDP-NOTES). What is pressed is tracked in HeldInput so
+// awaiting costs 2–8 ms per event (docs/panel.md "CDP facts" 5). What is pressed is tracked in HeldInput so
 // that a viewer leaving never leaves a button or key down in the page.
 import type { CDPSession } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'

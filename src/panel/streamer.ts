@@ -1,7 +1,7 @@
 // One CDP screencast per tab, shared by every viewer (docs/spec.md section 10 "Stream").
 //
 // Frames are acked the moment they reach Node (delaying the ack costs frame rate,
-// CDP-NOTES point 2), decoded from base64 once, framed once, and offered to each
+// docs/panel.md "CDP facts" 2), decoded from base64 once, framed once, and offered to each
 // viewer's FrameSink, which keeps only the newest. The last frame is cached so a
 // viewer that connects to a settled page (which sends no frames) is painted at once.
 // The frame size is the largest any viewer can show; nothing streams without a viewer

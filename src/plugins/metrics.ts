@@ -151,7 +151,7 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
 
   const inputSeconds = new Histogram({ name: 'afhttp_panel_input_to_page_seconds', help: 'From a viewer\'s input message arriving to Chromium acknowledging the relayed Input event (the renderer has handled it), by kind.', labelNames: ['kind'] as const, buckets: INPUT_BUCKETS, registers })
 
-  const checkSeconds = new Histogram({ name: 'afhttp_live_check_duration_seconds', help: 'Live checks (SPEC section 9) by check and result.', labelNames: ['check', 'ok'] as const, buckets: CHECK_BUCKETS, registers })
+  const checkSeconds = new Histogram({ name: 'afhttp_live_check_duration_seconds', help: 'Live checks (docs/spec.md section 9) by check and result.', labelNames: ['check', 'ok'] as const, buckets: CHECK_BUCKETS, registers })
 
   const metrics: HostMetrics = {
     registry,

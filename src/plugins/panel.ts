@@ -8,7 +8,7 @@ import { TabStreamer } from '../panel/streamer.js'
 import { UploadStore } from '../panel/uploads.js'
 import type { TabRecord } from './tabs.js'
 
-/** JPEG quality of panel frames: 60–70 keeps 60 fps at full size (CDP-NOTES point 1). */
+/** JPEG quality of panel frames: 60–70 keeps 60 fps at full size (docs/panel.md "CDP facts" 1). */
 export const FRAME_QUALITY = 60
 
 export interface PanelService {

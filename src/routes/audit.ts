@@ -11,7 +11,7 @@ const DEFAULT_LIMIT = 100
 export default async function auditRoutes (app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>()
   r.get('/v1/tabs/:tab_id/handoff/audit', {
-    schema: { summary: 'The audit trail of a tab\'s handoffs, oldest first (SPEC section 19)', params: TabAuditParams, response: answers({ 200: AuditTrailAnswer }) }
+    schema: { summary: 'The audit trail of a tab\'s handoffs, oldest first (docs/spec.md section 19)', params: TabAuditParams, response: answers({ 200: AuditTrailAnswer }) }
   }, async (req) => {
     const entries = await app.audit.forTab(req.params.tab_id)
     if (!entries.length) throw new AfhttpError('handoff_not_found', 'This tab has no handoff in the audit trail (never handed off, or its handoffs were dropped past AFHTTP_AUDIT_KEEP).', { tab_id: req.params.tab_id })

@@ -18,7 +18,7 @@ export default async function fetchRoutes (app: FastifyInstance): Promise<void> 
     egress: (profile) => app.browsers.egress(profile)
   }
   app.withTypeProvider<TypeBoxTypeProvider>().post('/v1/fetch', {
-    schema: { summary: 'Fetch a page, or hand it to a person (SPEC section 6)', body: FetchBody, response: answers({ 200: FetchResult }) }
+    schema: { summary: 'Fetch a page, or hand it to a person (docs/spec.md section 6)', body: FetchBody, response: answers({ 200: FetchResult }) }
   }, async (req, reply) => idempotent(app, req, reply, async () => {
     const started = performance.now()
     const seconds = (): number => (performance.now() - started) / 1000

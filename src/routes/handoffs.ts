@@ -7,7 +7,7 @@ import { answers, FinishBody, HandoffMint, HandoffSummary, MintBody, TabParams }
 export default async function handoffRoutes (app: FastifyInstance): Promise<void> {
   const r = app.withTypeProvider<TypeBoxTypeProvider>()
   r.post('/v1/tabs/:tab_id/handoff', {
-    schema: { summary: 'Mint a panel URL for a person (SPEC section 7)', params: TabParams, body: MintBody, response: answers({ 200: HandoffMint }) }
+    schema: { summary: 'Mint a panel URL for a person (docs/spec.md section 7)', params: TabParams, body: MintBody, response: answers({ 200: HandoffMint }) }
   }, async (req, reply) => idempotent(app, req, reply, async () => {
     const tab = app.tabs.get(req.params.tab_id)
     const minted = await app.handoffs.mint(tab.id, {

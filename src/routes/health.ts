@@ -28,7 +28,7 @@ async function anchorPage (app: FastifyInstance, profile: string): Promise<Page 
 export default async function healthRoutes (app: FastifyInstance): Promise<void> {
   // 503 carries the same body as 200; every other failure is the error envelope.
   const response = { 200: Health, 503: Health, '4xx': ErrorEnvelope, '5xx': ErrorEnvelope }
-  app.withTypeProvider<TypeBoxTypeProvider>().get('/health', { schema: { summary: 'Bounded live observation of the default profile (SPEC sections 5 and 9)', response } }, async (_req, reply) => {
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/health', { schema: { summary: 'Bounded live observation of the default profile (docs/spec.md sections 5 and 9)', response } }, async (_req, reply) => {
     const name = app.config.defaultProfile
     const started = performance.now()
     const status = app.browsers.status(name)

@@ -39,7 +39,7 @@ async function mcpRoutes (app: FastifyInstance, opts: { token: string }): Promis
     reply.hijack()
     await sessions.handle(req.raw, reply.raw, req.body)
   }
-  const doc = 'MCP Streamable HTTP transport (SPEC section 18): POST JSON-RPC messages (initialize first; the answer names `mcp-session-id`), GET the notification stream, DELETE to end the session. Tools: fetch_page, snapshot, list_tabs, close_tab, wait_for_person; see docs/mcp.md.'
+  const doc = 'MCP Streamable HTTP transport (docs/spec.md section 18): POST JSON-RPC messages (initialize first; the answer names `mcp-session-id`), GET the notification stream, DELETE to end the session. Tools: fetch_page, snapshot, list_tabs, close_tab, wait_for_person; see docs/mcp.md.'
   app.post('/mcp', { schema: { summary: 'MCP over Streamable HTTP: a JSON-RPC message', description: doc, body: McpMessage } }, handle)
   app.get('/mcp', { schema: { summary: 'MCP over Streamable HTTP: the session\'s server-to-client stream', description: doc } }, handle)
   app.delete('/mcp', { schema: { summary: 'MCP over Streamable HTTP: end the session', description: doc } }, handle)

@@ -70,7 +70,7 @@ export type HumanTakeoverAction = Static<typeof HumanTakeoverAction>
 
 /** HTTP 200 whenever a page was loaded, whatever its status. */
 export const FetchResult = Type.Object({
-  ok: Type.Boolean({ description: 'true exactly when all five pieces of mechanical evidence hold (SPEC section 6)' }),
+  ok: Type.Boolean({ description: 'true exactly when all five pieces of mechanical evidence hold (docs/spec.md section 6)' }),
   url: Type.String(),
   final_url: Type.String(),
   status: Nullable(Type.Number(), { description: 'the main document\'s HTTP status; null when the host saw no response (a document captured in place)' }),

@@ -58,7 +58,7 @@ export type McpPerson = Static<typeof McpPerson>
 
 /** What fetch_page, snapshot and wait_for_person return: the fetch result's fields without secrets. */
 export const McpPage = Type.Object({
-  ok: described(FetchResult.properties.ok, 'true when the page is verified content (SPEC section 6); false for a snapshot'),
+  ok: described(FetchResult.properties.ok, 'true when the page is verified content (docs/spec.md section 6); false for a snapshot'),
   url: Type.String({ description: 'the page\'s URL now' }),
   status: FetchResult.properties.status,
   page_kind: Type.Optional(PageKind),

@@ -104,7 +104,7 @@ export const ProfileRunningState = Type.Object({
   connected: Type.Boolean(),
   backend: Type.Optional(Backend),
   pid: Type.Optional(Type.Number({ description: 'the browser process a `chromium` profile runs, while it runs' })),
-  starting: Type.Optional(Type.Boolean({ description: 'true while the browser is being started (SPEC section 22: the host serves before its browsers are up)' })),
+  starting: Type.Optional(Type.Boolean({ description: 'true while the browser is being started (docs/spec.md section 22: the host serves before its browsers are up)' })),
   error: Type.Optional(Type.String({ description: 'why the last browser went away or failed to start' }))
 }, OPEN)
 export type ProfileRunningState = Static<typeof ProfileRunningState>

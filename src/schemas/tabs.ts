@@ -33,7 +33,7 @@ export const TabView = Type.Object({
   retained: Type.Boolean(),
   idle_ms: Type.Number(),
   handoff: Nullable(HandoffSummary),
-  opener_tab_id: Type.Optional(Type.String({ description: 'a popup of a handed-off tab names the tab that opened it (SPEC section 7 "Popups")' })),
+  opener_tab_id: Type.Optional(Type.String({ description: 'a popup of a handed-off tab names the tab that opened it (docs/spec.md section 7 "Popups")' })),
   dialog: Type.Optional(Nullable(OpenDialog)),
   file_chooser: Type.Optional(FileChooser)
 }, OPEN)

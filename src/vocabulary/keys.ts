@@ -5,7 +5,7 @@
 export interface KeySpec {
   key: string
   code: string
-  /** Without windowsVirtualKeyCode Chromium ignores non-printable keys (CDP-NOTES). */
+  /** Without windowsVirtualKeyCode Chromium ignores non-printable keys (docs/panel.md "CDP facts" 7). */
   keyCode: number
   /** Enter types a line break in text fields and submits forms only with text "\r". */
   text?: string

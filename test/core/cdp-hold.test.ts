@@ -2,7 +2,7 @@ import t from 'tap'
 import { DeferredEmulations, heldCommandMessage, isDeferredEmulation, nestedCommand, pageEffectOf } from '../../src/core/cdp-hold.js'
 import { CdpSessionMap } from '../../src/core/cdp-sessions.js'
 
-t.test('page effects named by SPEC section 12 are effects', async (t) => {
+t.test('page effects named by docs/spec.md section 12 are effects', async (t) => {
   for (const m of ['Input.dispatchMouseEvent', 'Input.insertText', 'Page.navigate', 'Page.reload', 'Page.close', 'Emulation.setDeviceMetricsOverride', 'Emulation.setTouchEmulationEnabled']) {
     t.same(pageEffectOf(m, {}), { scope: 'session' }, m)
   }
@@ -43,7 +43,7 @@ t.test('a command nested in Target.sendMessageToTarget is unwrapped', async (t) 
   t.equal(nestedCommand('Runtime.evaluate', { message }), undefined)
 })
 
-t.test('emulations on a held tab wait for the hold to end (SPEC section 17)', async (t) => {
+t.test('emulations on a held tab wait for the hold to end (docs/spec.md section 17)', async (t) => {
   for (const m of ['Emulation.setDeviceMetricsOverride', 'Emulation.setTouchEmulationEnabled', 'Emulation.clearDeviceMetricsOverride', 'Emulation.resetPageScaleFactor', 'Emulation.setFocusEmulationEnabled']) t.ok(isDeferredEmulation(m), m)
   for (const m of ['Emulation.canEmulate', 'Emulation.setVirtualTimePolicy', 'Input.dispatchMouseEvent', 'Page.navigate', 'Emulation.settle']) t.notOk(isDeferredEmulation(m), m)
   const d = new DeferredEmulations()

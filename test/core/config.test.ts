@@ -3,7 +3,7 @@ import { ConfigError, loadConfig, MAX_HANDOFF_HOLD_MS, withBoundPort } from '../
 
 const base = { PATH: process.env.PATH }
 
-t.test('defaults follow SPEC section 3', async (t) => {
+t.test('defaults follow docs/spec.md section 3', async (t) => {
   const c = loadConfig({ ...base })
   t.equal(c.host, '127.0.0.1')
   t.equal(c.port, 8787)

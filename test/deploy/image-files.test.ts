@@ -43,7 +43,7 @@ t.test('the runtime stage and the package hold the compiled page and its documen
   const runtime = stages(await readFile(`${root}Dockerfile`, 'utf8')).get('runtime') ?? []
   t.ok(runtime.includes('COPY --from=build /app/dist ./dist'), 'the runtime gets dist/ (dist/www inside it)')
   t.ok(runtime.includes('COPY panel ./panel'), 'and the panel document')
-  t.ok(runtime.includes('COPY inbox ./inbox'), 'and the operator inbox page (SPEC section 20)')
+  t.ok(runtime.includes('COPY inbox ./inbox'), 'and the operator inbox page (docs/spec.md section 20)')
   const { stdout } = await promisify(execFile)('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, maxBuffer: 16 * 1024 * 1024 })
   const files = new Set((JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((f) => f.path))
   for (const f of ['panel/index.html', 'panel/panel.css', 'inbox/index.html', 'inbox/inbox.js', 'inbox/inbox.css', 'inbox/sw.js']) t.ok(files.has(f), `the package holds ${f}`)

@@ -16,7 +16,7 @@ export const auditCommand: HostCommand = {
   help: `usage: afhttp audit TAB [--json]
        afhttp audit --profile NAME [--since ISO] [--limit N] [--json]
 
-Prints who worked a handoff and what they did there (SPEC section 19), oldest
+Prints who worked a handoff and what they did there (docs/spec.md section 19), oldest
 first: minted, exchanged (the viewer's address and browser), control, navigated
 (origin only), popup_opened, dialog_answered, file_uploaded, finished (reason,
 by, outcome), expired, revoked. A tab's trail is readable after the tab is gone

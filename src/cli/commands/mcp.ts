@@ -7,7 +7,7 @@ export const mcpCommand: HostCommand = {
   summary: 'serve MCP over stdio: tools for agents that ask a person when a page needs one',
   help: `usage: afhttp mcp
 
-Serves the Model Context Protocol on stdin/stdout (SPEC section 18) for an MCP
+Serves the Model Context Protocol on stdin/stdout (docs/spec.md section 18) for an MCP
 client that starts it as a command. Tools: fetch_page, snapshot, list_tabs,
 close_tab, wait_for_person. Every call goes to the host(s) named by AFHTTP_URL
 (several, comma-separated, are routed by profile) with AFHTTP_TOKEN.
