@@ -21,7 +21,7 @@ import type { PromptedPermission } from '../vocabulary/profile.js'
 import { earlyDialogsOf, pageUiRelayFor, type PageUiRelay } from './page-ui-relay.js'
 import { tabsMessage } from './popups.js'
 import { PopupFollower } from './popup-follower.js'
-import { newViewerId, sendTo, staleInputMessage, stateMessage, type Viewer } from './viewer.js'
+import { answeredByViewer, newViewerId, sendTo, staleInputMessage, stateMessage, type Viewer } from './viewer.js'
 
 export interface PanelTabDeps {
   tab: TabRecord
@@ -177,16 +177,7 @@ export class PanelTab {
     }
     const msg: PanelMessage = parsed.msg
     const tabId = this.#deps.tab.id
-    if (msg.t === 'ack') {
-      // Frames flow by this count: a count the socket never carried is the panel's bug, said once.
-      if (!viewer.sink.acked(msg.n) && viewer.stale++ % 50 === 0) this.#send(viewer, { t: 'error', message: `ack.n ${msg.n} is not a count of frames sent on this socket` })
-      return
-    }
-    if (viewer.lease.mode === 'view' && msg.t !== 'size' && msg.t !== 'detail') {
-      // Enforced here, not by hidden buttons: a view link only watches (docs/spec.md section 7).
-      if (viewer.stale++ % 50 === 0) this.#send(viewer, { t: 'refused', action: msg.t, reason: 'view_only', message: 'This is a view-only link: you can watch, not act.' })
-      return
-    }
+    if (answeredByViewer(viewer, msg)) return
     if (isInput(msg) || isUiAnswer(msg)) {
       const h = this.#deps.handoffs.current(tabId)
       if (!h || !isHeld(h, this.#deps.now()) || !acceptsInput(h.control, viewer.id, msg.g)) {

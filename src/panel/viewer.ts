@@ -5,7 +5,7 @@ import WebSocket from 'ws'
 import { isHeld, summarize, type Handoff } from '../core/handoff.js'
 import type { FrameSink } from './frame-sink.js'
 import type { Lease } from './lease.js'
-import type { HostMessage, StateMessage } from './messages.js'
+import type { HostMessage, PanelMessage, StateMessage } from './messages.js'
 
 export interface Viewer {
   readonly id: string
@@ -24,6 +24,22 @@ export function newViewerId (): string {
 /** A text message to one viewer, if its socket is still open. */
 export function sendTo (viewer: Viewer, msg: HostMessage): void {
   if (viewer.ws.readyState === WebSocket.OPEN) viewer.ws.send(JSON.stringify(msg))
+}
+
+/**
+ * What a viewer's own connection settles before the tab sees it: frame acks, and a view link's
+ * attempts to act, refused here rather than by hidden buttons (docs/spec.md section 7). True when
+ * the message is done with. Complaints are said once per burst.
+ */
+export function answeredByViewer (viewer: Viewer, msg: PanelMessage): boolean {
+  if (msg.t === 'ack') {
+    // Frames flow by this count (docs/panel.md "A slow viewer"): one the socket never carried is the panel's bug.
+    if (!viewer.sink.acked(msg.n) && viewer.stale++ % 50 === 0) sendTo(viewer, { t: 'error', message: `ack.n ${msg.n} is not a count of frames sent on this socket` })
+    return true
+  }
+  if (viewer.lease.mode !== 'view' || msg.t === 'size' || msg.t === 'detail') return false
+  if (viewer.stale++ % 50 === 0) sendTo(viewer, { t: 'refused', action: msg.t, reason: 'view_only', message: 'This is a view-only link: you can watch, not act.' })
+  return true
 }
 
 /** Why input from this viewer did not reach the page, in the person's words. */
