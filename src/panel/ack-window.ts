@@ -21,9 +21,11 @@ interface Sent { bytes: number, at: number }
 interface Acked { bytes: number, at: number, rtt: number }
 
 export class AckWindow {
+  /** Sent and not yet acked, oldest first; recorded once the viewer acks (nothing grows otherwise). */
   readonly #queue: Sent[] = []
   readonly #acked: Acked[] = []
-  #sent = 0
+  /** Messages sent before the viewer's first ack: counted, never queued. */
+  #untracked = 0
   #ackedCount = 0
   #inFlightBytes = 0
   /** The viewer acks: from its first ack on, the window applies. */
@@ -31,18 +33,18 @@ export class AckWindow {
 
   /** A binary message (frame or still) handed to the socket. */
   sent (bytes: number, now: number): void {
+    if (!this.acking) { this.#untracked++; return }
     this.#queue.push({ bytes, at: now })
-    this.#sent++
     this.#inFlightBytes += bytes
   }
 
   /** The viewer has received `n` binary messages in all; false for a count it cannot have. */
   ack (n: number, now: number): boolean {
-    if (!Number.isSafeInteger(n) || n > this.#sent || n < this.#ackedCount) return false
+    if (!Number.isSafeInteger(n) || n > this.#ackedCount + this.#untracked + this.#queue.length || n < this.#ackedCount) return false
     this.acking = true
-    while (this.#ackedCount < n) {
+    for (; this.#ackedCount < n; this.#ackedCount++) {
+      if (this.#untracked > 0) { this.#untracked--; continue }
       const m = this.#queue.shift()!
-      this.#ackedCount++
       this.#inFlightBytes -= m.bytes
       this.#acked.push({ bytes: m.bytes, at: now, rtt: now - m.at })
     }
@@ -51,10 +53,10 @@ export class AckWindow {
   }
 
   get inFlight (): { frames: number, bytes: number } {
-    return { frames: this.#queue.length, bytes: this.#inFlightBytes }
+    return { frames: this.#untracked + this.#queue.length, bytes: this.#inFlightBytes }
   }
 
-  /** The bytes that may be unacknowledged now. */
+  /** The bytes that may be unacknowledged now: bandwidth × shortest round trip, with headroom. */
   limit (frameBytes: number, now: number): number {
     let rateBytes = 0
     let minRtt = Infinity
@@ -62,7 +64,7 @@ export class AckWindow {
       if (now - a.at <= RATE_WINDOW_MS) rateBytes += a.bytes
       if (a.rtt < minRtt) minRtt = a.rtt
     }
-    const bdp = Number.isFinite(minRtt) ? rateBytes * 1000 / RATE_WINDOW_MS * minRtt / 1000 : 0
+    const bdp = Number.isFinite(minRtt) ? rateBytes * minRtt / RATE_WINDOW_MS : 0
     return Math.max(MIN_FRAMES_IN_FLIGHT * frameBytes, bdp * HEADROOM)
   }
 

@@ -8,6 +8,18 @@ t.test('a viewer that never acks is not limited', async (t) => {
   for (let i = 0; i < 50; i++) w.sent(20_000, i)
   t.ok(w.open(20_000, 50))
   t.equal(w.inFlight.frames, 50)
+  t.equal(w.inFlight.bytes, 0, 'and keeps no record of each message: nothing grows for a socket that never acks')
+})
+
+t.test('a viewer that starts acking late counts from its socket\'s first message', async (t) => {
+  const w = new AckWindow()
+  for (let i = 0; i < 5; i++) w.sent(10_000, i)
+  t.ok(w.ack(2, 10), 'two of the five untracked messages arrived')
+  w.sent(10_000, 10)
+  t.equal(w.inFlight.frames, 4)
+  t.notOk(w.ack(7, 11), 'six were sent in all')
+  t.ok(w.ack(6, 40))
+  t.same(w.inFlight, { frames: 0, bytes: 0 })
 })
 
 t.test('an acking viewer gets a few frames on their way, then as many as its link delivers per round trip', async (t) => {
