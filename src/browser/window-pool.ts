@@ -1,8 +1,9 @@
 import type { Browser, Frame, Page, Target } from 'puppeteer-core'
 import { openWindow } from './open-window.js'
-import { POOL_PEAK_MEMORY_MS, PoolDemand } from '../core/pool-demand.js'
+import { POOL_PEAK_MEMORY_MS, PoolDemand, refillRetryMs } from '../core/pool-demand.js'
 import { closePage } from './close-page.js'
 import { WindowUse } from './window-use.js'
+import { reuseSite } from '../core/window-reuse.js'
 
 /** What a fetch got from the pool: a window opened ahead of time (hit) or just now (miss). */
 export interface TakenWindow {
@@ -13,7 +14,10 @@ export interface TakenWindow {
 export interface WindowPoolOptions {
   /** Windows kept open and unused (AFHTTP_TAB_POOL); 0 opens every window on demand. */
   size: number
-  /** A background refill failed; the pool tries again when the owner next calls refill() (after a fetch). */
+  /**
+   * A background refill failed; the pool tries again by itself after a pause that doubles with
+   * each failure in a row (1 s up to 30 s), and at once when the owner next calls refill().
+   */
   onError?: (err: unknown) => void
   /** A used window did not close (it stays open; the reaper never sees it, the browser's close does). */
   onCloseError?: (err: unknown) => void
@@ -54,6 +58,8 @@ export interface PoolStats {
   resetMs: number
   /** Used windows that could not be proven clean (closed instead), by what failed (see window-reuse.ts). */
   notReused: Record<string, number>
+  /** Reset windows closed because fetches of other sites asked (a reset window serves only its own site). */
+  otherSite: number
 }
 
 // Work the pool does for later fetches (opening windows, closing used ones) waits until no fetch
@@ -70,7 +76,7 @@ const stats = new WeakMap<Browser, PoolStats>()
 /** Counters of the pool of `browser` (zeros when it never ran one). */
 export function poolStats (browser: Browser): PoolStats {
   let s = stats.get(browser)
-  if (!s) stats.set(browser, s = { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0, reused: 0, resetMs: 0, notReused: {} })
+  if (!s) stats.set(browser, s = { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0, reused: 0, resetMs: 0, notReused: {}, otherSite: 0 })
   return s
 }
 
@@ -99,11 +105,14 @@ export class WindowPool {
   // Used windows being reset for the next fetch: they count as windows on their way.
   private readonly resetting = new Set<Page>()
   // Fetches waiting for a window because the pool was empty, and the windows opening for them.
-  private readonly waiters: Array<{ resolve: (page: Page) => void, reject: (err: unknown) => void }> = []
+  private readonly waiters: Array<{ site: string | undefined, resolve: (page: Page) => void, reject: (err: unknown) => void }> = []
+  // The site a reset window last served (see reuseSite); a window never used serves any.
+  private readonly servedSite = new WeakMap<Page, string>()
   private openers = 0
   private settle: NodeJS.Timeout | undefined
   private closeBy: NodeJS.Timeout | undefined
   private shrink: NodeJS.Timeout | undefined
+  private retry: NodeJS.Timeout | undefined
   private readonly stats: PoolStats
 
   constructor (readonly browser: Browser, private readonly opts: WindowPoolOptions) {
@@ -119,27 +128,65 @@ export class WindowPool {
 
   private now (): number { return this.opts.now?.() ?? performance.now() }
 
-  /** Takes a window no fetch used before; opens one only when the pool is empty. */
-  async take (): Promise<TakenWindow> {
+  /**
+   * Takes a clean window for a fetch of `url`: one never used, or one reset after a fetch of the
+   * same site; opens one only when the pool has none. Without `url`, any clean window.
+   */
+  async take (url?: string): Promise<TakenWindow> {
     // The fetch asking has not started its work yet, nor have those still opening their own window.
     this.demand.taken(this.now(), (this.opts.running?.() ?? 0) + this.waiters.length + 1)
     this.postpone()
+    const site = url === undefined ? undefined : reuseSite(url)
+    const otherSites: Page[] = []
     let page: Page | undefined
-    while ((page = this.ready.shift()) && !this.usable(page)) {
-      if (!this.pristine(page)) {
-        // Someone else used it and the navigation event has not come yet: not fresh, and not ours.
-        this.handOver(page)
+    while ((page = this.ready.shift())) {
+      if (!this.usable(page)) {
+        this.refuse(page)
+      } else if (this.fits(page, site)) {
+        break
       } else {
-        // A late storage event of the page that used it before: not proven clean.
-        this.taken.get(page)?.()
-        this.discard(page, 'late_event')
+        otherSites.push(page)
       }
     }
+    this.ready.unshift(...otherSites)
     if (page) {
       this.taken.get(page)?.()
       return { page, hit: true }
     }
-    return { page: await this.nextOpened(), hit: false }
+    // Every window waiting served another site: the oldest makes room for a fresh one.
+    const oldest = otherSites[0]
+    if (oldest) {
+      this.ready.splice(this.ready.indexOf(oldest), 1)
+      this.taken.get(oldest)?.()
+      this.stats.otherSite++
+      this.close(oldest)
+    }
+    return { page: await this.nextOpened(site), hit: false }
+  }
+
+  // A waiting window that is no longer clean leaves the pool.
+  private refuse (page: Page): void {
+    if (!this.pristine(page)) {
+      // Someone else used it and the navigation event has not come yet: not fresh, and not ours.
+      this.handOver(page)
+    } else {
+      // A late storage event of the page that used it before: not proven clean.
+      this.taken.get(page)?.()
+      this.discard(page, 'late_event')
+    }
+  }
+
+  // A window never used serves any fetch; a reset one only a fetch of the site it served.
+  private fits (page: Page, site: string | undefined): boolean {
+    const served = this.servedSite.get(page)
+    return served === undefined || site === undefined || served === site
+  }
+
+  // Windows being reset that a waiting fetch could take.
+  private resettingForWaiters (): number {
+    let n = 0
+    for (const page of this.resetting) if (this.waiters.some((w) => this.fits(page, w.site))) n++
+    return n
   }
 
   /**
@@ -148,15 +195,15 @@ export class WindowPool {
    * for the slowest; opening at most OPENERS at a time, first come first served, hands the
    * first window out as soon as it exists, and its fetch navigates while the next is built.
    */
-  private nextOpened (): Promise<Page> {
+  private nextOpened (site: string | undefined): Promise<Page> {
     return new Promise<Page>((resolve, reject) => {
-      this.waiters.push({ resolve, reject })
+      this.waiters.push({ site, resolve, reject })
       this.openForWaiters()
     })
   }
 
   private openForWaiters (): void {
-    while (this.openers < OPENERS && this.openers + this.creating.size + this.resetting.size < this.waiters.length) {
+    while (this.openers < OPENERS && this.openers + this.creating.size + this.resettingForWaiters() < this.waiters.length) {
       this.openers++
       const t0 = performance.now()
       this.openWindow(false).then((page) => {
@@ -171,9 +218,10 @@ export class WindowPool {
     }
   }
 
-  // A window just opened goes to the fetch that has waited longest, else into the pool.
+  // A window just opened (or reset) goes to the fetch that has waited longest and may take it, else into the pool.
   private handOut (page: Page): void {
-    const waiter = this.waiters.shift()
+    const at = this.waiters.findIndex((w) => this.fits(page, w.site))
+    const waiter = at < 0 ? undefined : this.waiters.splice(at, 1)[0]
     if (waiter) waiter.resolve(page)
     else if (this.stopped) page.close().catch(() => undefined)
     else this.wait(page)
@@ -210,6 +258,7 @@ export class WindowPool {
   retire (page: Page, reusable = false): void {
     if (page.isClosed()) return
     if (reusable && this.wantsBack()) {
+      this.servedSite.set(page, reuseSite(page.url()))
       this.reset(page)
       return
     }
@@ -308,6 +357,7 @@ export class WindowPool {
     this.stopped = true
     clearTimeout(this.settle)
     clearTimeout(this.shrink)
+    clearTimeout(this.retry)
     if (closeWindows) this.closePending()
     clearTimeout(this.closeBy)
     const pages = this.ready.splice(0)
@@ -355,7 +405,18 @@ export class WindowPool {
     this.settle.unref()
   }
 
+  // After a failure, a pause before the next try instead of spinning on a broken browser; a pool
+  // left short would otherwise wait for the next fetch to notice (a fetch then opens its own window).
+  private retryLater (): void {
+    if (this.retry || this.stopped) return
+    this.retry = setTimeout(() => { this.retry = undefined; this.refill() }, refillRetryMs(this.failures))
+    this.retry.unref()
+  }
+
+  // No fetch runs, and none waits for a window: a window opening for a waiting fetch goes back
+  // to the pool after its fetch (reset) or is replaced then, so the pool adds none beside it.
   private quiet (): boolean {
+    if (this.waiters.length > 0 || this.openers > 0) return false
     return this.opts.quiet ? this.opts.quiet() : (this.opts.running?.() ?? 0) === 0
   }
 
@@ -387,8 +448,8 @@ export class WindowPool {
       this.creating.delete(job)
       // A fetch that waited on this window opens its own now (and hears at once if the browser is gone).
       this.openForWaiters()
-      // After a failure, wait for the next take instead of spinning on a broken browser.
       if (this.failures === 0) this.catchUp()
+      else this.retryLater()
     })
     this.creating.add(job)
   }

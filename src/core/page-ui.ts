@@ -41,6 +41,14 @@ export function describeDialog (ev: { type: string, message: string, url: string
   }
 }
 
+/**
+ * The same dialog announced again (a viewer joined, control moved): the panel keeps what the
+ * person typed into a prompt. A dialog is one `opened_at` of one type and message.
+ */
+export function sameDialog (a: OpenDialog | null | undefined, b: OpenDialog | null | undefined): boolean {
+  return !!a && !!b && a.opened_at === b.opened_at && a.type === b.type && a.message === b.message
+}
+
 export interface DialogWarning { code: 'dialog_open', message: string, dialog: { type: DialogType, message: string, origin: string } }
 
 /** The fetch warning: the host never answers a dialog, so the driver learns it is there. */

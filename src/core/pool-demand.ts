@@ -36,3 +36,8 @@ export class PoolDemand {
     return Math.min(this.max, Math.max(this.floor, this.#peak))
   }
 }
+
+/** The pause before the pool tries again after `failures` failed opens in a row: 1 s, doubling, at most 30 s. */
+export function refillRetryMs (failures: number): number {
+  return Math.min(30_000, 1_000 * 2 ** Math.max(0, Math.min(failures, 16) - 1))
+}

@@ -76,3 +76,20 @@ export function resetClean (opened: WindowState, now: WindowState): ReuseVerdict
   }
   return { reuse: true }
 }
+
+/**
+ * The site a window last served, as far as reuse is concerned: scheme and host. A reset window
+ * keeps its renderer process, which Chromium locked to that site; a fetch of another site swaps
+ * in a new process and a new widget that learns the window's size only after the page's first
+ * scripts ran (`outerWidth` 0 while parsing, a headless tell). So a reset window serves only its
+ * own site. Stricter than Chromium's site (scheme and registrable domain): a subdomain misses a
+ * reuse it could have had, never the other way round.
+ */
+export function reuseSite (url: string): string {
+  try {
+    const u = new URL(url)
+    return `${u.protocol}//${u.hostname}`
+  } catch {
+    return ''
+  }
+}

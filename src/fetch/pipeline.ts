@@ -81,7 +81,7 @@ export async function runFetch (deps: FetchDeps, req: FetchRequest): Promise<Fet
     deps.tabs.assertAgentMayAct(tab)
   } else {
     const t0 = performance.now()
-    tab = await deps.tabs.open(req.profile ?? deps.defaultProfile)
+    tab = await deps.tabs.open(req.profile ?? deps.defaultProfile, req.url)
     mark('open_tab_ms', t0)
   }
   // Watch before navigating: a dialog opened on load must be seen, not waited for.

@@ -6,7 +6,7 @@
 import { uploadFiles } from './connection.js'
 import type { Notify } from './keyboard.js'
 import type { ChooserInfo, PageUiMessage, PanelInput, PickerInfo } from '../panel/messages.js'
-import type { OpenDialog, OpenSelect } from '../core/page-ui.js'
+import { sameDialog, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
 
 // The panel's own elements (panel/index.html): always there, so looked up without a null check.
 const $ = <E extends HTMLElement = HTMLElement>(id: string): E => document.getElementById(id) as E
@@ -55,7 +55,7 @@ export class PageUi {
   /** A message from the host: `dialog`, `select`, `chooser` or `picker`. */
   handle (m: PageUiMessage | { t: string }): boolean {
     if (!isPageUi(m)) return false
-    if (m.t === 'dialog') { this.dialog = m.dialog; this.renderDialog() } else if (m.t === 'select') { this.select = m.select; this.renderPicker() } else if (m.t === 'chooser') { this.chooser = m.chooser; this.renderFile() } else { this.picker = m.picker; this.renderNative() }
+    if (m.t === 'dialog') { const again = sameDialog(this.dialog, m.dialog); this.dialog = m.dialog; this.renderDialog(again) } else if (m.t === 'select') { this.select = m.select; this.renderPicker() } else if (m.t === 'chooser') { this.chooser = m.chooser; this.renderFile() } else { this.picker = m.picker; this.renderNative() }
     this.sheet.hidden = !(this.dialog || this.select || this.chooser || this.picker)
     return true
   }
@@ -80,7 +80,8 @@ export class PageUi {
     })
   }
 
-  renderDialog (): void {
+  /** `again`: the dialog shown was announced once more (a viewer joined, control moved); what the person typed stays. */
+  renderDialog (again = false): void {
     const d = this.dialog
     const box = $('afhttp-dialog')
     box.hidden = !d
@@ -90,12 +91,12 @@ export class PageUi {
     $('afhttp-dialog-message').textContent = d.type === 'beforeunload' && !d.message ? 'Leave this page? Changes you made may not be saved.' : d.message
     const input = $<HTMLInputElement>('afhttp-dialog-input')
     input.hidden = d.type !== 'prompt'
-    input.value = d.default_prompt ?? ''
+    if (!again) input.value = d.default_prompt ?? ''
     $('afhttp-dialog-cancel').hidden = d.type === 'alert'
     $('afhttp-dialog-ok').textContent = d.type === 'beforeunload' ? 'Leave' : 'OK'
     $('afhttp-dialog-cancel').textContent = d.type === 'beforeunload' ? 'Stay' : 'Cancel'
     this.refresh()
-    requestAnimationFrame(() => (d.type === 'prompt' ? input : $('afhttp-dialog-ok')).focus({ preventScroll: true }))
+    if (!again) requestAnimationFrame(() => (d.type === 'prompt' ? input : $('afhttp-dialog-ok')).focus({ preventScroll: true }))
   }
 
   answerDialog (accept: boolean): void {

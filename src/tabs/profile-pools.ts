@@ -40,7 +40,7 @@ export class ProfilePools {
       quiet: () => !this.#shuttingDown && this.#d.running(profile) === 0,
       running: () => this.#d.running(profile),
       now: () => this.#d.now(),
-      onError: (err) => log.warn({ err, profile }, 'the window pool could not open a window; it retries after the next fetch'),
+      onError: (err) => log.warn({ err, profile }, 'the window pool could not open a window; it tries again shortly'),
       onCloseError: (err) => log.warn({ err, profile }, 'a fetch window did not close after its answer'),
       // Expected for many sites (any sessionStorage write): debug, not a warning.
       onNotReused: (reason) => log.debug({ profile, reason }, 'a fetch window is closed instead of reused'),

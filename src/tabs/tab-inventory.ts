@@ -67,10 +67,11 @@ export class TabInventory implements TabRegistry {
     })
   }
 
-  async open (profile: string): Promise<TabRecord> {
+  /** A tab in a window of its own; `forUrl`, the address it will load first, picks a window that may serve it (see WindowPool.take). */
+  async open (profile: string, forUrl?: string): Promise<TabRecord> {
     const browser = await this.#d.browsers.get(profile)
     // Each tab gets its own window (see WindowPool), opened ahead of time when the pool has one.
-    const { page, hit } = await this.#pools.for(profile, browser).take()
+    const { page, hit } = await this.#pools.for(profile, browser).take(forUrl)
     this.#poolTakes.emit(profile, hit)
     return this.#register(profile, page, 'host')
   }

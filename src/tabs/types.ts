@@ -26,7 +26,8 @@ export type TabCloseReason = 'api' | 'fetch_cleanup' | 'reaper' | 'page_closed' 
 export type { ReapReport } from '../schemas/host.js'
 
 export interface TabRegistry {
-  open (profile: string): Promise<TabRecord>
+  /** A tab in a new window; `forUrl` (the address it loads first) lets the pool pick a window that may serve it. */
+  open (profile: string, forUrl?: string): Promise<TabRecord>
   get (id: string): TabRecord
   find (id: string): TabRecord | undefined
   list (): TabRecord[]

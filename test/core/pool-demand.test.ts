@@ -1,5 +1,5 @@
 import t from 'tap'
-import { POOL_BURST_MAX, POOL_PEAK_MEMORY_MS, PoolDemand } from '../../src/core/pool-demand.js'
+import { POOL_BURST_MAX, POOL_PEAK_MEMORY_MS, PoolDemand, refillRetryMs } from '../../src/core/pool-demand.js'
 
 t.test('the pool target follows the recent peak of concurrent fetches, bounded, back to the floor when idle', async (t) => {
   const d = new PoolDemand(2)
@@ -30,4 +30,8 @@ t.test('a floor above the bound is the operator\'s choice and is kept', async (t
   const d = new PoolDemand(12)
   d.taken(0, 3)
   t.equal(d.target(0), 12)
+})
+
+t.test('after failed opens the pool tries again by itself: 1 s, doubling, never more than 30 s apart', async (t) => {
+  t.same([1, 2, 3, 4, 5, 6, 7, 100].map(refillRetryMs), [1_000, 2_000, 4_000, 8_000, 16_000, 30_000, 30_000, 30_000])
 })

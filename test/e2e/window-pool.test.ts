@@ -26,7 +26,9 @@ async function pageTargetIds (browser: Browser): Promise<Array<{ id: string, url
 
 const targetId = (target: Target): string => (target as unknown as { _targetId: string })._targetId
 
-async function until (what: string, check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+// Waits for what the pool does in the background: eight headful windows opened one at a time on
+// a loaded two-core machine have taken more than 15 s. A condition with a generous bound, never a timing.
+async function until (what: string, check: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
   const end = Date.now() + ms
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)

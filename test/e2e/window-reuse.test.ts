@@ -129,11 +129,18 @@ t.test('a reused window is indistinguishable from a fresh one; a window that can
   t.equal(fresh.report.history, 2, 'a fresh window: its blank page and the probe')
   t.equal(fresh.report.session, 0)
   t.equal(fresh.report.name, '')
-  // The probe itself leaves nothing: its window is reused for the next probe.
+  // The probe itself leaves nothing: its window is reset and kept, but for its own site only. Its
+  // renderer is that site's: another site in it would get a new one that learns the window's
+  // size only after its first scripts ran (outerWidth 0 while parsing, a headless tell).
+  const otherSite = poolStats(browser).otherSite
   const freshB = await probe(bCrossSite)
-  t.equal(freshB.window, fresh.window, 'a window that a clean page used is reused')
-  t.same(freshB.report, fresh.report, 'and shows another site exactly what a fresh window shows')
-  t.ok((poolStats(browser).reused) >= 1, 'the pool counted the reuse')
+  t.not(freshB.window, fresh.window, 'a window reset after one site is not handed to another')
+  t.equal(poolStats(browser).otherSite, otherSite + 1, 'it was closed to make room for a fresh one')
+  t.same(freshB.report, fresh.report, 'the other site reads what a fresh window shows')
+  const freshAgain = await probe(bCrossSite)
+  t.equal(freshAgain.window, freshB.window, 'a window that a clean page used is reused for the same site')
+  t.same(freshAgain.report, fresh.report, 'and shows it exactly what a fresh window shows')
+  t.ok((poolStats(browser).reused) >= 2, 'the pool counted the resets')
 
   // A service worker belongs to the profile, like its cookies: once registered it controls
   // that origin's pages in any window, fresh or reused.
