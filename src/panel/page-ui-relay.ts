@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { CDPSession, Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import type { InputRelay } from './input-relay.js'
-import { dialogAnswer, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
+import { dialogAnswer, sameDialog, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
 import { PageWatch, type OpenChooser } from '../page-ui/page-watch.js'
 import { EarlyDialogs, type EarlyDialog } from '../page-ui/early-dialogs.js'
 import type { PromptedPermission } from '../vocabulary/profile.js'
@@ -107,7 +107,15 @@ export class PageUiRelay {
   /** While an answered list settles, the person's input waits (and so do the looks at what it opened). */
   #settling: Promise<void> = Promise.resolve()
   #picker: OpenPicker | undefined
-  readonly #onDialog = (): void => this.#d.broadcast({ t: 'dialog', dialog: this.#dialog() ?? null })
+  // The registry of early dialogs hears a dialog once per CDP session attached to its window, and
+  // again as each detaches: the panel is told only when the dialog shown changes.
+  #announced: OpenDialog | null = null
+  readonly #onDialog = (): void => {
+    const dialog = this.#dialog() ?? null
+    if (dialog === this.#announced || sameDialog(dialog, this.#announced)) return
+    this.#announced = dialog
+    this.#d.broadcast({ t: 'dialog', dialog })
+  }
   readonly #onChooser = (c: OpenChooser | undefined): void => this.#d.broadcast({ t: 'chooser', chooser: c ? publicChooser(c) : null })
 
   constructor (deps: UiRelayDeps) {
