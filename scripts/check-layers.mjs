@@ -12,7 +12,7 @@ export const LAYERS = [
   { name: 'schemas', areas: ['schemas'], why: 'TypeBox shapes that type, validate, serialize and document' },
   { name: 'pure core', areas: ['core'], why: 'decisions without I/O, unit-tested without a browser' },
   { name: 'configuration and client', areas: ['config', 'client'], why: 'the environment read once; the HTTP client the CLI and MCP server share' },
-  { name: 'services', areas: ['store', 'tabs', 'browser', 'page-ui', 'fetch', 'handoffs', 'panel', 'events', 'audit', 'inbox', 'mcp'], why: 'files, browsers, pages, sockets and timers: the state the host keeps' },
+  { name: 'services', areas: ['store', 'tabs', 'browser', 'page-ui', 'fetch', 'handoffs', 'panel', 'events', 'audit', 'inbox', 'metrics', 'mcp'], why: 'files, browsers, pages, sockets and timers: the state the host keeps' },
   { name: 'plugins', areas: ['plugins'], why: 'short wiring: decorate the app with services' },
   { name: 'routes', areas: ['routes'], why: 'thin HTTP handlers over the services' },
   { name: 'entry points', areas: ['app', 'server', 'cli', 'docs'], why: 'build the app, run it, print the docs' }
