@@ -25,6 +25,14 @@ const VENDORS: ReadonlyArray<readonly [string, RegExp]> = [
   ['recaptcha', /\/recaptcha\/|g-recaptcha/]
 ]
 
+// Vendors whose widget sits on other people's gates (a WAF's, a bot manager's, a site's own).
+const CAPTCHA_VENDORS: ReadonlySet<string> = new Set(['arkose', 'geetest', 'turnstile', 'hcaptcha', 'recaptcha'])
+
+/** Whether `provider` is a CAPTCHA vendor rather than the infrastructure that serves a gate. */
+export function isCaptchaVendor (provider: string): boolean {
+  return CAPTCHA_VENDORS.has(provider)
+}
+
 /** The first vendor whose weak marker the page carries, with the marker as evidence. */
 export function vendorOf (f: PageFacts): { provider: string, evidence: string } | undefined {
   // Markup only: attributes and inline script, never the page's text (a code sample, a comment).
@@ -35,4 +43,16 @@ export function vendorOf (f: PageFacts): { provider: string, evidence: string } 
     if (hit !== null) return { provider, evidence: `vendor marker "${hit[0].slice(0, 40)}"` }
   }
   return undefined
+}
+
+// A widget's own markup carries its maker's names: Turnstile's frame and inputs are named cf-chl-….
+const MAKER: Readonly<Record<string, string>> = { turnstile: 'cloudflare' }
+
+/**
+ * The infrastructure vendor whose weak marker a page with `captcha`'s widget carries, if any: not
+ * a CAPTCHA vendor, and not the widget's own maker (whose names the widget brings along).
+ */
+export function infrastructureOf (f: PageFacts, captcha: string): { provider: string, evidence: string } | undefined {
+  const vendor = vendorOf(f)
+  return vendor !== undefined && !isCaptchaVendor(vendor.provider) && MAKER[captcha] !== vendor.provider ? vendor : undefined
 }

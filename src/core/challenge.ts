@@ -11,7 +11,7 @@
 
 import { DENIAL_STATUSES, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
 import { DETECTORS } from './challenge-providers.js'
-import { vendorOf } from './challenge-vendors.js'
+import { infrastructureOf, isCaptchaVendor, vendorOf } from './challenge-vendors.js'
 import { gateShape } from './gate-shape.js'
 import type { Challenge, PageKind } from '../schemas/fetch.js'
 
@@ -89,5 +89,10 @@ function detectChallenge (f: PageFacts): { provider: string; evidence: string[];
   }
   if (recognized.length === 0) return undefined
   const evidence = [...new Set([...recognized.flatMap(r => r.hits.map(hit => hit.evidence)), ...shape.signals])]
-  return { provider: recognized[0].provider, evidence, widget: recognized.find(r => r.widget !== undefined)?.widget }
+  const widget = recognized.find(r => r.widget !== undefined)?.widget
+  // A CAPTCHA vendor's widget on a page some infrastructure vendor serves: that vendor put the gate
+  // there (a bot manager's CAPTCHA page embeds reCAPTCHA), as in challenge-vendors.ts.
+  const infrastructure = isCaptchaVendor(recognized[0].provider) ? infrastructureOf(f, recognized[0].provider) : undefined
+  if (infrastructure !== undefined) return { provider: infrastructure.provider, evidence: [infrastructure.evidence, ...evidence], widget }
+  return { provider: recognized[0].provider, evidence, widget }
 }

@@ -79,8 +79,9 @@ export function gateShape (f: PageFacts): GateShape {
   const cameBackWrong = f.short || f.challengeStatus || path
 
   // The step itself: a widget on a notice, or a request for verification with one thing to do (or
-  // a page that retries by itself), or a bot check's own page answered with a blocking status.
-  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short)) || (checkApp && f.challengeStatus)
+  // a page that retries by itself, or answered with a status providers serve their checks with),
+  // or a bot check's own page answered with such a status.
+  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus)
   const gate = step && little && cameBackWrong && (fields === 0 || f.challengeStatus)
   return { gate, signals }
 }

@@ -122,3 +122,29 @@ t.test('a vendor sensor on an application shell is not the vendor\'s cookie chec
   const bundles = page(`${sensor}<script src="/a.js"></script><script src="/b.js"></script>`)
   t.notOk(recognizePage(observe(bundles)).challenge, 'beside the app\'s bundles too')
 })
+
+t.test('a notice that asks for verification, answered with a challenge status, is a gate even with a form to fill', async t => {
+  // An unblock request: the person asks to be let through (name, e-mail) rather than solving a puzzle.
+  const unblock = page(`<h1>Pardon our interruption</h1>${PROSE.slice(0, 400)}</p><form><input name="first"><input name="email"><input type="submit" value="Request"></form><form style="display:none"><input type="submit"></form>`)
+  for (const status of [403, 405, 416, 456]) {
+    const r = recognizePage(observe(unblock, status))
+    t.equal(r.page_kind, 'challenge', `at ${status}`)
+    t.ok(r.challenge?.evidence.includes(`shape: status ${status}`), `evidence names the status ${status}`)
+  }
+  t.not(recognizePage(observe(unblock, 200)).page_kind, 'challenge', 'at 200 a form that mentions verification is the page')
+  t.not(recognizePage(observe(unblock, 404)).page_kind, 'challenge', 'a 404 is no challenge status')
+})
+
+t.test('a CAPTCHA widget on a page some infrastructure serves: the infrastructure put the gate there', async t => {
+  const widget = '<script src="https://www.google.com/recaptcha/api.js"></script><div class="g-recaptcha" data-sitekey="k"></div>'
+  const bare = page(`<h1>Please complete the CAPTCHA</h1>${widget}<button>Submit</button>`)
+  t.equal(recognizePage(observe(bare, 405)).challenge?.provider, 'recaptcha', 'without an infrastructure marker: the CAPTCHA vendor')
+  const distil = page(`<h1>Please complete the CAPTCHA</h1><form id="distilCaptchaForm">${widget}<button>Submit</button></form>`)
+  const r = recognizePage(observe(distil, 405))
+  t.equal(r.challenge?.provider, 'distil')
+  t.match(r.challenge?.evidence[0], /^vendor marker/, 'the marker that named it comes first in the evidence')
+  t.ok(r.challenge?.evidence.includes('widget .g-recaptcha'), 'and the widget is still named')
+  // Turnstile's own frame and inputs carry cf-chl- names: they do not make Cloudflare the gate's owner.
+  const turnstile = page('<h1>Verification required</h1><script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script><div class="cf-turnstile" data-sitekey="k"><input type="hidden" id="cf-chl-widget-abc_response" name="cf-turnstile-response"></div>')
+  t.equal(recognizePage(observe(turnstile, 403)).challenge?.provider, 'turnstile')
+})
