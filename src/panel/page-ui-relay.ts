@@ -20,9 +20,9 @@ const PROBE_RETRY_MS = 100
 /**
  * A busy browser can open its own colour popup after the person's answer was set: look again
  * for a while and close it, or it stays open (`:open`) behind the panel. On a loaded machine
- * the popup has opened more than a second after the answer, so the looks span about 5 s.
+ * the popup has opened more than a second after the answer, so the looks span about 8 s.
  */
-const LATE_POPUP_LOOKS_MS = [100, 250, 500, 1000, 1500, 2000]
+const LATE_POPUP_LOOKS_MS = [100, 250, 500, 1000, 1500, 2000, 2500]
 /** How long the person's next input may wait for an answered list to close, and how often to look. */
 const LIST_CLOSE_WAIT_MS = 2_000
 const LIST_CLOSE_POLL_MS = 40
@@ -258,10 +258,12 @@ export class PageUiRelay {
   }
 
   async #closeLatePopup (): Promise<void> {
+    // Every look, not only until the first close: an Escape sent on a loaded machine can land
+    // before the popup has focus (a clean-clone run once left it open), so look again after it.
     for (const ms of LATE_POPUP_LOOKS_MS) {
       await sleep(ms)
       if (!this.#d.watch.personPresent) return
-      if (await this.#focusedOpen('INPUT')) { this.#d.key('Escape'); return }
+      if (await this.#focusedOpen('INPUT')) this.#d.key('Escape')
     }
   }
 
