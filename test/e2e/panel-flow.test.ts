@@ -62,7 +62,13 @@ t.test('a person gets through a challenge in the panel', async (t) => {
       const { tabId, url } = await takeover(host, site)
       const tab = host.app.tabs.get(tabId)
       const { page: panel } = await openViewer(browser, host, viewport)
-      const res = await panel.goto(url)
+      let res = await panel.goto(url)
+      // Beside another browser-heavy file the live checks can miss their budget for a moment
+      // (503, the secret not spent): a person reloads, and so does this test.
+      for (let i = 0; i < 3 && res?.status() === 503; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 2_000))
+        res = await panel.goto(url)
+      }
       t.equal(res?.status(), 200)
       t.equal(new URL(panel.url()).pathname, '/panel/', 'the secret left the address bar')
       await waitForFrames(panel)
@@ -148,7 +154,7 @@ t.test('a person gets through a challenge in the panel', async (t) => {
       // Continue: the challenge is gone and the page navigated, so the handoff finishes itself.
       const go = await rectOf(tab.page, '#continue')
       await tap(go.x + go.width / 2, go.y + go.height / 2)
-      await panel.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished', { timeout: 15_000 })
+      await panel.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished', { timeout: 45_000 })
       t.equal(await panel.evaluate(() => (window as any).afhttpPanelStats.finish_reason), 'auto_detected')
       const summary = await (await host.api(`/v1/tabs/${tabId}/handoff`)).json() as any
       t.match(summary, { state: 'finished', finish_reason: 'auto_detected', auto_done: true, will_check_again: false })
@@ -175,7 +181,7 @@ t.test('a person gets through a challenge in the panel', async (t) => {
     await panel.waitForSelector('#afhttp-focus[data-state="typing"]')
     await panel.keyboard.type('4711')
     await panel.keyboard.press('Enter')
-    await panel.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished', { timeout: 15_000 })
+    await panel.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished', { timeout: 45_000 })
     const summary = await (await host.api(`/v1/tabs/${tab.id}/handoff`)).json() as any
     t.match(summary, { state: 'finished', finish_reason: 'auto_detected', auto_done: true })
     t.ok(summary.checks_left === 0 && summary.will_check_again === false)
