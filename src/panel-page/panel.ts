@@ -224,12 +224,7 @@ function renderTabs (m: TabsMessage): void {
  * made the page focus a field, down when focus left (docs/spec.md section 10 "Phones").
  */
 let lastPressAt = 0
-/**
- * How long after a press the page's focusing a field still counts as that press's doing. The
- * press crosses the socket, the relay and the page, and the focus comes back the same way: on a
- * loaded host that took over 2 s (a clean-clone run), and the keyboard stayed down.
- */
-const FOCUS_AFTER_PRESS_MS = 5_000
+const FOCUS_AFTER_PRESS_MS = 5_000 // a focus this soon after a press is its doing (a loaded host took > 2 s)
 function onFocus (m: FocusState & { url: string }): void {
   const was = focus.editable === true
   focus = m
