@@ -1,9 +1,12 @@
 import type { Browser, Frame, Page, Target } from 'puppeteer-core'
 import { openWindow } from './open-window.js'
 import { POOL_PEAK_MEMORY_MS, PoolDemand, refillRetryMs } from '../core/pool-demand.js'
-import { closePage } from './close-page.js'
+import { DeferredCloses } from './deferred-closes.js'
 import { WindowUse } from './window-use.js'
 import { reuseSite } from '../core/window-reuse.js'
+import { fitsSite, WindowWaiters } from '../core/window-waiters.js'
+import { poolStats, type PoolStats } from './pool-stats.js'
+export { poolStats, type PoolStats } from './pool-stats.js'
 
 /** What a fetch got from the pool: a window opened ahead of time (hit) or just now (miss). */
 export interface TakenWindow {
@@ -42,43 +45,12 @@ export interface WindowPoolOptions {
   onNotReused?: (reason: string) => void
 }
 
-/** What the pool did, for the bench's breakdown: windows opened ahead, windows closed after answers. */
-export interface PoolStats {
-  opened: number
-  openMs: number
-  /** Windows a fetch had to open itself (the pool was empty): the pool wait of a miss. */
-  openedOnDemand: number
-  onDemandMs: number
-  closed: number
-  closeMs: number
-  /** Closes that waited for a quiet moment instead of running beside other fetches. */
-  deferredCloses: number
-  /** Used windows reset and put back for the next fetch, and the mean time of a reset. */
-  reused: number
-  resetMs: number
-  /** Used windows that could not be proven clean (closed instead), by what failed (see window-reuse.ts). */
-  notReused: Record<string, number>
-  /** Reset windows closed because fetches of other sites asked (a reset window serves only its own site). */
-  otherSite: number
-}
-
 // Work the pool does for later fetches (opening windows, closing used ones) waits until no fetch
 // of the browser has run for this long: a fetch arriving right after the previous answer then
 // navigates without a window being built beside it in Chromium's browser process.
 const SETTLE_MS = 25
-// Used windows waiting to be closed; past this many (or this long) they are closed anyway.
-const MAX_PENDING_CLOSES = 4
-const MAX_CLOSE_DELAY_MS = 1_000
 // Windows opened at once for fetches that found the pool empty.
 const OPENERS = 2
-
-const stats = new WeakMap<Browser, PoolStats>()
-/** Counters of the pool of `browser` (zeros when it never ran one). */
-export function poolStats (browser: Browser): PoolStats {
-  let s = stats.get(browser)
-  if (!s) stats.set(browser, s = { opened: 0, openMs: 0, openedOnDemand: 0, onDemandMs: 0, closed: 0, closeMs: 0, deferredCloses: 0, reused: 0, resetMs: 0, notReused: {}, otherSite: 0 })
-  return s
-}
 
 /**
  * Unused windows kept open for one browser, so a fetch never waits for a window to open
@@ -101,16 +73,15 @@ export class WindowPool {
   private stopped = false
   private failures = 0
   private readonly demand: PoolDemand
-  private readonly toClose: Page[] = []
+  private readonly closes: DeferredCloses
   // Used windows being reset for the next fetch: they count as windows on their way.
   private readonly resetting = new Set<Page>()
   // Fetches waiting for a window because the pool was empty, and the windows opening for them.
-  private readonly waiters: Array<{ site: string | undefined, resolve: (page: Page) => void, reject: (err: unknown) => void }> = []
+  private readonly waiters = new WindowWaiters<Page>()
   // The site a reset window last served (see reuseSite); a window never used serves any.
   private readonly servedSite = new WeakMap<Page, string>()
   private openers = 0
   private settle: NodeJS.Timeout | undefined
-  private closeBy: NodeJS.Timeout | undefined
   private shrink: NodeJS.Timeout | undefined
   private retry: NodeJS.Timeout | undefined
   private readonly stats: PoolStats
@@ -118,6 +89,7 @@ export class WindowPool {
   constructor (readonly browser: Browser, private readonly opts: WindowPoolOptions) {
     this.demand = new PoolDemand(opts.size)
     this.stats = poolStats(browser)
+    this.closes = new DeferredCloses(this.stats, (err) => opts.onCloseError?.(err), () => browser.connected)
   }
 
   get size (): number { return this.opts.size }
@@ -142,7 +114,7 @@ export class WindowPool {
     while ((page = this.ready.shift())) {
       if (!this.usable(page)) {
         this.refuse(page)
-      } else if (this.fits(page, site)) {
+      } else if (fitsSite(this.servedSite.get(page), site)) {
         break
       } else {
         otherSites.push(page)
@@ -176,16 +148,10 @@ export class WindowPool {
     }
   }
 
-  // A window never used serves any fetch; a reset one only a fetch of the site it served.
-  private fits (page: Page, site: string | undefined): boolean {
-    const served = this.servedSite.get(page)
-    return served === undefined || site === undefined || served === site
-  }
-
   // Windows being reset that a waiting fetch could take.
   private resettingForWaiters (): number {
     let n = 0
-    for (const page of this.resetting) if (this.waiters.some((w) => this.fits(page, w.site))) n++
+    for (const page of this.resetting) if (this.waiters.wants(this.servedSite.get(page))) n++
     return n
   }
 
@@ -196,10 +162,9 @@ export class WindowPool {
    * first window out as soon as it exists, and its fetch navigates while the next is built.
    */
   private nextOpened (site: string | undefined): Promise<Page> {
-    return new Promise<Page>((resolve, reject) => {
-      this.waiters.push({ site, resolve, reject })
-      this.openForWaiters()
-    })
+    const window = this.waiters.wait(site)
+    this.openForWaiters()
+    return window
   }
 
   private openForWaiters (): void {
@@ -210,7 +175,7 @@ export class WindowPool {
         this.stats.onDemandMs += performance.now() - t0
         this.handOut(page)
       }, (err: unknown) => {
-        this.waiters.shift()?.reject(err)
+        this.waiters.failFirst(err)
       }).finally(() => {
         this.openers--
         this.openForWaiters()
@@ -220,10 +185,8 @@ export class WindowPool {
 
   // A window just opened (or reset) goes to the fetch that has waited longest and may take it, else into the pool.
   private handOut (page: Page): void {
-    const at = this.waiters.findIndex((w) => this.fits(page, w.site))
-    const waiter = at < 0 ? undefined : this.waiters.splice(at, 1)[0]
-    if (waiter) waiter.resolve(page)
-    else if (this.stopped) page.close().catch(() => undefined)
+    if (this.waiters.handOut(page, this.servedSite.get(page))) return
+    if (this.stopped) page.close().catch(() => undefined)
     else this.wait(page)
   }
 
@@ -253,7 +216,7 @@ export class WindowPool {
    * A fetch answered and is done with its window. A `reusable` window (a plain fetch's own, never
    * shown to a person) is reset at once and handed to the next fetch if it proves clean and the
    * pool wants it; any other window is closed, at once when the browser is quiet, else once it
-   * is, within MAX_CLOSE_DELAY_MS.
+   * is, within a second (see DeferredCloses).
    */
   retire (page: Page, reusable = false): void {
     if (page.isClosed()) return
@@ -300,29 +263,8 @@ export class WindowPool {
 
   private close (page: Page): void {
     if (page.isClosed()) return
-    this.toClose.push(page)
-    if (this.toClose.length >= MAX_PENDING_CLOSES || this.stopped) {
-      this.closePending()
-    } else if (!this.closeBy) {
-      this.closeBy = setTimeout(() => { this.closeBy = undefined; this.closePending() }, MAX_CLOSE_DELAY_MS)
-      this.closeBy.unref()
-    }
+    this.closes.add(page, this.stopped)
     this.refill()
-  }
-
-  private closePending (): void {
-    clearTimeout(this.closeBy)
-    this.closeBy = undefined
-    for (const page of this.toClose.splice(0)) {
-      if (page.isClosed()) continue
-      const t0 = performance.now()
-      closePage(page).then(() => {
-        this.stats.closed++
-        this.stats.closeMs += performance.now() - t0
-      }, (err: unknown) => {
-        if (this.browser.connected) this.opts.onCloseError?.(err)
-      })
-    }
   }
 
   // Any fetch activity pushes the pool's own work back by SETTLE_MS.
@@ -358,11 +300,11 @@ export class WindowPool {
     clearTimeout(this.settle)
     clearTimeout(this.shrink)
     clearTimeout(this.retry)
-    if (closeWindows) this.closePending()
-    clearTimeout(this.closeBy)
+    if (closeWindows) this.closes.flush()
+    this.closes.cancelTimer()
     const pages = this.ready.splice(0)
     // Fetches still waiting for a window get none from a stopped pool: they fail now, not at their deadline.
-    for (const w of this.waiters.splice(0)) w.reject(new Error('Browser closed: the window pool stopped while a fetch waited for a window'))
+    this.waiters.failAll(new Error('Browser closed: the window pool stopped while a fetch waited for a window'))
     if (closeWindows) await Promise.allSettled(pages.map((p) => p.close()))
   }
 
@@ -422,9 +364,9 @@ export class WindowPool {
 
   private catchUp (): void {
     if (this.stopped || !this.browser.connected || !this.quiet()) return
-    if (this.toClose.length > 0) {
-      this.stats.deferredCloses += this.toClose.length
-      this.closePending()
+    if (this.closes.pending > 0) {
+      this.stats.deferredCloses += this.closes.pending
+      this.closes.flush()
     }
     const target = this.target
     while (this.ready.length > target) this.ready.pop()?.close().catch(() => undefined)
