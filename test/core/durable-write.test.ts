@@ -148,8 +148,9 @@ t.test('a failed directory fsync after the rename is returned, with the new file
   t.same(temps(dir), [])
 })
 
-const tsLoader = process.execArgv.find((a) => a.includes('@tapjs/typescript'))
-const killSkip = tsLoader ? false : 'needs the tap TypeScript loader to run the module in a child process'
+// The TypeScript loader this test process runs under (the suite's own, or tap's), for the child.
+const tsLoader = process.execArgv.find((a) => a.includes('test/loader/register.mjs') || a.includes('@tapjs/typescript'))
+const killSkip = tsLoader ? false : 'needs the TypeScript loader to run the module in a child process'
 
 t.test('a writer killed before the rename leaves only a temp; cleanStaleTemps removes it', { skip: killSkip }, async (t) => {
   const { dir, target } = setup(t)
