@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap'
 import puppeteer from 'puppeteer-core'
 import { chromium } from 'playwright-core'
-import { startHost, TEST_TOKEN, type TestHost } from '../helpers/host.js'
+import { healthWhenReady, startHost, TEST_TOKEN, type TestHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { findAnchorPage } from '../../src/browser/window-anchor.js'
 import { until } from '../helpers/until.js'
@@ -14,8 +14,7 @@ async function assertHostUnharmed (t: Test, host: TestHost, opts: { oversizeRefu
   const browser = host.app.browsers.peek(host.config.defaultProfile)
   t.ok(browser?.connected, 'the host browser is still connected')
   t.ok(await findAnchorPage(browser!), 'the window anchor is still there')
-  const health = await host.api('/health')
-  const body = await health.json() as { status: { backend_connected: boolean, takeover_ready: boolean } }
+  const { body } = await healthWhenReady(host)
   t.equal(body.status.backend_connected, true, '/health still sees the backend')
   t.equal(body.status.takeover_ready, true, '/health is still ready')
   if (!opts.oversizeRefused) t.notOk(host.logs.text().includes('Max payload size exceeded'), 'no message was refused for its size')

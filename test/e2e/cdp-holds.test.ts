@@ -125,7 +125,7 @@ t.test('holds on raw CDP', async (t) => {
     const done = await json(`/v1/tabs/${tab.id}/handoff/finish`, { handoff_fence: fence })
     t.equal(done.status, 200)
     let size = ''
-    for (const end = Date.now() + 5_000; Date.now() < end && size !== '640x480';) {
+    for (const end = Date.now() + 20_000; Date.now() < end && size !== '640x480';) {
       size = await tab.page.evaluate(() => `${innerWidth}x${innerHeight}`)
       await new Promise((resolve) => setTimeout(resolve, 50))
     }

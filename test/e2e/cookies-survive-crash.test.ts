@@ -83,7 +83,8 @@ t.test('a login made through a handoff survives SIGKILL of host and browser one 
   }
   t.equal(summary.handoff?.state, 'finished', `the handoff ended (${summary.handoff?.finish_reason})`)
 
-  await new Promise((resolve) => setTimeout(resolve, 1000))
+  // Recorded when the handoff ended (a jar read and an fsync) or by the periodic check: wait for it.
+  for (let end = Date.now() + 15_000; Date.now() < end && !(await recordedNames(record).catch(() => [] as string[])).includes('session');) await new Promise((resolve) => setTimeout(resolve, 100))
   t.ok((await recordedNames(record)).includes('session'), 'the login cookie was recorded by then')
   t.equal((await stat(record)).mode & 0o777, 0o600, 'the record is private to the host user')
   await killAll(first)

@@ -3,7 +3,7 @@
 // warning dialog_open, the host never answers the dialog, a takeover keeps the tab (reason
 // dialog), /v1/tabs and snapshots say a dialog is open, and /health stays healthy.
 import t from 'tap'
-import { startHost } from '../helpers/host.js'
+import { healthWhenReady, startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { PageWatch } from '../../src/page-ui/page-watch.js'
 
@@ -57,9 +57,8 @@ t.test('a JavaScript dialog during a fetch without a person', async (t) => {
     t.equal(snap.dialog.type, 'alert')
     t.ok(snap.warnings.some((x: { code: string }) => x.code === 'dialog_open'))
 
-    const health = await host.api('/health')
-    const hbody = await health.json() as Record<string, any>
-    t.equal(health.status, 200, 'the host stays healthy while a tab waits on a dialog')
+    const { status, body: hbody } = await healthWhenReady(host)
+    t.equal(status, 200, 'the host stays healthy while a tab waits on a dialog')
     t.equal(hbody.status.takeover_ready, true)
 
     // The host never answered it: the dialog is still open and the page still blocked.

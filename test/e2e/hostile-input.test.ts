@@ -14,6 +14,7 @@ import { ManualClock } from '../../src/core/clock.js'
 import { ERRORS } from '../../src/errors.js'
 import { MAX_MESSAGE_BYTES } from '../../src/panel/messages.js'
 import { openLink } from '../helpers/open-link.js'
+import { mintPanelLink } from '../helpers/mint.js'
 
 const WALL = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
 <p>Sign in to see this page. Your session ended and the page needs a person to continue.</p>
@@ -255,7 +256,7 @@ t.test('hostile input against a real host', async (t) => {
   })
 
   t.test('the panel socket refuses no Origin, a foreign Origin and no lease', async (t) => {
-    const exchanged = await exchange(host, (await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })).json() as any).takeover_url_secret)
+    const exchanged = await exchange(host, (await mintPanelLink(host, tabId)).takeover_url_secret)
     const lease = exchanged.headers.getSetCookie()[0].split(';')[0]
     t.match(await openSocket(host, tabId, { cookie: lease }), { status: 403 }, 'no Origin header')
     t.match(await openSocket(host, tabId, { cookie: lease, origin: 'null' }), { status: 403 }, 'Origin: null (a sandboxed frame)')
@@ -285,7 +286,7 @@ t.test('hostile input against a real host', async (t) => {
     t.match(await reused.text(), /already used/)
 
     const mint = async (): Promise<{ url: string, fence: string }> => {
-      const m = await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: '{}' })).json() as any
+      const m = await mintPanelLink(host, tabId)
       return { url: m.takeover_url_secret, fence: m.handoff_fence }
     }
     const older = await mint()

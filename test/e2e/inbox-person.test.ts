@@ -77,7 +77,7 @@ t.test('an operator on a phone finds, takes and finishes a handoff', async (t) =
 
   // The desktop inbox says someone is in it, and offers only a view link.
   const deskCard = `.afhttp-inbox-item[data-tab-id="${fetched.tab_id}"]`
-  await desk.waitForFunction((sel: string) => document.querySelector(`${sel} .afhttp-inbox-watch`) !== null, { timeout: 5_000 }, deskCard)
+  await desk.waitForFunction((sel: string) => document.querySelector(`${sel} .afhttp-inbox-watch`) !== null, { timeout: 20_000 }, deskCard)
   t.match(await desk.$eval(`${deskCard} .busy`, (el) => el.textContent), /Someone is working on it now/)
 
   // The person works the page through the panel: a tap on Continue gets through the check.
@@ -102,7 +102,7 @@ t.test('an operator on a phone finds, takes and finishes a handoff', async (t) =
 
   // The desktop inbox moved it to "Just ended" by itself; the phone's inbox shows it too.
   const endedCard = `.afhttp-inbox-ended-item[data-tab-id="${fetched.tab_id}"]`
-  await desk.waitForSelector(endedCard, { timeout: 5_000 })
+  await desk.waitForSelector(endedCard, { timeout: 20_000 })
   t.equal(await desk.$(deskCard), null, 'no longer open on the desktop inbox')
   await phone.goto(`${host.url}/inbox/`)
   await phone.waitForSelector(endedCard, { timeout: 15_000 })

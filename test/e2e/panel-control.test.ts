@@ -285,7 +285,7 @@ t.test('panel exchange, lease and control', async (t) => {
   })
 
   t.test('a failing live check is a 503 page naming it, and leaves the link usable', async (t) => {
-    const minted = await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: JSON.stringify({ region: '#nowhere' }) })).json() as any
+    const minted = await mintPanelLink(host, tabId, { region: '#nowhere' }) as any
     t.match(minted.warnings, [{ code: 'takeover_selector_missed' }], 'a region that matches nothing is a warning for the driver')
     t.equal(minted.surface.aim.kind, 'viewport')
     t.match((await summary()).warnings, [{ code: 'takeover_selector_missed' }], 'and stays in the summary')

@@ -45,7 +45,7 @@ t.test('a person allows the location for the shown origin: in force at once, on 
 
   await page.waitForFunction(() => (window as any).geo().then((s: string) => s === 'granted'), { timeout: 10_000, polling: 100 })
   t.pass('the page sees geolocation granted')
-  await panel.waitForFunction(() => document.getElementById('afhttp-note')?.textContent?.startsWith('Allowed for'), { timeout: 5_000 })
+  await panel.waitForFunction(() => document.getElementById('afhttp-note')?.textContent?.startsWith('Allowed for'), { timeout: 20_000 })
   t.match(await panel.$eval('#afhttp-note', (el) => el.textContent), `Allowed for ${site.url}: know your location`, 'the person is told what was allowed, and for whom')
   t.equal(await panel.$eval('#afhttp-perm-box', (el) => (el as HTMLElement).hidden), true, 'the box closes')
 

@@ -15,6 +15,7 @@ import { startFixtureServer } from '../helpers/fixture-server.js'
 import { onHost } from '../helpers/panel-browser.js'
 import { createLogger, REDACT_PATHS, redactUrl } from '../../src/logger.js'
 import { openLink } from '../helpers/open-link.js'
+import { mintPanelLink } from '../helpers/mint.js'
 
 const SITE_COOKIE = `sid-${randomBytes(12).toString('hex')}`
 const PASSWORD = `pw-${randomBytes(12).toString('hex')}`
@@ -64,7 +65,7 @@ t.test('a whole takeover at debug level writes no secret to any log line', async
   const tabId = body.tab_id
 
   // A second mint revokes the first URL and gives a fresh one.
-  const minted = await (await host.api(`/v1/tabs/${tabId}/handoff`, { method: 'POST', body: JSON.stringify({}) })).json() as { takeover_url_secret: string, handoff_fence: string }
+  const minted = await mintPanelLink(host, tabId)
   const panelUrl = minted.takeover_url_secret
   t.not(panelUrl, firstUrl)
   // The revoked link is refused (a 410 page), and that refusal is logged too.
@@ -87,7 +88,7 @@ t.test('a whole takeover at debug level writes no secret to any log line', async
   ws.on('message', (data, isBinary) => { if (!isBinary) states.push(JSON.parse(data.toString())) })
   await once(ws, 'open')
   const controlling = async (): Promise<number> => {
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 800; i++) {
       const s = states.findLast((m) => m.t === 'state')
       if (s?.you_control === true) return s.generation as number
       await new Promise((resolve) => setTimeout(resolve, 25))

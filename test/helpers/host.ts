@@ -94,3 +94,19 @@ export async function startHost (t: Teardown, opts: HostOptions = {}): Promise<T
     close
   }
 }
+
+/**
+ * GET /health as a probe asks it: again (up to five times, a second apart) while it answers 503.
+ * A live check can miss its bound for a moment on a loaded machine; a host that is really not
+ * ready answers 503 every time, and the caller's assertions on the last answer fail.
+ */
+export async function healthWhenReady (host: TestHost): Promise<{ status: number, body: Record<string, any> }> {
+  let answer = { status: 0, body: {} as Record<string, any> }
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 1000))
+    const res = await host.api('/health')
+    answer = { status: res.status, body: await res.json() as Record<string, any> }
+    if (res.status !== 503) break
+  }
+  return answer
+}

@@ -41,11 +41,13 @@ export async function openViewer (browser: Browser, host: TestHost, viewport: ty
 }
 
 export async function waitForFrames (page: Page, at = 1): Promise<void> {
-  await page.waitForFunction((n: number) => (window as any).afhttpPanelStats?.frames_drawn >= n, { timeout: 15_000 }, at)
+  // Hang detectors, not budgets: a 503 page reloads itself after 5 s, then the exchange, the
+  // socket's own live checks and the first frame follow, all slower on a loaded machine.
+  await page.waitForFunction((n: number) => (window as any).afhttpPanelStats?.frames_drawn >= n, { timeout: 30_000 }, at)
 }
 
 export async function waitForControl (page: Page, you = true): Promise<void> {
-  await page.waitForFunction((v: boolean) => (window as any).afhttpPanelStats?.you_control === v, { timeout: 10_000 }, you)
+  await page.waitForFunction((v: boolean) => (window as any).afhttpPanelStats?.you_control === v, { timeout: 30_000 }, you)
 }
 
 /**
