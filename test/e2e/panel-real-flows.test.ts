@@ -21,7 +21,22 @@ const HOSTILE = '<img src=x onerror="window.pwned=1"> Sign in as the test user, 
 
 interface Sock { ws: WebSocket, messages: any[], closed: Promise<number>, endedAt?: number }
 
-function openSocket (host: TestHost, tabId: string, cookie: string): Promise<Sock> {
+/**
+ * The panel socket, opened as the panel does: a 503 (a live check missed its bound for a moment
+ * on a loaded machine) is tried again after a pause, like the panel's reconnect with backoff.
+ */
+async function openSocket (host: TestHost, tabId: string, cookie: string): Promise<Sock> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openSocketOnce(host, tabId, cookie)
+    } catch (err) {
+      if (!/upgrade refused: 503/.test((err as Error).message) || attempt === 5) throw err
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt))
+    }
+  }
+}
+
+function openSocketOnce (host: TestHost, tabId: string, cookie: string): Promise<Sock> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${host.url.replace('http', 'ws')}/panel/ws?tab=${tabId}`, { headers: { cookie, origin: host.url } })
     const messages: any[] = []
@@ -139,11 +154,16 @@ t.test('instructions, view links, decline and outcome', async (t) => {
     await until(async () => (await tab.page.evaluate(() => document.cookie)).includes('session_id'))
     await page.click('#afhttp-decline')
     await page.type('#afhttp-decline-reason', 'Wrong account: I have no access to this site.')
-    const asked = Date.now()
+    // Within a second of the ending (docs/spec.md section 7): timed from the host's own ending event,
+    // not from the test's click, whose way through two browsers is not the host's.
+    let endedAt: number | undefined
+    const unsubscribe = host.app.events.subscribe((e) => { if (e.tab_id === tabId && e.type === 'handoff.finished') endedAt ??= Date.now() })
     await page.click('#afhttp-decline-send')
     await page.waitForFunction(() => (window as any).afhttpPanelStats.finish_reason === 'human_declined', { timeout: 20_000 })
     const code = await view.closed
-    t.ok(Date.now() - asked < 1_000, 'the other viewer was ended within a second')
+    unsubscribe()
+    const late = (view.endedAt ?? Infinity) - (endedAt ?? -Infinity)
+    t.ok(late < 1_000, `the other viewer was ended within a second (${late} ms)`)
     t.equal(code, 1000, 'the view socket was closed')
     const ended = view.messages.find((m) => m.t === 'ended')
     t.equal(ended?.finish_reason, 'human_declined', 'the view viewer was told why')
@@ -174,11 +194,17 @@ t.test('expiry, driver finish and tab close end every open panel, each saying wh
     await until(() => socks.every((s) => s.messages.some((m) => m.t === 'state')))
     return { tabId, fence: fetched.actions[0].handoff_fence, socks }
   }
-  const endedWithin = async (t: Test, socks: Sock[], since: number, want: Record<string, unknown>): Promise<void> => {
+  // When the host ended each tab's handoff (its own event): the second is counted from there, not
+  // from the test's request, whose way in (a page close in Chromium first, on a tab close) is not
+  // the ending's.
+  const endings = new Map<string, number>()
+  host.app.events.subscribe((e) => { if (/^handoff\.(finished|expired|revoked)$/.test(e.type) && e.tab_id && !endings.has(e.tab_id)) endings.set(e.tab_id, Date.now()) })
+  const endedWithin = async (t: Test, socks: Sock[], since: number, want: Record<string, unknown>, tabId?: string): Promise<void> => {
     const codes = await Promise.all(socks.map((s) => s.closed))
     // What must reach the viewer within a second is the ending (docs/spec.md section 7); the close
     // handshake that follows it is the socket's own business.
-    const late = socks.map((s) => (s.endedAt ?? Infinity) - since)
+    const from = (tabId && endings.get(tabId)) || since
+    const late = socks.map((s) => (s.endedAt ?? Infinity) - from)
     t.ok(late.every((ms) => ms < 1_000), `every viewer was told of the ending within a second (${late.join(', ')} ms)`)
     t.same(codes, [1000, 1000], 'both sockets closed')
     for (const s of socks) t.match(s.messages.find((m) => m.t === 'ended'), want)
@@ -189,14 +215,14 @@ t.test('expiry, driver finish and tab close end every open panel, each saying wh
     const since = Date.now()
     const res = await host.api(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: fence }) })
     t.equal((await res.json() as any).outcome.navigated, false)
-    await endedWithin(t, socks, since, { state: 'finished', finish_reason: 'driver' })
+    await endedWithin(t, socks, since, { state: 'finished', finish_reason: 'driver' }, tabId)
   })
 
   t.test('expiry', async (t) => {
-    const { socks } = await open()
+    const { tabId, socks } = await open()
     clock.advance(host.config.handoffHoldMs + 1)
     const since = Date.now()
-    await endedWithin(t, socks, since, { state: 'expired' })
+    await endedWithin(t, socks, since, { state: 'expired' }, tabId)
   })
 
   t.test('a view mint leaves the unused control link working, and a second view mint revokes the first view link', async (t) => {
@@ -214,7 +240,7 @@ t.test('expiry, driver finish and tab close end every open panel, each saying wh
     const { tabId, socks } = await open()
     const since = Date.now()
     await host.api(`/v1/tabs/${tabId}`, { method: 'DELETE' })
-    await endedWithin(t, socks, since, { state: 'revoked', finish_reason: 'tab_closed' })
+    await endedWithin(t, socks, since, { state: 'revoked', finish_reason: 'tab_closed' }, tabId)
   })
   t.test('host shutdown', async (t) => {
     const { socks } = await open()
