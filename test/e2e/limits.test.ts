@@ -7,6 +7,7 @@ import { startFixtureServer } from '../helpers/fixture-server.js'
 import { clientPointOf, launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import { PUBLIC_LIMITS } from '../../src/limits.js'
 import { leaseCookieOf, openLink } from '../helpers/open-link.js'
+import { openSocketRetrying } from '../helpers/retry-503.js'
 
 const FORM = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
 <p>Sign in to see this page.</p><input id="key" style="position:absolute;left:20px;top:80px;width:300px"></body>`
@@ -59,10 +60,12 @@ t.test('the advertised limits hold on a live host', async (t) => {
     await page.focus('#key')
     const value = (): Promise<string> => page.$eval('#key', (el) => (el as HTMLInputElement).value)
 
-    const ws = new WebSocket(`${host.url.replace('http', 'ws')}/panel/ws?tab=${encodeURIComponent(tabId)}`, { headers: { cookie, origin: host.url } })
     const messages: Array<Record<string, any>> = []
-    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)))
-    ws.on('message', (data, isBinary) => { if (!isBinary) messages.push(JSON.parse(data.toString())) })
+    let closed!: Promise<number>
+    const ws = await openSocketRetrying(`${host.url.replace('http', 'ws')}/panel/ws?tab=${encodeURIComponent(tabId)}`, { cookie, origin: host.url }, (ws) => {
+      closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)))
+      ws.on('message', (data, isBinary) => { if (!isBinary) messages.push(JSON.parse(data.toString())) })
+    })
     await until(() => messages.some((m) => m.t === 'state' && m.you_control === true))
     const g = messages.findLast((m) => m.t === 'state')!.generation as number
     const errors = (): string[] => messages.filter((m) => m.t === 'error').map((m) => m.message as string)

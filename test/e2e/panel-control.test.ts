@@ -13,6 +13,7 @@ import { decodeFrame } from '../../src/panel/frame-codec.js'
 import { ManualClock } from '../../src/core/clock.js'
 import { WS_MESSAGE_BYTES_MAX } from '../../src/limits.js'
 import { openLink } from '../helpers/open-link.js'
+import { retry503 } from '../helpers/retry-503.js'
 
 const WALL = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
 <p style="height:3000px">Please sign in to keep reading this article.</p>
@@ -102,7 +103,7 @@ t.test('panel exchange, lease and control', async (t) => {
 
     const bare = await fetch(`${host.url}/panel/?tab=${tabId}`)
     t.equal(bare.status, 401, 'the panel document needs the lease')
-    const doc = await fetch(`${host.url}/panel/?tab=${tabId}`, { headers: { cookie: raw.cookie } })
+    const doc = await retry503(() => fetch(`${host.url}/panel/?tab=${tabId}`, { headers: { cookie: raw.cookie } }))
     t.equal(doc.status, 200)
     t.match(await doc.text(), /id="afhttp-view"/)
     t.match(doc.headers.get('content-security-policy') ?? '', /default-src 'self'/)
@@ -111,7 +112,7 @@ t.test('panel exchange, lease and control', async (t) => {
     const status = await fetch(`${host.url}/panel/api/status?tab=${tabId}`, { headers: { cookie: raw.cookie } })
     t.match(await status.json(), { handoff: { tab_id: tabId, state: 'open' } })
     t.equal((await (await fetch(`${host.url}/panel/api/status?tab=${tabId}`)).json() as any).error.code, 'panel_lease_invalid')
-    const renew = await fetch(`${host.url}/panel/api/lease?tab=${tabId}`, { method: 'POST', headers: { cookie: raw.cookie, origin: host.url } })
+    const renew = await retry503(() => fetch(`${host.url}/panel/api/lease?tab=${tabId}`, { method: 'POST', headers: { cookie: raw.cookie, origin: host.url } }))
     t.equal(renew.status, 200)
     const cross = await fetch(`${host.url}/panel/api/lease?tab=${tabId}`, { method: 'POST', headers: { cookie: raw.cookie, origin: 'http://evil.example' } })
     t.equal((await cross.json() as any).error.code, 'panel_origin_refused')
