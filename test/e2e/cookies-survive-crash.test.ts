@@ -83,8 +83,9 @@ t.test('a login made through a handoff survives SIGKILL of host and browser one 
   }
   t.equal(summary.handoff?.state, 'finished', `the handoff ended (${summary.handoff?.finish_reason})`)
 
-  // Recorded when the handoff ended (a jar read and an fsync) or by the periodic check: wait for it.
-  for (let end = Date.now() + 15_000; Date.now() < end && !(await recordedNames(record).catch(() => [] as string[])).includes('session');) await new Promise((resolve) => setTimeout(resolve, 100))
+  // The crash comes one second after the handoff ended, on purpose: that is the contract under test
+  // (the cookie record and the audit trail's ending are durable by then), not a wait to lengthen.
+  await new Promise((resolve) => setTimeout(resolve, 1000))
   t.ok((await recordedNames(record)).includes('session'), 'the login cookie was recorded by then')
   t.equal((await stat(record)).mode & 0o777, 0o600, 'the record is private to the host user')
   await killAll(first)
