@@ -9,6 +9,7 @@ import { loadConfig, type Config } from '../../src/config.js'
 import { createLogger } from '../../src/logger.js'
 import type { Clock } from '../../src/core/clock.js'
 import './guard.js'
+import { retry503 } from './retry-503.js'
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef'
 
@@ -95,18 +96,8 @@ export async function startHost (t: Teardown, opts: HostOptions = {}): Promise<T
   }
 }
 
-/**
- * GET /health as a probe asks it: again (up to five times, a second apart) while it answers 503.
- * A live check can miss its bound for a moment on a loaded machine; a host that is really not
- * ready answers 503 every time, and the caller's assertions on the last answer fail.
- */
+/** GET /health as a probe asks it: again while it answers 503 (see retry503). */
 export async function healthWhenReady (host: TestHost): Promise<{ status: number, body: Record<string, any> }> {
-  let answer = { status: 0, body: {} as Record<string, any> }
-  for (let attempt = 1; attempt <= 5; attempt++) {
-    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 1000))
-    const res = await host.api('/health')
-    answer = { status: res.status, body: await res.json() as Record<string, any> }
-    if (res.status !== 503) break
-  }
-  return answer
+  const res = await retry503(() => host.api('/health'))
+  return { status: res.status, body: await res.json() as Record<string, any> }
 }
