@@ -137,7 +137,7 @@ t.test('POST /v1/fetch against real Chromium and pages on 127.0.0.1', async (t) 
   })
 
   t.test('an unsatisfied scoped readiness is a result, retained for a person', async (t) => {
-    const { status, json } = await post({ url: `${site.url}/never-price`, wait: 'selector:#price:not(:empty)', timeout_ms: 1500, takeover: true })
+    const { status, json } = await post({ url: `${site.url}/never-price`, wait: 'selector:#price:not(:empty)', timeout_ms: 4000, takeover: true })
     t.equal(status, 200)
     t.equal(json.ok, false)
     t.equal(json.readiness.satisfied, false)

@@ -168,7 +168,7 @@ t.test('a person gets through a challenge in the panel', async (t) => {
 
   t.test('Enter completes a handoff whose selector-stable target becomes ready (no navigation)', async (t) => {
     const wait = 'selector-stable:#price'
-    const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/order`, takeover: true, wait, timeout_ms: 1500 }) })).json() as any
+    const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/order`, takeover: true, wait, timeout_ms: 4000 }) })).json() as any
     t.equal(fetched.readiness.satisfied, false)
     const tab = host.app.tabs.get(fetched.tab_id)
     const { page: panel } = await openViewer(browser, host, DESKTOP)

@@ -78,7 +78,8 @@ t.test('a window opening as the browser is killed leaves no timer behind to hold
   await new Promise((resolve) => setTimeout(resolve, 100))
   hook.disable()
   t.equal(failed, rounds, 'every kill landed while a window opened')
-  // (A wait that ran out its own long timer would leave none pending: it must not have waited.)
-  t.ok(slowest < 5_000, `each open failed at once (slowest ${slowest} ms), not at a timer`)
+  // (A wait that ran out its own long timer would leave none pending: it must not have waited.
+  // The bound is half of puppeteer's 30 s timer, so a loaded machine's slow kill is not read as one.)
+  t.ok(slowest < 15_000, `each open failed at once (slowest ${slowest} ms), not at a timer`)
   t.same([...pending.values()], [], 'no long timer is left pending')
 })
