@@ -38,7 +38,14 @@ export async function waitWithProgress (client: AfhttpClient, call: ToolCall, ta
   const ticker = setInterval(tick, MCP_PROGRESS_MS)
   const deadline = setTimeout(() => stop.abort(new Error('wait_for_person timed out')), Math.max(0, timeoutMs))
   try {
-    const summary = await client.waitForHandoff(tabId, { signal, onSummary: (s) => { last = s } })
+    // The first summary read is told at once when nobody handed one in: a person who is through
+    // in under MCP_PROGRESS_MS still leaves the client a note that the call waited for them.
+    const onSummary = (s: HandoffSummary): void => {
+      const firstRead = last === undefined
+      last = s
+      if (firstRead && isLive(s)) tick()
+    }
+    const summary = await client.waitForHandoff(tabId, { signal, onSummary })
     return { summary, timedOut: false }
   } catch (err) {
     if (call.signal.aborted) throw call.signal.reason
