@@ -10,6 +10,7 @@ import { mintPanelLink } from '../helpers/mint.js'
 import { launchViewerBrowser, onHost, openViewer, PHONE, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 import { ManualClock } from '../../src/core/clock.js'
 import { leaseCookieOf, openLink } from '../helpers/open-link.js'
+import { openSocketRetrying } from '../helpers/retry-503.js'
 
 const WALL = `<!doctype html><title>Sign in required</title><body style="margin:0;font:16px sans-serif">
 <p>Please sign in to keep reading.</p>
@@ -26,31 +27,20 @@ interface Sock { ws: WebSocket, messages: any[], closed: Promise<number>, endedA
  * on a loaded machine) is tried again after a pause, like the panel's reconnect with backoff.
  */
 async function openSocket (host: TestHost, tabId: string, cookie: string): Promise<Sock> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await openSocketOnce(host, tabId, cookie)
-    } catch (err) {
-      if (!/upgrade refused: 503/.test((err as Error).message) || attempt === 5) throw err
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt))
-    }
-  }
-}
-
-function openSocketOnce (host: TestHost, tabId: string, cookie: string): Promise<Sock> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${host.url.replace('http', 'ws')}/panel/ws?tab=${tabId}`, { headers: { cookie, origin: host.url } })
+  let sock: Sock | undefined
+  await openSocketRetrying(`${host.url.replace('http', 'ws')}/panel/ws?tab=${tabId}`, { cookie, origin: host.url }, (ws) => {
     const messages: any[] = []
     const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)))
-    const sock: Sock = { ws, messages, closed }
+    sock = { ws, messages, closed }
+    const mine = sock
     ws.on('message', (data, isBinary) => {
       if (isBinary) return
       const m = JSON.parse(data.toString())
       messages.push(m)
-      if (m.t === 'ended') sock.endedAt ??= Date.now()
+      if (m.t === 'ended') mine.endedAt ??= Date.now()
     })
-    ws.on('open', () => resolve(sock))
-    ws.on('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)))
   })
+  return sock!
 }
 
 async function exchange (url: string): Promise<string> {
