@@ -3,6 +3,7 @@
 // by itself), and the UI lease renewal (docs/spec.md section 7).
 import type { HandoffSummary } from '../core/handoff.js'
 import type { HostMessage, PanelStatus, PanelWireMessage } from '../panel/messages.js'
+import { HeldSocket, panelSocketUrl } from './held-socket.js'
 import type { PanelStats } from './stats.js'
 
 const STATUS_EVERY_MS = 2_000
@@ -52,36 +53,31 @@ export class Socket {
 
   connect (): void {
     if (this.stopped) return
-    const url = new URL(`ws?tab=${encodeURIComponent(this.tab)}`, location.href)
-    url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:'
-    const ws = new WebSocket(url)
-    ws.binaryType = 'arraybuffer'
+    // The first connection takes the socket the document's first script opened, if it did.
+    const held = window.afhttpEarlySocket ?? new HeldSocket(panelSocketUrl(this.tab))
+    window.afhttpEarlySocket = undefined
+    const ws = held.ws
     this.ws = ws
-    let received = 0
-    ws.onopen = () => {
-      // Says at once that this viewer acks, so the host never queues more than its link carries,
-      // not even before the first frame arrives (docs/panel.md "A slow viewer").
-      ws.send(JSON.stringify({ t: 'ack', n: 0 } satisfies PanelWireMessage))
-      this.attempt = 0
-      this.stats.ws_connects++
-      this.onOpen()
-    }
-    ws.onmessage = (ev) => {
-      if (typeof ev.data === 'string') { this.onMessage(JSON.parse(ev.data) as HostMessage); return }
-      // Counted as it arrives, before decoding: the host sends only as many as this link carries
-      // (docs/panel.md "A slow viewer").
-      received++
-      ws.send(JSON.stringify({ t: 'ack', n: received } satisfies PanelWireMessage))
-      this.onFrame(ev.data)
-    }
-    ws.onclose = (ev) => {
-      if (this.ws !== ws) return
-      this.ws = null
-      if (FINAL_CODES.has(ev.code) || this.stopped) { this.stopped = true; this.onFinal(ev.code, ev.reason); return }
-      const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.attempt++) * (0.75 + Math.random() / 2)
-      this.onDown(Math.round(delay))
-      setTimeout(() => this.connect(), delay)
-    }
+    held.attach({
+      open: () => {
+        this.attempt = 0
+        this.stats.ws_connects++
+        this.stats.ws_open_at ??= held.openedAt
+        this.onOpen()
+      },
+      message: (data) => {
+        if (typeof data === 'string') this.onMessage(JSON.parse(data) as HostMessage)
+        else this.onFrame(data)
+      },
+      close: (code, reason) => {
+        if (this.ws !== ws) return
+        this.ws = null
+        if (FINAL_CODES.has(code) || this.stopped) { this.stopped = true; this.onFinal(code, reason); return }
+        const delay = Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** this.attempt++) * (0.75 + Math.random() / 2)
+        this.onDown(Math.round(delay))
+        setTimeout(() => this.connect(), delay)
+      }
+    })
   }
 
   get open (): boolean { return this.ws?.readyState === WebSocket.OPEN }

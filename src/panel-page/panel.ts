@@ -122,7 +122,6 @@ const socket = new Socket({
   stats,
   onOpen: () => {
     fresh = false
-    stats.ws_open_at ??= now()
     socket.send(view.wantedSize())
     overlay(stats.frames_drawn ? null : 'Waiting for the first picture…')
   },
