@@ -14,7 +14,7 @@ export interface LaunchSpec {
   display?: string
   /** Added to Chromium's environment (the owner marker that crash recovery reads; TZ, docs/spec.md section 21). */
   env?: Record<string, string>
-  /** Aborting it kills a Chromium still starting (puppeteer ends its process group). */
+  /** Aborting it kills a Chromium still starting (puppeteer ends its process group); a started one is left to its owner. */
   signal?: AbortSignal
   /** Flags after the house's own (a profile's proxy and locale, docs/spec.md section 21). */
   extraArgs?: string[]
@@ -57,6 +57,14 @@ export async function startBrowser (spec: LaunchSpec): Promise<StartedBrowser> {
   if (singletons.ownerAlive) {
     throw new AfhttpError('backend_unavailable', `Another Chromium (pid ${singletons.ownerPid}) is still using this profile's browser data.`)
   }
+  // The signal may stop the launch, never the browser once launched: puppeteer kills the process
+  // whenever the signal it was given aborts, for the browser's whole life, and the host's shutdown
+  // aborts first and records the cookie jar after (docs/spec.md section 13). A shutdown during the
+  // launch is handled by the launch's caller once puppeteer returns.
+  const launching = new AbortController()
+  const stopLaunch = (): void => { launching.abort(spec.signal?.reason) }
+  if (spec.signal?.aborted) stopLaunch()
+  else spec.signal?.addEventListener('abort', stopLaunch, { once: true })
   try {
     const headful = spec.mode === 'headful'
     const browser = await puppeteer.launch({
@@ -74,10 +82,12 @@ export async function startBrowser (spec: LaunchSpec): Promise<StartedBrowser> {
       handleSIGHUP: false,
       protocolTimeout: PROTOCOL_TIMEOUT_MS,
       timeout: 30_000,
-      signal: spec.signal
+      signal: launching.signal
     })
     return { browser, owned: true, pid: browser.process()?.pid, singletons }
   } catch (err) {
     throw new AfhttpError('backend_unavailable', `Chromium did not start (${spec.chromiumPath}): ${(err as Error).message.split('\n')[0]}`, {}, { cause: err })
+  } finally {
+    spec.signal?.removeEventListener('abort', stopLaunch)
   }
 }
