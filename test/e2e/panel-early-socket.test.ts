@@ -4,8 +4,10 @@
 // bundle back until the host has joined the viewer and the early socket has received (and acked)
 // a frame; then the bundle takes that socket — one connection, no second one — draws what was
 // held, and the person works the page through it.
-import t from 'tap'
-import { startHost } from '../helpers/host.js'
+import t, { type Test } from 'tap'
+import type { Page } from 'puppeteer-core'
+import { startHost, type TestHost } from '../helpers/host.js'
+import type { TabRecord } from '../../src/tabs/types.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { mintPanelLink } from '../helpers/mint.js'
 import { until } from '../helpers/until.js'
@@ -15,7 +17,13 @@ const PAGE = `<!doctype html><title>Continue</title><body style="margin:0;font:2
 <button id="go" style="position:fixed;left:400px;top:200px;width:300px;height:120px">Continue</button>
 <script>window.clicks = 0; document.getElementById('go').addEventListener('click', () => clicks++)</script>`
 
-t.test('the socket opened by the first script carries the first frame before the bundle runs, and the bundle takes it', async (t) => {
+interface Held { host: TestHost, tab: TabRecord, page: Page, release: () => void, loading: Promise<unknown> }
+
+/**
+ * A retained tab showing PAGE, and a person opening its panel link whose browser holds the
+ * panel's bundle back until `release()`: the document and its first script run, the bundle waits.
+ */
+async function openWithBundleHeld (t: Test): Promise<Held> {
   const host = await startHost(t)
   const site = await startFixtureServer(t, { '/continue': { body: PAGE } })
   const browser = await launchViewerBrowser(t)
@@ -24,7 +32,6 @@ t.test('the socket opened by the first script carries the first frame before the
   await tab.page.goto(`${site.url}/continue`)
 
   const { page } = await openViewer(browser, host)
-  // The bundle is held in the viewer's browser until this test lets it go.
   let release!: () => void
   const bundleHeld = new Promise<void>((resolve) => { release = resolve })
   let bundleAsked = false
@@ -34,11 +41,24 @@ t.test('the socket opened by the first script carries the first frame before the
     bundleAsked = true
     void bundleHeld.then(() => req.continue())
   })
-
   const url = onHost(host, (await mintPanelLink(host, tab.id)).takeover_url_secret)
-  // Not awaited: the document's load waits for the bundle, which this test holds.
+  // Not awaited: the document's load waits for the bundle, which is held.
   const loading = page.goto(url, { waitUntil: 'domcontentloaded' }).catch(() => undefined)
   await until(() => bundleAsked, 'the viewer asking for the bundle', 30_000)
+  return { host, tab, page, release, loading }
+}
+
+/** The person clicks Continue where the panel draws it; resolves once the page counted the click. */
+async function clickContinue (tab: TabRecord, page: Page): Promise<number> {
+  const box = await tab.page.$eval('#go', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
+  const at = await clientPointOf(page, box.x, box.y)
+  await page.mouse.click(at.x, at.y)
+  await tab.page.waitForFunction(() => (window as any).clicks >= 1, { timeout: 15_000 })
+  return await tab.page.evaluate(() => (window as any).clicks as number)
+}
+
+t.test('the socket opened by the first script carries the first frame before the bundle runs, and the bundle takes it', async (t) => {
+  const { host, tab, page, release, loading } = await openWithBundleHeld(t)
 
   // While the bundle waits: the host has admitted and joined the viewer and sent it a frame,
   // which the first script acked.
@@ -63,33 +83,11 @@ t.test('the socket opened by the first script carries the first frame before the
   t.equal(host.app.panel.find(tab.id)?.viewers.size, 1, 'the host has one viewer')
 
   // The person works the page through that socket.
-  const box = await tab.page.$eval('#go', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
-  const at = await clientPointOf(page, box.x, box.y)
-  await page.mouse.click(at.x, at.y)
-  await tab.page.waitForFunction(() => (window as any).clicks === 1, { timeout: 15_000 })
-  t.equal(await tab.page.evaluate(() => (window as any).clicks), 1, 'the click reached the page once')
+  t.equal(await clickContinue(tab, page), 1, 'the click reached the page once')
 })
 
 t.test('an early socket lost before the bundle runs is replaced by the bundle, as any lost connection is', async (t) => {
-  const host = await startHost(t)
-  const site = await startFixtureServer(t, { '/continue': { body: PAGE } })
-  const browser = await launchViewerBrowser(t)
-  const tab = await host.app.tabs.open(host.config.defaultProfile)
-  tab.retained = true
-  await tab.page.goto(`${site.url}/continue`)
-
-  const { page } = await openViewer(browser, host)
-  let release!: () => void
-  const bundleHeld = new Promise<void>((resolve) => { release = resolve })
-  let bundleAsked = false
-  await page.setRequestInterception(true)
-  page.on('request', (req) => {
-    if (!new URL(req.url()).pathname.endsWith('/panel/lib/panel.js')) { void req.continue(); return }
-    bundleAsked = true
-    void bundleHeld.then(() => req.continue())
-  })
-  const loading = page.goto(onHost(host, (await mintPanelLink(host, tab.id)).takeover_url_secret), { waitUntil: 'domcontentloaded' }).catch(() => undefined)
-  await until(() => bundleAsked, 'the viewer asking for the bundle', 30_000)
+  const { host, tab, page, release, loading } = await openWithBundleHeld(t)
 
   // The connection drops (as a network would) while nobody in the page listens yet.
   const viewers = (): Array<{ ws: { terminate: () => void } }> => [...(host.app.panel.find(tab.id)?.viewers.values() ?? [])] as any
@@ -110,9 +108,5 @@ t.test('an early socket lost before the bundle runs is replaced by the bundle, a
   await page.waitForFunction(() => (window as any).afhttpPanelStats.controller === 'human_disconnected', { timeout: 30_000 })
   await page.click('#afhttp-control')
   await waitForControl(page)
-  const box = await tab.page.$eval('#go', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
-  const at = await clientPointOf(page, box.x, box.y)
-  await page.mouse.click(at.x, at.y)
-  await tab.page.waitForFunction(() => (window as any).clicks === 1, { timeout: 15_000 })
-  t.pass('and the person works the page through the new one')
+  t.equal(await clickContinue(tab, page), 1, 'and the person works the page through the new one')
 })
