@@ -5,6 +5,7 @@ import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { strictProblems } from '../helpers/strict-schema.js'
 import { until } from '../helpers/until.js'
+import { retry503 } from '../helpers/retry-503.js'
 
 // Real answers of a real host (real Chromium, pages on 127.0.0.1) against the route schemas,
 // closed: a field the host sends that its schema does not declare fails, as does a wrong type
@@ -39,16 +40,14 @@ t.test('real answers fit their schemas exactly', async (t) => {
 
   await call(S.Capabilities, '/capabilities', {}, 200, false)
   // A live check can miss its budget for a moment on a loaded machine (503, the same body): ask
-  // again, as a probe would, until the host answers ready; the 503 shape is checked above each time.
-  let health: { status: number, body: Record<string, any> } | undefined
-  for (let attempt = 1; attempt <= 5 && health?.status !== 200; attempt++) {
-    if (attempt > 1) await new Promise((resolve) => setTimeout(resolve, 1000))
+  // again, as a probe would (retry503), until the host answers ready; every answer's shape is checked.
+  const healthRes = await retry503(async () => {
     const res = await host.api('/health')
-    health = { status: res.status, body: await res.json() as Record<string, any> }
-    t.same(strictProblems(S.Health, health.body), [], `GET /health (${res.status}) fits its schema`)
-  }
-  t.equal(health?.status, 200, 'GET /health: 200')
-  t.equal(health?.body.status.takeover_ready, true, 'a ready host (the 200 shape, live checks and all)')
+    t.same(strictProblems(S.Health, await res.clone().json()), [], `GET /health (${res.status}) fits its schema`)
+    return res
+  })
+  t.equal(healthRes.status, 200, 'GET /health: 200')
+  t.equal((await healthRes.json() as Record<string, any>).status.takeover_ready, true, 'a ready host (the 200 shape, live checks and all)')
 
   const created = await post(S.ProfileWriteResult, '/v1/profiles', { name: 'shapes', labels: { team: 'ops' } }, 201)
   t.same(created.profile.labels, { team: 'ops' })
