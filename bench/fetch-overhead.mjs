@@ -12,6 +12,7 @@
 // BENCH_GAP_MS (the think time before each paused fetch, 1000),
 // BENCH_MODES (headful,headless: raw and host in the same browser mode, each mode in turn).
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '../dist/app.js'
@@ -44,26 +45,64 @@ const url = site.url
 
 const pct = (xs, p) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(p * s.length))] }
 
-/** RSS and PSS (shared pages split between processes) of a process and all its descendants, in MB. */
-async function treeMemory (rootPid) {
+// The fields of /proc/PID/stat after the command name (which may hold spaces): [0] is state.
+const statFields = (stat) => stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+
+/** `rootPid` and every process under it, with each one's /proc/PID/stat fields. */
+async function processTree (rootPid) {
   const children = new Map()
+  const fields = new Map()
   for (const name of await readdir('/proc')) {
     if (!/^\d+$/.test(name)) continue
     const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => '')
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+    if (!stat) continue
+    const f = statFields(stat)
+    fields.set(Number(name), f)
+    const ppid = Number(f[1])
     if (!children.has(ppid)) children.set(ppid, [])
     children.get(ppid).push(Number(name))
   }
+  const tree = []
+  const walk = (pid) => { tree.push({ pid, fields: fields.get(pid) ?? [] }); for (const c of children.get(pid) ?? []) walk(c) }
+  walk(rootPid)
+  return tree
+}
+
+/** RSS and PSS (shared pages split between processes) of a process and all its descendants, in MB. */
+async function treeMemory (rootPid) {
   let rss = 0
   let pss = 0
-  const walk = async (pid) => {
+  for (const { pid } of await processTree(rootPid)) {
     const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8').catch(() => '')
     rss += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0)
     pss += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0)
-    for (const c of children.get(pid) ?? []) await walk(c)
   }
-  await walk(rootPid)
   return { rss: rss / 1024, pss: pss / 1024 }
+}
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100
+
+/**
+ * CPU seconds used so far by this Node process (the host, the drivers and raw puppeteer's client
+ * all run in it) and by the processes under it: Chromium, its renderers and the Xvfb displays.
+ * Renderers that exited count through their parent (utime + stime + cutime + cstime).
+ */
+async function cpuSeconds () {
+  const own = process.cpuUsage()
+  let ticks = 0
+  for (const { pid, fields } of await processTree(process.pid)) {
+    if (pid === process.pid) continue
+    ticks += Number(fields[11] ?? 0) + Number(fields[12] ?? 0) + Number(fields[13] ?? 0) + Number(fields[14] ?? 0)
+  }
+  return { node: (own.user + own.system) / 1e6, under: ticks / CLOCK_TICKS }
+}
+
+/** What `run` returns, with the CPU seconds spent while it ran. */
+async function withCpu (run) {
+  const c0 = await cpuSeconds()
+  const result = await run()
+  const c1 = await cpuSeconds()
+  return { result, cpu: { node: c1.node - c0.node, under: c1.under - c0.under } }
 }
 
 async function rawFetch (browser) {
@@ -105,7 +144,7 @@ async function rawBrowser (mode) {
   const phases = {
     b2b: async () => (await sequential(() => rawFetch(browser), 0)).times,
     paused: async () => (await sequential(() => rawFetch(browser), GAP_MS)).times,
-    burst: () => concurrent(DRIVERS, PER_DRIVER, () => rawFetch(browser))
+    burst: () => withCpu(() => concurrent(DRIVERS, PER_DRIVER, () => rawFetch(browser)))
   }
   return {
     phases,
@@ -170,7 +209,7 @@ async function afhttp (mode, pool, extras, raw) {
   rawTimes.gapped = await raw.phases.paused()
   await sleep(300)
   const rows8 = []
-  const burst = await phase(() => concurrent(DRIVERS, PER_DRIVER, async () => rows8.push(await one())))
+  const burst = await phase(() => withCpu(() => concurrent(DRIVERS, PER_DRIVER, async () => rows8.push(await one()))))
   // Raw puppeteer's burst waits until the host's pool has caught up with the host's burst; the
   // host's second burst comes once the pool is full again (it keeps up to the recent peak of
   // concurrent fetches, see src/core/pool-demand.ts).
@@ -180,7 +219,7 @@ async function afhttp (mode, pool, extras, raw) {
   await sleep(300)
   await caughtUp()
   const rows8b = []
-  const burst2 = await phase(() => concurrent(DRIVERS, PER_DRIVER, async () => rows8b.push(await one())))
+  const burst2 = await phase(() => withCpu(() => concurrent(DRIVERS, PER_DRIVER, async () => rows8b.push(await one()))))
   await settled()
   rawTimes.wall2 = await raw.phases.burst()
   await sleep(300)
@@ -190,15 +229,16 @@ async function afhttp (mode, pool, extras, raw) {
     pool,
     times: b2b.result.times,
     gapped: paused.result.times,
-    wall: burst.result,
-    wall2: burst2.result,
+    wall: burst.result.result,
+    wall2: burst2.result.result,
+    cpu: { wall: burst.result.cpu, wall2: burst2.result.cpu },
     mem,
     timings: b2b.result.rows,
     gappedTimings: paused.result.rows,
     rows8,
     rows8b,
     pools: { b2b: b2b.pool, paused: paused.pool, burst: burst.pool, burst2: burst2.pool },
-    raw: { ...rawTimes, mem: await raw.memory() },
+    raw: { ...rawTimes, wall: rawTimes.wall.result, wall2: rawTimes.wall2.result, cpu: { wall: rawTimes.wall.cpu, wall2: rawTimes.wall2.cpu }, mem: await raw.memory() },
     notOk
   }
   if (extras) {
@@ -252,6 +292,8 @@ for (const mode of MODES) {
     console.log(`     paused:       ${breakdown(h.gappedTimings)}; pool ${poolLine(h.pools.paused)}`)
     console.log(`     ${DRIVERS}-way:        ${breakdown(h.rows8)}; pool ${poolLine(h.pools.burst)}`)
     console.log(`     ${DRIVERS}-way again:  ${breakdown(h.rows8b)}; pool ${poolLine(h.pools.burst2)}`)
+    const cpu = (c) => `${c.node.toFixed(1)} + ${c.under.toFixed(1)}`
+    console.log(`     CPU s during the ${DRIVERS}-way bursts (Node + Chromium and Xvfb): afhttp ${cpu(h.cpu.wall)}, again ${cpu(h.cpu.wall2)}; raw puppeteer ${cpu(raw.cpu.wall)}, again ${cpu(raw.cpu.wall2)}`)
     if (h.notOk.length) console.log(`   fetches that did not answer ok: ${h.notOk.length} (${[...new Set(h.notOk)].join(', ')})`)
     if (h.health) console.log(`   /health p50 ${pct(h.health, 0.5).toFixed(1)} ms, p95 ${pct(h.health, 0.95).toFixed(1)} ms; metadata writes (PATCH labels, four-step durable write) ${h.writesPerSecond.toFixed(0)}/s`)
   }
