@@ -66,7 +66,14 @@ t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full 
 
   // Moved once its link has shown, over a measuring window, that it drops most frames.
   const streamer = host.app.panel.streamer(tab)
-  await until(() => streamer.tiers.lean === 1 && streamer.tiers.leanFrames > 0, 'the slow viewer on the lean stream', 30_000)
+  // On a busy machine the fast viewer can fall behind for a moment too and be moved; it tries the
+  // full stream again after 15 s. What is asserted is the settled state: the slow viewer drawing
+  // lean frames, the fast one full ones.
+  const lastWidth = async (page: Page): Promise<number> => (await widths(page)).at(-1) ?? 0
+  await until(async () => {
+    const { lean, leanFrames, leanSize } = streamer.tiers
+    return lean === 1 && leanFrames > 0 && leanSize !== undefined && await lastWidth(slow.page) <= leanSize.maxWidth && await lastWidth(fast.page) > leanSize.maxWidth
+  }, 'the slow viewer alone on the lean stream', 60_000)
   const movedAt = (await widths(fast.page)).length
   // The full stream's width by now: the fast viewer said long ago how much it shows.
   const full = (await widths(fast.page)).at(-1) ?? 0
@@ -75,8 +82,6 @@ t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full 
   const lean = streamer.tiers.leanSize?.maxWidth ?? Infinity
   t.ok(lean <= full * 0.6, `the lean stream is at most 0.6 of the full width (${lean} against ${full})`)
   t.ok((await widths(slow.page)).some((w) => w > lean), 'the slow viewer started on the full stream')
-  // Full frames already on their way when it moved are drawn first; then only lean ones come.
-  await slow.page.waitForFunction((w: number) => ((window as any).widths as number[]).at(-1)! <= w, { timeout: 30_000 }, lean)
 
   // The lean frames are smaller on the wire as well as in pixels: compared with the fast viewer's
   // full frames over the same stretch (a lean viewer tries the full stream again only after 15 s).
