@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Fetch overhead: afhttp's POST /v1/fetch against raw puppeteer-core's ordinary flow
 // (`browser.newPage()`, goto, content, innerText, close — what a user writes instead of calling
-// us) on the same browser launch, in the same run. Prints p50/p95, the ratios, 8-way wall time,
+// us) on the same browser launch, in the same run. Prints p50/p95, the ratios, 8-way wall time and the CPU each burst cost,
 // /health latency, metadata writes per second, and host/browser memory with the window pool at
 // 0, 2 and 8. Nothing leaves 127.0.0.1. Run: npm run bench:fetch
 // Measured in blocks: for each phase (back to back, paused, 8-way, 8-way again) a block of host
