@@ -6,6 +6,8 @@
 // types. Run by `npm run build`; the Dockerfile's build stage copies this file for it.
 import { build } from 'esbuild'
 import { rm } from 'node:fs/promises'
+// The served names live once, beside the code that serves them (tsc has compiled it by now).
+import { PANEL_BUNDLE, PANEL_EARLY } from '../dist/panel/page-modules.js'
 
 const root = new URL('..', import.meta.url).pathname
 const out = `${root}dist/www`
@@ -26,8 +28,8 @@ const common = {
   tsconfig: 'tsconfig.panel.json'
 }
 await Promise.all([
-  build({ ...common, entryPoints: ['src/panel-page/panel.ts'], outfile: `${out}/panel.js`, format: 'esm' }),
+  build({ ...common, entryPoints: ['src/panel-page/panel.ts'], outfile: `${out}${PANEL_BUNDLE}`, format: 'esm' }),
   // The document's first script, a classic one that runs before anything else has loaded and
   // opens the panel's socket (docs/panel.md "The first frame").
-  build({ ...common, entryPoints: ['src/panel-page/early.ts'], outfile: `${out}/early.js`, format: 'iife' })
+  build({ ...common, entryPoints: ['src/panel-page/early.ts'], outfile: `${out}${PANEL_EARLY}`, format: 'iife' })
 ])

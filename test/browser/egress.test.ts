@@ -8,8 +8,7 @@ import { Server as ProxyServer } from 'proxy-chain'
 import { Egress, type EgressOptions } from '../../src/browser/egress.js'
 import { parseUrlDeny } from '../../src/core/url-deny.js'
 import { EGRESS_MARKER } from '../../src/core/egress-verdict.js'
-
-interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
+import type { Teardown } from '../helpers/teardown.js'
 
 async function site (t: Teardown, host: string): Promise<{ port: number, connections: () => number }> {
   const server: HttpServer = createServer((_req, res) => { res.end('hello') })

@@ -6,12 +6,12 @@
 // held, and the person works the page through it.
 import t, { type Test } from 'tap'
 import type { Page } from 'puppeteer-core'
-import { startHost, type TestHost } from '../helpers/host.js'
+import type { TestHost } from '../helpers/host.js'
 import type { TabRecord } from '../../src/tabs/types.js'
-import { startFixtureServer } from '../helpers/fixture-server.js'
+import { retainedTabShowing } from '../helpers/retained-tab.js'
 import { mintPanelLink } from '../helpers/mint.js'
 import { until } from '../helpers/until.js'
-import { clientPointOf, launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
+import { clientPointOf, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 
 const PAGE = `<!doctype html><title>Continue</title><body style="margin:0;font:20px sans-serif">
 <button id="go" style="position:fixed;left:400px;top:200px;width:300px;height:120px">Continue</button>
@@ -24,12 +24,7 @@ interface Held { host: TestHost, tab: TabRecord, page: Page, release: () => void
  * panel's bundle back until `release()`: the document and its first script run, the bundle waits.
  */
 async function openWithBundleHeld (t: Test): Promise<Held> {
-  const host = await startHost(t)
-  const site = await startFixtureServer(t, { '/continue': { body: PAGE } })
-  const browser = await launchViewerBrowser(t)
-  const tab = await host.app.tabs.open(host.config.defaultProfile)
-  tab.retained = true
-  await tab.page.goto(`${site.url}/continue`)
+  const { host, tab, browser } = await retainedTabShowing(t, PAGE)
 
   const { page } = await openViewer(browser, host)
   let release!: () => void

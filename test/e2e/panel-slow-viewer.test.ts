@@ -6,11 +6,10 @@
 // second each gets is the bench's to measure (`npm run bench`, docs/performance.md), not a test's.
 import t from 'tap'
 import type { Page } from 'puppeteer-core'
-import { startHost } from '../helpers/host.js'
-import { startFixtureServer } from '../helpers/fixture-server.js'
+import { retainedTabShowing } from '../helpers/retained-tab.js'
 import { mintPanelLink } from '../helpers/mint.js'
 import { until } from '../helpers/until.js'
-import { clientPointOf, launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
+import { clientPointOf, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 
 // Fine noise over the whole viewport, new every frame: large JPEGs that a 2 Mbit/s link cannot
 // carry at the page's rate, as a video or a busy map would be.
@@ -44,12 +43,7 @@ const widths = async (page: Page): Promise<number[]> => await page.evaluate(() =
 const stats = async (page: Page): Promise<{ frames: number, bytes: number }> => await page.evaluate(() => ({ ...(window as any).afhttpPanelStats }))
 
 t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full stream, and the slow one still works the page', async (t) => {
-  const host = await startHost(t)
-  const site = await startFixtureServer(t, { '/busy': { body: BUSY } })
-  const browser = await launchViewerBrowser(t)
-  const tab = await host.app.tabs.open(host.config.defaultProfile)
-  tab.retained = true
-  await tab.page.goto(`${site.url}/busy`)
+  const { host, tab, browser } = await retainedTabShowing(t, BUSY)
 
   // The fast viewer only watches (a view link); the slow one holds control.
   const fast = await openViewer(browser, host)

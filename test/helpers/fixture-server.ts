@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Teardown } from './teardown.js'
 
 export interface FixtureRoute {
   status?: number
@@ -16,8 +17,6 @@ export interface FixtureServer {
   hits: (path: string) => number
   close: () => Promise<void>
 }
-
-interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
 
 /** A real HTTP server on 127.0.0.1 serving the pages a test needs, with real status codes. */
 export async function startFixtureServer (t: Teardown, routes: Record<string, FixtureRoute> = {}): Promise<FixtureServer> {

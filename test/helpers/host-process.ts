@@ -6,8 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { guardEnv } from './guard.js'
-
-interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
+import type { Teardown } from './teardown.js'
 
 export const PROCESS_TOKEN = 'process-host-token-0123456789'
 const ROOT = new URL('../..', import.meta.url).pathname

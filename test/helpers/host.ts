@@ -10,6 +10,7 @@ import { createLogger } from '../../src/logger.js'
 import type { Clock } from '../../src/core/clock.js'
 import './guard.js'
 import { retry503 } from './retry-503.js'
+import type { Teardown } from './teardown.js'
 
 export const TEST_TOKEN = 'test-token-0123456789abcdef'
 
@@ -39,8 +40,6 @@ export interface TestHost {
   api: (path: string, init?: RequestInit) => Promise<Response>
   close: () => Promise<void>
 }
-
-interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
 
 export interface HostOptions {
   env?: Record<string, string>

@@ -5,8 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitationCompleteNotificationSchema, ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-
-interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
+import type { Teardown } from './teardown.js'
 
 export const ROOT = new URL('../..', import.meta.url).pathname
 

@@ -1,8 +1,7 @@
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core'
 import type { TestHost } from './host.js'
 import './guard.js'
-
-interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
+import type { Teardown } from './teardown.js'
 
 export const DESKTOP = { width: 1280, height: 720, deviceScaleFactor: 1 }
 export const PHONE = { width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true }

@@ -3,8 +3,7 @@
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-
-interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
+import type { Teardown } from './teardown.js'
 
 export async function slowChromium (t: Teardown, delaySeconds: number): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'afhttp-slow-chromium-'))

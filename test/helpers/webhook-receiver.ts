@@ -1,10 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Teardown } from './teardown.js'
 
 export interface ReceivedHook { body: string, event: Record<string, any>, signature: string, valid: boolean }
-
-interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
 
 /**
  * A real webhook receiver on 127.0.0.1 that checks each afhttp-signature against the secret.

@@ -4,8 +4,7 @@ import type { Browser } from 'puppeteer-core'
 import { startHost, type HostOptions, type TestHost } from '../helpers/host.js'
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js'
 import { clientPointOf, DESKTOP, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
-
-interface Teardown { teardown: (fn: () => Promise<void> | void) => void }
+import type { Teardown } from '../helpers/teardown.js'
 
 export const GATE = `<!doctype html><html><head><title>Just a moment...</title><style>
 body{margin:0;font:16px sans-serif}
