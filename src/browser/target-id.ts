@@ -11,3 +11,12 @@ export function targetIdOf (page: Page): string | undefined {
 export function idOfTarget (target: Target): string | undefined {
   return (target as unknown as { _targetId?: string })._targetId
 }
+
+/**
+ * The id of a page's main frame, which puppeteer knows (it is the target's id) but keeps without a
+ * public getter: reading it costs no round trip on a fetch's path.
+ */
+export function mainFrameIdOf (page: Page): string | undefined {
+  const id = (page.mainFrame() as unknown as { _id?: unknown })._id
+  return typeof id === 'string' && id !== '' ? id : undefined
+}

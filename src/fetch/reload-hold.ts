@@ -1,4 +1,5 @@
 import type { CDPSession, Page } from 'puppeteer-core'
+import { mainFrameIdOf } from '../browser/target-id.js'
 
 // A page that reloads itself for ever (a JS challenge whose cookie nothing honours, a
 // `<meta http-equiv=refresh content=0>` error page) never holds still long enough to be read:
@@ -13,11 +14,6 @@ export const LOADS_BEFORE_HOLD = 2
 // Each page's hold: its release (`resume: false` drops a held navigation instead of making it)
 // and how many navigations it held.
 const active = new WeakMap<Page, { release: (resume?: boolean) => void, held: () => number }>()
-
-function knownFrameId (page: Page): string | undefined {
-  const id = (page.mainFrame() as unknown as { _id?: unknown })._id
-  return typeof id === 'string' && id !== '' ? id : undefined
-}
 
 /**
  * Ends the page's hold now, without making the navigation it held (its window is being reset
@@ -50,7 +46,7 @@ export async function holdReloadLoops (page: Page, releaseAt: number): Promise<R
     session = await page.createCDPSession()
     // Puppeteer already knows the main frame's id (it is the target's id): no round trip on the
     // fetch's path when it does.
-    mainFrameId = knownFrameId(page) ?? (await session.send('Page.getFrameTree')).frameTree.frame.id
+    mainFrameId = mainFrameIdOf(page) ?? (await session.send('Page.getFrameTree')).frameTree.frame.id
   } catch {
     return { held: () => 0, releaseAt: () => undefined } // a page that cannot be held is navigated as before
   }
