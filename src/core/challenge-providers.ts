@@ -19,7 +19,7 @@ const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your br
 export const DETECTORS: ReadonlyArray<readonly [string, (f: PageFacts) => Detection]> = [
   ['cloudflare', cloudflare], ['aws_waf', awsWaf], ['cloudfront', cloudfront], ['datadome', datadome], ['perimeterx', perimeterx],
   ['akamai', akamai], ['imperva', imperva], ['ddos_guard', ddosGuard], ['vercel', vercel], ['sucuri', sucuri],
-  ['anubis', anubis], ['google', google],
+  ['shieldsquare', shieldsquare], ['anubis', anubis], ['google', google],
   ['turnstile', turnstile], ['hcaptcha', hcaptcha], ['recaptcha', recaptcha], ['generic', generic]
 ]
 
@@ -165,6 +165,22 @@ function sucuri (f: PageFacts): Detection {
   if (/\bsucuri_cloudproxy_js\b/.test(f.inlineScript)) hits.push(sure('inline script sucuri_cloudproxy_js challenge'))
   // x-sucuri-id marks every response through the firewall; its blocks are 403.
   if (f.headers['x-sucuri-id'] !== undefined) hits.push({ evidence: 'header x-sucuri-id', sufficient: f.status === 403 })
+  return { hits }
+}
+
+// Radware Bot Manager (formerly ShieldSquare). Its CAPTCHA page, on validate.perfdrive.com or in
+// a site's own styling, draws itself from captcha.perfdrive.com's captcha-public assets; the
+// sensor (cdn.perfdrive.com/aperture, window.SSJSConnectorObj) rides on every protected page.
+function shieldsquare (f: PageFacts): Detection {
+  const hits: Hit[] = []
+  const assets = /captcha\.perfdrive\.com\/captcha-public\//
+  if (linksTo(f, assets) || hasSrc(f, assets, ['script', 'img'])) hits.push(sure('asset captcha.perfdrive.com/captcha-public/'))
+  for (const title of ['ShieldSquare Captcha', 'Radware Bot Manager Captcha']) {
+    if (titleIs(f, title)) hits.push(sure(`title "${title}"`))
+  }
+  if (hasSrc(f, /perfdrive\.com\/aperture\//, ['script']) || f.inlineScript.includes('SSJSConnectorObj')) {
+    hits.push({ evidence: 'Radware sensor (perfdrive.com aperture) on a blank page', sufficient: f.blank && !f.appShell })
+  }
   return { hits }
 }
 
