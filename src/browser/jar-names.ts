@@ -2,12 +2,13 @@
 // identity and value, to compare before and after. Values never leave the host's memory.
 import type { Page } from 'puppeteer-core'
 import type { JarCookie } from '../core/handoff.js'
+import { openPageSession } from './page-session.js'
 
 /** The jar as the tab's browser context sees it; empty when the tab or browser is gone. */
 export async function readJar (tab: { page: Page } | undefined): Promise<JarCookie[]> {
   if (!tab || tab.page.isClosed() || !tab.page.browser().connected) return []
   // The tab's own session sees its whole jar (the browser target may be filtered out).
-  const session = await tab.page.createCDPSession()
+  const session = await openPageSession(tab.page)
   try {
     const { cookies } = await session.send('Network.getAllCookies')
     return cookies.map((c) => ({ name: c.name, domain: c.domain, path: c.path, value: c.value }))

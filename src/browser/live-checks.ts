@@ -2,6 +2,7 @@ import type { Browser, CDPSession, Page } from 'puppeteer-core'
 import { PageWatch, pageSession } from '../page-ui/page-watch.js'
 
 import type { LiveCheck } from '../schemas/host.js'
+import { openPageSession } from './page-session.js'
 
 // The public shape lives once, in src/schemas/host.ts.
 export type { LiveCheck }
@@ -40,7 +41,7 @@ async function timed (name: string, ms: number, fn: () => Promise<void>): Promis
  * itself, so a frame that never comes still stops the screencast and detaches the session.
  */
 async function oneScreencastFrame (page: Page, timeoutMs: number): Promise<void> {
-  const session: CDPSession = await page.createCDPSession()
+  const session: CDPSession = await openPageSession(page)
   let timer: NodeJS.Timeout | undefined
   try {
     const frame = new Promise<void>((resolve, reject) => {

@@ -1,4 +1,4 @@
-import type { CDPSession, Page, Protocol } from 'puppeteer-core'
+import type { CDPEvents, CDPSession, Page } from 'puppeteer-core'
 import { beforeDeadline } from './deadline.js'
 import { mainFrameIdOf } from '../browser/target-id.js'
 import { FOLLOW_MAX_DELAY_S, refreshDelay, refreshesAtOnce } from '../core/client-redirect.js'
@@ -24,31 +24,33 @@ export type LifecycleWait = keyof typeof LIFECYCLE
 export interface ClientRedirects {
   /**
    * Waits, bounded by `deadline` (performance.now() time), until the main frame has no client
-   * redirect scheduled or in flight: each one the page starts reaches `waitUntil`, up to
+   * redirect scheduled or in flight: each one the page starts reaches the watch's lifecycle event, up to
    * MAX_CLIENT_REDIRECTS. `refreshHeader` is the navigation's answer's `Refresh` header. Resolves
    * to the loader (the navigation request's id) of the document the main frame then shows.
    */
-  follow: (waitUntil: LifecycleWait, deadline: number, refreshHeader?: string) => Promise<{ loaderId?: string }>
+  follow: (deadline: number, refreshHeader?: string) => Promise<{ loaderId?: string }>
   stop: () => void
 }
 
 const NONE: ClientRedirects = { follow: async () => ({}), stop: () => undefined }
 
+/**
+ * puppeteer's own session with the page, which has the Page domain and its lifecycle events on
+ * already. A session of our own would cost two round trips per fetch, and attaching it beside the
+ * reload hold's races puppeteer: an attach that lands while another to the same target is pending
+ * is taken for an auto-attached target, and detaching it made puppeteer forget the page's target
+ * (its popups were no longer adopted).
+ */
+function ownSession (page: Page): CDPSession | undefined {
+  const client = (page as unknown as { _client?: () => CDPSession })._client
+  return typeof client === 'function' ? client.call(page) : undefined
+}
+
 /** Starts watching the page's main frame; call before the navigation whose redirects are to be followed. */
-export async function watchClientRedirects (page: Page): Promise<ClientRedirects> {
-  let session: CDPSession
-  let mainFrameId: string
-  try {
-    session = await page.createCDPSession()
-    const [frames] = await Promise.all([
-      mainFrameIdOf(page) === undefined ? session.send('Page.getFrameTree') : undefined,
-      session.send('Page.enable'),
-      session.send('Page.setLifecycleEventsEnabled', { enabled: true })
-    ])
-    mainFrameId = mainFrameIdOf(page) ?? frames!.frameTree.frame.id
-  } catch {
-    return NONE // a page that cannot be watched is observed as before
-  }
+export function watchClientRedirects (page: Page, waitUntil: LifecycleWait): ClientRedirects {
+  const session = ownSession(page)
+  const mainFrameId = mainFrameIdOf(page)
+  if (session === undefined || mainFrameId === undefined) return NONE // a page that cannot be watched is observed as before
   // The main frame: a navigation scheduled and not yet started, or one its document's refresh says
   // is due (until a deadline); the document loading, and whether it committed (one that never
   // does — a 204, a download, a cancelled one — ends when loading stops); whether a navigation
@@ -59,34 +61,39 @@ export async function watchClientRedirects (page: Page): Promise<ClientRedirects
   let shown: string | undefined
   let startedSinceShown = false
   let loaded = false
-  let lifecycle: string | undefined
+  const lifecycle = LIFECYCLE[waitUntil]
   let changed = (): void => undefined
   const main = (frameId: string): boolean => frameId === mainFrameId
   const update = (fn: () => void): void => { fn(); changed() }
+  const listeners: Array<() => void> = []
+  const on = <E extends keyof CDPEvents>(event: E, listener: (e: CDPEvents[E]) => void): void => {
+    session.on(event, listener as never)
+    listeners.push(() => { session.off(event, listener as never) })
+  }
 
-  session.on('Page.frameScheduledNavigation', (e: Protocol.Page.FrameScheduledNavigationEvent) => {
+  on('Page.frameScheduledNavigation', (e) => {
     if (main(e.frameId) && e.delay <= FOLLOW_MAX_DELAY_S) update(() => { scheduled = true })
   })
-  session.on('Page.frameClearedScheduledNavigation', (e: Protocol.Page.FrameClearedScheduledNavigationEvent) => {
+  on('Page.frameClearedScheduledNavigation', (e) => {
     if (main(e.frameId)) update(() => { scheduled = false })
   })
-  session.on('Page.frameStartedNavigating', (e: Protocol.Page.FrameStartedNavigatingEvent) => {
+  on('Page.frameStartedNavigating', (e) => {
     if (!main(e.frameId)) return
     // A same-document navigation (a hash, pushState) loads nothing.
     if (/samedocument$/i.test(e.navigationType)) return
     update(() => { scheduled = false; dueUntil = undefined; startedSinceShown = true; loading = { loaderId: e.loaderId, committed: false } })
   })
-  session.on('Page.frameNavigated', (e: Protocol.Page.FrameNavigatedEvent) => {
+  on('Page.frameNavigated', (e) => {
     if (!main(e.frame.id)) return
     shown = e.frame.loaderId
     startedSinceShown = false
     loaded = false
-    if (loading?.loaderId === e.frame.loaderId) loading.committed = true
+    if (loading !== undefined && loading.loaderId === e.frame.loaderId) loading.committed = true
   })
-  session.on('Page.frameStoppedLoading', (e: Protocol.Page.FrameStoppedLoadingEvent) => {
+  on('Page.frameStoppedLoading', (e) => {
     if (main(e.frameId) && loading !== undefined && !loading.committed) update(() => { loading = undefined })
   })
-  session.on('Page.lifecycleEvent', (e: Protocol.Page.LifecycleEventEvent) => {
+  on('Page.lifecycleEvent', (e) => {
     if (!main(e.frameId)) return
     if (e.name === 'load' && e.loaderId === shown) update(() => { loaded = true })
     if (e.loaderId === loading?.loaderId && e.name === lifecycle) update(() => { loading = undefined })
@@ -126,8 +133,7 @@ export async function watchClientRedirects (page: Page): Promise<ClientRedirects
   })
 
   return {
-    async follow (waitUntil, deadline, refreshHeader) {
-      lifecycle = LIFECYCLE[waitUntil]
+    async follow (deadline, refreshHeader) {
       const first = shown
       try {
         for (let turn = 0; turn < MAX_CLIENT_REDIRECTS; turn++) {
@@ -146,7 +152,7 @@ export async function watchClientRedirects (page: Page): Promise<ClientRedirects
     },
     stop () {
       changed = () => undefined
-      session.detach().catch(() => undefined)
+      for (const off of listeners) off()
     }
   }
 }

@@ -44,7 +44,9 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
   // loaded is the answer (the fetch then reads the page as it stands at its deadline). A page
   // that simply never finishes loading is still a navigation_timeout.
   // A page that sends itself on at once is followed to where it goes (client-redirects.ts).
-  const [hold, redirects] = await Promise.all([holdReloadLoops(page, performance.now() + timeoutMs + OBSERVE_GRACE_MS), watchClientRedirects(page)])
+  const hold = await holdReloadLoops(page, performance.now() + timeoutMs + OBSERVE_GRACE_MS)
+  // Selector strategies wait on their own for their element, wherever the page goes.
+  const redirects = 'selector' in wait ? undefined : watchClientRedirects(page, WAIT_UNTIL[wait.kind])
   // Documents the main frame showed. A 204 answer to a navigation (a held reload's, or a
   // server's) leaves the page as it was, so the page's status is the document's before it.
   const documents: HTTPResponse[] = []
@@ -72,7 +74,7 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
     const res = await page.goto(url, { waitUntil, timeout: timeoutMs })
     // A lifecycle wait is over once the client redirects it started have arrived: the fetch then
     // observes the page right away. A selector wait goes on until the deadline, and the hold with it.
-    const { loaderId } = 'selector' in wait ? {} : await redirects.follow(waitUntil, deadline, res?.headers().refresh)
+    const { loaderId } = redirects === undefined ? {} : await redirects.follow(deadline, res?.headers().refresh)
     if (!('selector' in wait)) hold.releaseAt(performance.now() + OBSERVE_GRACE_MS)
     // The page's status is its document's: after a client redirect, the one the main frame shows.
     if (res && loaderId !== undefined && loaderId !== requestIdOf(res)) return describeResponse(await responseOf(loaderId) ?? documents.at(-1) ?? res)
@@ -86,7 +88,7 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
     throw new AfhttpError('navigation_failed', `Loading the page failed: ${message}`, { cause: message })
   } finally {
     page.off('response', onResponse)
-    redirects.stop()
+    redirects?.stop()
     void page.setCacheEnabled(true).catch(() => undefined)
   }
 }

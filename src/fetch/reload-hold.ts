@@ -1,5 +1,6 @@
 import type { CDPSession, Page } from 'puppeteer-core'
 import { mainFrameIdOf } from '../browser/target-id.js'
+import { openPageSession } from '../browser/page-session.js'
 
 // A page that reloads itself for ever (a JS challenge whose cookie nothing honours, a
 // `<meta http-equiv=refresh content=0>` error page) never holds still long enough to be read:
@@ -43,7 +44,7 @@ export async function holdReloadLoops (page: Page, releaseAt: number): Promise<R
   let session: CDPSession
   let mainFrameId: string
   try {
-    session = await page.createCDPSession()
+    session = await openPageSession(page)
     // Puppeteer already knows the main frame's id (it is the target's id): no round trip on the
     // fetch's path when it does.
     mainFrameId = mainFrameIdOf(page) ?? (await session.send('Page.getFrameTree')).frameTree.frame.id

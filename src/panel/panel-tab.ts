@@ -22,6 +22,7 @@ import { earlyDialogsOf, pageUiRelayFor, type PageUiRelay } from './page-ui-rela
 import { tabsMessage } from './popups.js'
 import { PopupFollower } from './popup-follower.js'
 import { answeredByViewer, newViewerId, sendTo, staleInputMessage, stateMessage, type Viewer } from './viewer.js'
+import { openPageSession } from '../browser/page-session.js'
 
 export interface PanelTabDeps {
   tab: TabRecord
@@ -65,7 +66,7 @@ export class PanelTab {
   #tabsKey = ''
 
   static async open (deps: PanelTabDeps): Promise<PanelTab> {
-    const session = await deps.tab.page.createCDPSession()
+    const session = await openPageSession(deps.tab.page)
     // The page believes its window is focused, as it would for a person at the keyboard.
     // Not awaited: a page blocked by a dialog answers it only after the person answers that.
     session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined)

@@ -7,6 +7,7 @@ import { InputRelay, type RelayHooks } from './input-relay.js'
 import { pageUiRelayFor, type PageUiRelay, type UiRelayDeps } from './page-ui-relay.js'
 import type { TabStreamer } from './streamer.js'
 import type { TabsMessage } from './messages.js'
+import { openPageSession } from '../browser/page-session.js'
 
 /** A popup of the handed-off tab, as the panel drives it; `ui` draws its own dialogs and select lists (docs/spec.md section 16). */
 export interface Popup { tab: TabRecord, session: CDPSession, relay: InputRelay, streamer: TabStreamer, ui: PageUiRelay }
@@ -22,7 +23,7 @@ export interface PopupDeps {
 
 /** Opens the panel's side of a popup; undefined when it closed meanwhile. */
 export async function openPopup (tab: TabRecord, streamer: TabStreamer, deps: PopupDeps): Promise<Popup | undefined> {
-  const session = await tab.page.createCDPSession().catch(() => undefined)
+  const session = await openPageSession(tab.page).catch(() => undefined)
   if (!session || tab.page.isClosed()) {
     await session?.detach().catch(() => undefined)
     return undefined

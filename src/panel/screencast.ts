@@ -4,6 +4,7 @@
 import type { CDPSession, Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import { encodeFrame, type FrameAim } from './frame-codec.js'
+import { openPageSession } from '../browser/page-session.js'
 
 export interface ScreencastSize { maxWidth: number, maxHeight: number }
 
@@ -29,7 +30,7 @@ export interface ReceivedFrame { jpeg: Buffer, meta: ScreencastFrameEvent['metad
 
 /** A DevTools session of the page whose screencast frames go to `onFrame` (one screencast per session). */
 export async function screencastSession (page: Page, onFrame: (frame: ReceivedFrame) => void): Promise<CDPSession> {
-  const session = await page.createCDPSession()
+  const session = await openPageSession(page)
   session.on('Page.screencastFrame', (ev: ScreencastFrameEvent) => {
     // Acked at once: delaying the ack costs frame rate (docs/panel.md "Stream").
     session.send('Page.screencastFrameAck', { sessionId: ev.sessionId }).catch(() => undefined)

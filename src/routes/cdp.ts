@@ -7,6 +7,7 @@ import { nestedCommand, pageEffectOf } from '../core/cdp-hold.js'
 import { holdOnTarget, targetIdOf } from './cdp-holds.js'
 import cdpPassthroughRoutes, { REFUSED_METHODS } from './cdp-passthrough.js'
 import { answers, CdpBody, CdpResult } from '../schemas/index.js'
+import { openPageSession } from '../browser/page-session.js'
 
 export { CDP_PASSTHROUGH_MAX_MESSAGE_BYTES } from './cdp-passthrough.js'
 
@@ -30,7 +31,7 @@ export default async function cdpRoutes (app: FastifyInstance): Promise<void> {
         app.tabs.assertAgentMayAct(tab)
       }
       app.tabs.touch(tab.id)
-      session = await tab.page.createCDPSession()
+      session = await openPageSession(tab.page)
     } else {
       const nested = nestedCommand(method, params)
       const nestedEffect = nested && pageEffectOf(nested.method, nested.params)
