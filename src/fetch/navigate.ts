@@ -43,9 +43,9 @@ export async function navigate (page: Page, url: string, wait: WaitStrategy, tim
   // held while the fetch looks at it, and if it still never settles, the last document it
   // loaded is the answer (the fetch then reads the page as it stands at its deadline). A page
   // that simply never finishes loading is still a navigation_timeout.
-  // A page that sends itself on at once is followed to where it goes (client-redirects.ts).
   const hold = await holdReloadLoops(page, performance.now() + timeoutMs + OBSERVE_GRACE_MS)
-  // Selector strategies wait on their own for their element, wherever the page goes.
+  // A page that sends itself on at once is followed to where it goes (client-redirects.ts);
+  // selector strategies wait on their own for their element, wherever the page goes.
   const redirects = 'selector' in wait ? undefined : watchClientRedirects(page, WAIT_UNTIL[wait.kind])
   // Documents the main frame showed. A 204 answer to a navigation (a held reload's, or a
   // server's) leaves the page as it was, so the page's status is the document's before it.
