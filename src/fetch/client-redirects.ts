@@ -110,12 +110,13 @@ export function watchClientRedirects (page: Page, waitUntil: LifecycleWait): Cli
     return typeof result.value === 'string' && result.value !== '' ? result.value : undefined
   }
   const quiet = (): boolean => !scheduled && loading === undefined && (dueUntil === undefined || performance.now() >= dueUntil)
-  const untilQuiet = (deadline: number): Promise<boolean> => new Promise((resolve) => {
+  // Resolves true once `condition` holds (checked on every change of state, and at `wakeAt`), false at the deadline.
+  const until = (condition: () => boolean, deadline: number, wakeAt?: number): Promise<boolean> => new Promise((resolve) => {
     const timers: NodeJS.Timeout[] = []
     const done = (settled: boolean): void => { timers.forEach(clearTimeout); changed = () => undefined; resolve(settled) }
     timers.push(setTimeout(() => done(false), Math.max(0, deadline - performance.now())))
-    changed = () => { if (quiet()) done(true) }
-    if (dueUntil !== undefined) timers.push(setTimeout(() => changed(), Math.max(0, dueUntil - performance.now())))
+    changed = () => { if (condition()) done(true) }
+    if (wakeAt !== undefined) timers.push(setTimeout(() => changed(), Math.max(0, wakeAt - performance.now())))
     changed()
   })
   // A refresh due at once that has not had its turn: it fires once the document has loaded, after its delay.
@@ -124,13 +125,6 @@ export function watchClientRedirects (page: Page, waitUntil: LifecycleWait): Cli
     dueUntil = loaded ? performance.now() + (refreshDelay(refresh) ?? 0) * 1000 + REFRESH_START_GRACE_MS : undefined
     return true
   }
-
-  const untilLoaded = (deadline: number): Promise<boolean> => new Promise((resolve) => {
-    const done = (settled: boolean): void => { clearTimeout(timer); changed = () => undefined; resolve(settled) }
-    const timer = setTimeout(() => done(false), Math.max(0, deadline - performance.now()))
-    changed = () => { if (loaded || scheduled || loading !== undefined) done(true) }
-    changed()
-  })
 
   return {
     async follow (deadline, refreshHeader) {
@@ -142,7 +136,9 @@ export function watchClientRedirects (page: Page, waitUntil: LifecycleWait): Cli
           const due = expectRefresh(refresh)
           if (!due && quiet()) break
           // A refresh on a document still loading starts with its load: wait for that, then look again.
-          const waited = due && !loaded && !scheduled && loading === undefined ? await untilLoaded(deadline) : await untilQuiet(deadline)
+          const waited = due && !loaded && !scheduled && loading === undefined
+            ? await until(() => loaded || scheduled || loading !== undefined, deadline)
+            : await until(quiet, deadline, dueUntil)
           if (!waited) break
         }
       } catch {
