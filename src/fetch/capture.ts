@@ -20,16 +20,29 @@ export interface PageSnapshot {
   failed?: string
 }
 
+// A page that moves on while it is read (a redirect that starts later than the fetch's follow of
+// client redirects could see, docs/decisions.md "Client redirects are followed") destroys the
+// context the reads ran in: read the document it moved to once it has loaded, a bounded number of times.
+const NAVIGATED_AWAY = /Execution context was destroyed|Cannot find context with specified id/
+const READS_AFTER_NAVIGATION = 2
+
 export async function observePage (page: Page, deadline: number): Promise<PageSnapshot> {
-  try {
-    const [title, html, text] = await Promise.all([
-      beforeDeadline(page.title(), deadline, 'the page title'),
-      beforeDeadline(page.content(), deadline, 'the page HTML'),
-      beforeDeadline(page.evaluate(() => document.body?.innerText ?? ''), deadline, 'the page text')
-    ])
-    return { title, html, text }
-  } catch (err) {
-    return { title: '', html: '', text: '', failed: (err as Error).message.split('\n')[0] }
+  for (let reads = 0; ; reads++) {
+    try {
+      const [title, html, text] = await Promise.all([
+        beforeDeadline(page.title(), deadline, 'the page title'),
+        beforeDeadline(page.content(), deadline, 'the page HTML'),
+        beforeDeadline(page.evaluate(() => document.body?.innerText ?? ''), deadline, 'the page text')
+      ])
+      return { title, html, text }
+    } catch (err) {
+      const failed = (err as Error).message.split('\n')[0]
+      if (reads >= READS_AFTER_NAVIGATION || !NAVIGATED_AWAY.test(failed)) return { title: '', html: '', text: '', failed }
+      // puppeteer's wait runs again in each new document until one has loaded.
+      const loaded = await page.waitForFunction('document.readyState === "complete"', { polling: 50, timeout: Math.max(1, deadline - performance.now()) })
+        .then(() => true, () => false)
+      if (!loaded) return { title: '', html: '', text: '', failed }
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 import type { CDPEvents, CDPSession, Page } from 'puppeteer-core'
-import { beforeDeadline } from './deadline.js'
+import { beforeDeadline, DeadlineError } from './deadline.js'
 import { mainFrameIdOf } from '../browser/target-id.js'
 import { FOLLOW_MAX_DELAY_S, refreshDelay, refreshesAtOnce } from '../core/client-redirect.js'
 
@@ -102,12 +102,20 @@ export function watchClientRedirects (page: Page, waitUntil: LifecycleWait): Cli
   // One round trip through the page's event loop: whatever its load task, and the timers that task
   // set with no delay, scheduled has been reported by the time this answers; and the document's
   // own refresh, if it has one.
+  // A document replaced while it answers (the redirect it had scheduled began) tells nothing, and
+  // the navigation's own events say what to wait for; only a page that does not answer before the
+  // deadline ends the follow.
   const settle = async (deadline: number): Promise<string | undefined> => {
-    const { result } = await beforeDeadline(session.send('Runtime.evaluate', {
-      expression: `new Promise(resolve => setTimeout(() => resolve(document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute('content') ?? ''), 0))`,
-      awaitPromise: true, returnByValue: true, silent: true
-    }), deadline, 'the page after its load')
-    return typeof result.value === 'string' && result.value !== '' ? result.value : undefined
+    try {
+      const { result } = await beforeDeadline(session.send('Runtime.evaluate', {
+        expression: `new Promise(resolve => setTimeout(() => resolve(document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute('content') ?? ''), 0))`,
+        awaitPromise: true, returnByValue: true, silent: true
+      }), deadline, 'the page after its load')
+      return typeof result.value === 'string' && result.value !== '' ? result.value : undefined
+    } catch (err) {
+      if (err instanceof DeadlineError) throw err
+      return undefined
+    }
   }
   const quiet = (): boolean => !scheduled && loading === undefined && (dueUntil === undefined || performance.now() >= dueUntil)
   // Resolves true once `condition` holds (checked on every change of state, and at `wakeAt`), false at the deadline.
