@@ -194,7 +194,7 @@ async function afhttp (mode, pool, extras, raw) {
     const demand = s1.openedOnDemand - s0.openedOnDemand
     const reused = s1.reused - s0.reused
     const refused = Object.entries(s1.notReused).map(([k, v]) => [k, v - (s0.notReused[k] ?? 0)]).filter(([, v]) => v > 0)
-    return { result, pool: { hits: hits - h0, misses: misses - m0, opened, openMs: opened ? (s1.openMs - s0.openMs) / opened : 0, demandMs: demand ? (s1.onDemandMs - s0.onDemandMs) / demand : 0, closed, closeMs: closed ? (s1.closeMs - s0.closeMs) / closed : 0, deferred: s1.deferredCloses - s0.deferredCloses, reused, resetMs: reused ? (s1.resetMs - s0.resetMs) / reused : 0, refused } }
+    return { result, pool: { hits: hits - h0, misses: misses - m0, demand, opened, openMs: opened ? (s1.openMs - s0.openMs) / opened : 0, demandMs: demand ? (s1.onDemandMs - s0.onDemandMs) / demand : 0, closed, closeMs: closed ? (s1.closeMs - s0.closeMs) / closed : 0, deferred: s1.deferredCloses - s0.deferredCloses, reused, resetMs: reused ? (s1.resetMs - s0.resetMs) / reused : 0, refused } }
   }
   const settled = async () => { await poolFull(); await sleep(300) }
   // Each phase: the host's block, then (the pool caught up, the host idle) raw puppeteer's block.
@@ -270,7 +270,7 @@ const f = (x) => x.toFixed(1).padStart(7)
 const median = (rows, key) => pct(rows.map((r) => r[key] ?? 0), 0.5)
 const ratio = (a, b) => (a / b).toFixed(2)
 const breakdown = (rows) => `pool wait (open_tab) ${median(rows, 'open_tab_ms')}, prepare ${median(rows, 'prepare_ms')}, navigate ${median(rows, 'navigate_ms')}, capture (inspect) ${median(rows, 'inspect_ms')}, anchor guard (release) ${median(rows, 'release_ms')}, host total ${median(rows, 'total_ms')}, answer (HTTP + JSON) ${pct(rows.map((r) => r.client_ms - r.total_ms), 0.5).toFixed(1)} ms`
-const poolLine = (p) => `${p.hits} hits / ${p.misses} misses (a miss opens its window in mean ${p.demandMs.toFixed(0)} ms); ${p.reused} windows reset for the next fetch (mean ${p.resetMs.toFixed(0)} ms)${p.refused.length ? `, refused: ${p.refused.map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}; ${p.opened} windows opened ahead (mean ${p.openMs.toFixed(0)} ms), ${p.closed} closed after answers (mean ${p.closeMs.toFixed(0)} ms, ${p.deferred} held for a quiet moment)`
+const poolLine = (p) => `${p.hits} hits / ${p.misses} misses (${p.demand} windows built for misses, mean ${p.demandMs.toFixed(0)} ms); ${p.reused} windows reset for the next fetch (mean ${p.resetMs.toFixed(0)} ms)${p.refused.length ? `, refused: ${p.refused.map(([k, v]) => `${k} ${v}`).join(', ')}` : ''}; ${p.opened} windows opened ahead (mean ${p.openMs.toFixed(0)} ms), ${p.closed} closed after answers (mean ${p.closeMs.toFixed(0)} ms, ${p.deferred} held for a quiet moment)`
 
 for (const mode of MODES) {
   const load0 = loadavg().map((x) => x.toFixed(2)).join(' ')

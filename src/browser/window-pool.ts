@@ -5,6 +5,7 @@ import { DeferredCloses } from './deferred-closes.js'
 import { WindowUse } from './window-use.js'
 import { reuseSite } from '../core/window-reuse.js'
 import { fitsSite, WindowWaiters } from '../core/window-waiters.js'
+import { RecentMean, windowsToBuild, type HeldWindow } from '../core/window-returns.js'
 import { poolStats, type PoolStats } from './pool-stats.js'
 export { poolStats, type PoolStats } from './pool-stats.js'
 
@@ -51,6 +52,9 @@ export interface WindowPoolOptions {
 const SETTLE_MS = 25
 // Windows opened at once for fetches that found the pool empty.
 const OPENERS = 2
+// While fetches wait for windows coming back, how often the pool looks again at whether one
+// should be built instead (a fetch holding its window longer than usual changes the answer).
+const REVIEW_MS = 50
 
 /**
  * Unused windows kept open for one browser, so a fetch never waits for a window to open
@@ -81,6 +85,15 @@ export class WindowPool {
   // The site a reset window last served (see reuseSite); a window never used serves any.
   private readonly servedSite = new WeakMap<Page, string>()
   private openers = 0
+  // Windows fetches hold now, with the site each asked for and when it took the window.
+  private readonly held = new Map<Page, { site: string | undefined, since: number }>()
+  private readonly watchedClose = new WeakSet<Page>()
+  // Whether a site's last fetch handed its window back reset (plain fetches of it do).
+  private readonly returningSite = new Map<string, boolean>()
+  private readonly holdMs = new RecentMean()
+  private readonly resetMs = new RecentMean()
+  private readonly openMs = new RecentMean()
+  private review: NodeJS.Timeout | undefined
   private settle: NodeJS.Timeout | undefined
   private shrink: NodeJS.Timeout | undefined
   private retry: NodeJS.Timeout | undefined
@@ -123,6 +136,7 @@ export class WindowPool {
     this.ready.unshift(...otherSites)
     if (page) {
       this.taken.get(page)?.()
+      this.hold(page, site)
       return { page, hit: true }
     }
     // Every window waiting served another site: the oldest makes room for a fresh one.
@@ -148,13 +162,6 @@ export class WindowPool {
     }
   }
 
-  // Windows being reset that a waiting fetch could take.
-  private resettingForWaiters (): number {
-    let n = 0
-    for (const page of this.resetting) if (this.waiters.wants(this.servedSite.get(page))) n++
-    return n
-  }
-
   /**
    * The pool is empty: wait for the next window to open. Chromium builds windows one after
    * another in its browser process, so eight fetches each opening their own at once all wait
@@ -162,13 +169,47 @@ export class WindowPool {
    * first window out as soon as it exists, and its fetch navigates while the next is built.
    */
   private nextOpened (site: string | undefined): Promise<Page> {
-    const window = this.waiters.wait(site)
+    const window = this.waiters.wait(site).then((page) => {
+      this.hold(page, site)
+      return page
+    })
     this.openForWaiters()
     return window
   }
 
+  private hold (page: Page, site: string | undefined): void {
+    this.held.set(page, { site, since: performance.now() })
+    if (this.watchedClose.has(page)) return
+    this.watchedClose.add(page)
+    page.once('close', () => { this.held.delete(page) })
+  }
+
+  // Windows to build for the waiting fetches, beside those coming back to them (see windowsToBuild).
+  private toBuild (): number {
+    const now = performance.now()
+    const held: HeldWindow[] = []
+    for (const [page, h] of this.held) {
+      if (h.site !== undefined && this.returningSite.get(h.site) === true && !page.isClosed()) held.push({ site: h.site, heldMs: now - h.since })
+    }
+    return windowsToBuild({
+      waiters: this.waiters.sites(),
+      held,
+      resetting: [...this.resetting].map((p) => this.servedSite.get(p)),
+      running: this.opts.running?.() ?? 0,
+      holdMs: this.holdMs.value,
+      resetMs: this.resetMs.value,
+      openMs: this.openMs.value
+    })
+  }
+
   private openForWaiters (): void {
-    while (this.openers < OPENERS && this.openers + this.creating.size + this.resettingForWaiters() < this.waiters.length) {
+    const build = this.toBuild()
+    // Some wait for a window coming back: look again soon, in case it is slow to come.
+    if (this.waiters.length > 0 && !this.review && !this.stopped) {
+      this.review = setTimeout(() => { this.review = undefined; this.openForWaiters() }, REVIEW_MS)
+      this.review.unref()
+    }
+    while (this.openers < OPENERS && this.openers + this.creating.size < build) {
       this.openers++
       const t0 = performance.now()
       this.openWindow(false).then((page) => {
@@ -219,7 +260,13 @@ export class WindowPool {
    * is, within a second (see DeferredCloses).
    */
   retire (page: Page, reusable = false): void {
+    const held = this.held.get(page)
+    this.held.delete(page)
     if (page.isClosed()) return
+    if (held?.site !== undefined) {
+      if (reusable) this.holdMs.add(performance.now() - held.since)
+      else this.returningSite.set(held.site, false)
+    }
     if (reusable && this.wantsBack()) {
       this.servedSite.set(page, reuseSite(page.url()))
       this.reset(page)
@@ -242,6 +289,8 @@ export class WindowPool {
     const t0 = performance.now()
     use.reset().then((verdict) => {
       this.resetting.delete(page)
+      const site = this.servedSite.get(page)
+      if (site !== undefined) this.returningSite.set(site, verdict.reuse)
       if (!verdict.reuse) {
         this.opts.onNotReused?.(verdict.reason)
         this.discard(page, verdict.fact)
@@ -249,6 +298,7 @@ export class WindowPool {
       }
       this.stats.reused++
       this.stats.resetMs += performance.now() - t0
+      this.resetMs.add(performance.now() - t0)
       this.handOut(page)
     }, () => {
       this.resetting.delete(page)
@@ -265,6 +315,8 @@ export class WindowPool {
     if (page.isClosed()) return
     this.closes.add(page, this.stopped)
     this.refill()
+    // A window that will not come back: a fetch waiting for it may need one built now.
+    this.openForWaiters()
   }
 
   // Any fetch activity pushes the pool's own work back by SETTLE_MS.
@@ -300,6 +352,7 @@ export class WindowPool {
     clearTimeout(this.settle)
     clearTimeout(this.shrink)
     clearTimeout(this.retry)
+    clearTimeout(this.review)
     if (closeWindows) this.closes.flush()
     this.closes.cancelTimer()
     const pages = this.ready.splice(0)
@@ -322,6 +375,7 @@ export class WindowPool {
     })
     this.opening.add(opened)
     const page = await opened.finally(() => this.opening.delete(opened))
+    this.openMs.add(performance.now() - t0)
     if (ahead) {
       this.stats.opened++
       this.stats.openMs += performance.now() - t0

@@ -27,6 +27,11 @@ export class WindowWaiters<W> {
     return new Promise<W>((resolve, reject) => { this.#waiters.push({ site, resolve, reject }) })
   }
 
+  /** The sites the waiting fetches asked for, longest waiting first. */
+  sites (): ServedSite[] {
+    return this.#waiters.map((w) => w.site)
+  }
+
   /** True when some waiting fetch could take a window that served `served`. */
   wants (served: ServedSite): boolean {
     return this.#waiters.some((w) => fitsSite(served, w.site))
