@@ -12,14 +12,14 @@ const NAVIGATES = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|
 // challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
 const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#][^"'`\s]*)?["'`]/i
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
-const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|verify(?:ing)? (?:that )?you are (?:a )?human/i
+const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|your request is being verified|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
 // Infrastructure providers come first: when a WAF's page embeds a CAPTCHA
 // vendor's widget, the WAF is the one blocking.
 export const DETECTORS: ReadonlyArray<readonly [string, (f: PageFacts) => Detection]> = [
   ['cloudflare', cloudflare], ['aws_waf', awsWaf], ['cloudfront', cloudfront], ['datadome', datadome], ['perimeterx', perimeterx],
   ['akamai', akamai], ['imperva', imperva], ['ddos_guard', ddosGuard], ['vercel', vercel], ['sucuri', sucuri],
-  ['shieldsquare', shieldsquare], ['anubis', anubis], ['google', google],
+  ['imunify360', imunify360], ['shieldsquare', shieldsquare], ['anubis', anubis], ['google', google],
   ['turnstile', turnstile], ['hcaptcha', hcaptcha], ['recaptcha', recaptcha], ['generic', generic]
 ]
 
@@ -182,6 +182,13 @@ function shieldsquare (f: PageFacts): Detection {
     hits.push({ evidence: 'Radware sensor (perfdrive.com aperture) on a blank page', sufficient: f.blank && !f.appShell })
   }
   return { hits }
+}
+
+function imunify360 (f: PageFacts): Detection {
+  // WebShield's JavaScript splash (a hosting WAF): a hidden form its script fills with a computed
+  // answer and submits on load. The form's ids are the vendor's own.
+  const form = ['wsidchk-form', 'wsidchk'].find((id) => hasId(f, id))
+  return { hits: form === undefined ? [] : [sure(`element #${form} (Imunify360 WebShield)`)] }
 }
 
 function anubis (f: PageFacts): Detection {

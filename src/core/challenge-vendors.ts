@@ -18,6 +18,7 @@ const VENDORS: ReadonlyArray<readonly [string, RegExp]> = [
   ['ddos_guard', /ddos-guard/],
   ['vercel', /\/\.well-known\/vercel\/security\//],
   ['sucuri', /sucuri/],
+  ['imunify360', /wsidchk|imunify360/],
   ['shieldsquare', /perfdrive\.com|shieldsquare|ssjsconnectorobj/],
   ['arkose', /funcaptcha|arkoselabs/],
   ['geetest', /geetest/],

@@ -81,6 +81,10 @@ t.test('a blank page that sends the browser on to a captcha page', async t => {
 t.test('interstitials recognised by their own machinery', async t => {
   t.equal(provider(page('<p>Loading...</p>', '<script id="anubis_challenge" type="application/json">{"rules":{}}</script>'), 401), 'anubis', 'Anubis')
   t.equal(provider(page('', "<script>var s={},sucuri_cloudproxy_js='',S='ej0n';</script>")), 'sucuri', 'Sucuri JS challenge')
+  const splash = '<h1>Please wait while your request is being verified...</h1><form id="wsidchk-form" style="display:none;" action="/z0" method="get"><input type="hidden" id="wsidchk" name="wsidchk"/></form>'
+  t.equal(provider(page(splash)), 'imunify360', 'Imunify360 WebShield splash: its hidden form')
+  t.equal(provider(page('<h1>Please wait while your request is being verified...</h1>')), 'generic', 'the same words without the form: a verification step by any vendor')
+  t.same(recognizePage(observe(page('<article>' + 'Words about kettles and tea. '.repeat(30) + '</article><form id="wsidchk"></form>'))).page_kind, 'challenge', 'the vendor form is the gate wherever it stands')
   const visitor = '<span id="message"></span><script>document.cookie="tid=1";location.replace("/next")</script>'
   t.equal(provider(page(visitor, '<title>Visitor System</title>')), 'generic', 'blank "visitor" page: cookie, then away')
   t.same(recognizePage(observe(page(visitor, '<title>Sign in to your account</title>'))), { page_kind: 'empty' }, 'a blank sign-in shell doing the same is not one')
