@@ -45,7 +45,10 @@ export function windowsToBuild (now: ReturnsNow): number {
     ...now.resetting.map((site) => ({ site, at: resetMs }))
   ]
   // Every window in use or being reset works in the browser process while the new one is built.
-  const buildCost = openMs * (1 + Math.max(now.running, returns.length))
+  // A window held past its usual hold counts only through `running`: a tab kept for a person
+  // after its fetch is held by no fetch, and does nothing there.
+  const busy = Math.max(now.running, now.held.filter((h) => h.heldMs <= holdMs).length) + now.resetting.length
+  const buildCost = openMs * (1 + busy)
   let build = 0
   for (const site of now.waiters) {
     let first: { site: ServedSite, at: number } | undefined

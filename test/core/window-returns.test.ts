@@ -58,6 +58,7 @@ t.test('every window in use or being reset makes a new one dearer', async (t) =>
   t.equal(windowsToBuild(one), 1, '500 ms against 200 ms × 2')
   t.equal(windowsToBuild({ ...one, resetting: [B, B] }), 0, '500 ms against 200 ms × 4: two windows being reset also slow')
   t.equal(windowsToBuild({ ...one, running: 3 }), 0, 'fetches running in windows that do not come back also slow')
+  t.equal(windowsToBuild({ ...one, held: [{ site: A, heldMs: 0 }, { site: B, heldMs: 600_000 }] }), 1, 'a window held for ten minutes (a tab kept for a person) slows nothing')
 })
 
 t.test('a recent mean follows the recent past', async (t) => {
