@@ -5,7 +5,7 @@ import { DeferredCloses } from './deferred-closes.js'
 import { WindowUse } from './window-use.js'
 import { reuseSite } from '../core/window-reuse.js'
 import { fitsSite, WindowWaiters } from '../core/window-waiters.js'
-import { RecentMean, windowsToBuild, type HeldWindow } from '../core/window-returns.js'
+import { RecentMean, waitersToBuildFor, type HeldWindow } from '../core/window-returns.js'
 import { poolStats, type PoolStats } from './pool-stats.js'
 export { poolStats, type PoolStats } from './pool-stats.js'
 
@@ -55,6 +55,9 @@ const OPENERS = 2
 // While fetches wait for windows coming back, how often the pool looks again at whether one
 // should be built instead (a fetch holding its window longer than usual changes the answer).
 const REVIEW_MS = 50
+// Sites whose fetches the pool remembers (whether their windows come back, and how long they
+// hold them): the most recent ones, so a host that fetches many sites keeps a bounded record.
+const SITES_REMEMBERED = 256
 
 /**
  * Unused windows kept open for one browser, so a fetch never waits for a window to open
@@ -78,8 +81,8 @@ export class WindowPool {
   private failures = 0
   private readonly demand: PoolDemand
   private readonly closes: DeferredCloses
-  // Used windows being reset for the next fetch: they count as windows on their way.
-  private readonly resetting = new Set<Page>()
+  // Used windows being reset for the next fetch, and since when: they count as windows on their way.
+  private readonly resetting = new Map<Page, number>()
   // Fetches waiting for a window because the pool was empty, and the windows opening for them.
   private readonly waiters = new WindowWaiters<Page>()
   // The site a reset window last served (see reuseSite); a window never used serves any.
@@ -88,9 +91,9 @@ export class WindowPool {
   // Windows fetches hold now, with the site each asked for and when it took the window.
   private readonly held = new Map<Page, { site: string | undefined, since: number }>()
   private readonly watchedClose = new WeakSet<Page>()
-  // Whether a site's last fetch handed its window back reset (plain fetches of it do).
-  private readonly returningSite = new Map<string, boolean>()
-  private readonly holdMs = new RecentMean()
+  // Per site asked for: whether its last fetch's window came back reset (plain fetches that stay
+  // on the site do), and how long its fetches hold a window.
+  private readonly sites = new Map<string, { returns: boolean, holdMs: RecentMean }>()
   private readonly resetMs = new RecentMean()
   private readonly openMs = new RecentMean()
   private review: NodeJS.Timeout | undefined
@@ -184,26 +187,40 @@ export class WindowPool {
     page.once('close', () => { this.held.delete(page) })
   }
 
-  // Windows to build for the waiting fetches, beside those coming back to them (see windowsToBuild).
-  private toBuild (): number {
+  // The record of a site asked for, kept among the most recent SITES_REMEMBERED.
+  private site (site: string): { returns: boolean, holdMs: RecentMean } {
+    const known = this.sites.get(site)
+    if (known) this.sites.delete(site)
+    const record = known ?? { returns: false, holdMs: new RecentMean() }
+    this.sites.set(site, record)
+    if (this.sites.size > SITES_REMEMBERED) this.sites.delete(this.sites.keys().next().value!)
+    return record
+  }
+
+  // The places in the queue of the waiting fetches to build windows for (see waitersToBuildFor).
+  private toBuild (): number[] {
     const now = performance.now()
     const held: HeldWindow[] = []
     for (const [page, h] of this.held) {
-      if (h.site !== undefined && this.returningSite.get(h.site) === true && !page.isClosed()) held.push({ site: h.site, heldMs: now - h.since })
+      const record = h.site === undefined ? undefined : this.sites.get(h.site)
+      const holdMs = record?.returns === true ? record.holdMs.value : undefined
+      if (holdMs !== undefined && !page.isClosed()) held.push({ site: h.site, heldMs: now - h.since, holdMs })
     }
-    return windowsToBuild({
+    return waitersToBuildFor({
       waiters: this.waiters.sites(),
       held,
-      resetting: [...this.resetting].map((p) => this.servedSite.get(p)),
+      resetting: [...this.resetting].map(([p, since]) => {
+        const site = this.servedSite.get(p)
+        return { site, elapsedMs: now - since, holdMs: site === undefined ? undefined : this.sites.get(site)?.holdMs.value }
+      }),
       running: this.opts.running?.() ?? 0,
-      holdMs: this.holdMs.value,
       resetMs: this.resetMs.value,
       openMs: this.openMs.value
     })
   }
 
   private openForWaiters (): void {
-    const build = this.toBuild()
+    const build = this.toBuild().length
     // Some wait for a window coming back: look again soon, in case it is slow to come.
     if (this.waiters.length > 0 && !this.review && !this.stopped) {
       this.review = setTimeout(() => { this.review = undefined; this.openForWaiters() }, REVIEW_MS)
@@ -214,7 +231,9 @@ export class WindowPool {
       const t0 = performance.now()
       this.openWindow(false).then((page) => {
         this.stats.onDemandMs += performance.now() - t0
-        this.handOut(page)
+        // Built for the first waiter no returning window serves, which is not always the first in line.
+        const first = this.toBuild()[0]
+        if (first === undefined || !this.waiters.handOutTo(first, page)) this.handOut(page)
       }, (err: unknown) => {
         this.waiters.failFirst(err)
       }).finally(() => {
@@ -263,13 +282,15 @@ export class WindowPool {
     const held = this.held.get(page)
     this.held.delete(page)
     if (page.isClosed()) return
-    if (held?.site !== undefined) {
-      if (reusable) this.holdMs.add(performance.now() - held.since)
-      else this.returningSite.set(held.site, false)
-    }
+    const served = reuseSite(page.url())
+    // A window comes back for the site its fetch asked for only when it ended there (a site that
+    // redirects elsewhere hands back windows no fetch of it can take).
+    const returnsFor = reusable && held?.site !== undefined && served === held.site ? held.site : undefined
+    if (returnsFor !== undefined) this.site(returnsFor).holdMs.add(performance.now() - held!.since)
+    else if (held?.site !== undefined) this.site(held.site).returns = false
     if (reusable && this.wantsBack()) {
-      this.servedSite.set(page, reuseSite(page.url()))
-      this.reset(page)
+      this.servedSite.set(page, served)
+      this.reset(page, returnsFor)
       return
     }
     this.close(page)
@@ -282,15 +303,14 @@ export class WindowPool {
 
   // A reset costs the browser a navigation to about:blank, a fraction of a new window (see
   // docs/performance.md), so it runs at once, beside the next fetch, instead of in a quiet moment.
-  private reset (page: Page): void {
+  private reset (page: Page, returnsFor: string | undefined): void {
     const use = WindowUse.of(page)
     if (!use) { this.discard(page, 'unwatched'); return }
-    this.resetting.add(page)
     const t0 = performance.now()
+    this.resetting.set(page, t0)
     use.reset().then((verdict) => {
       this.resetting.delete(page)
-      const site = this.servedSite.get(page)
-      if (site !== undefined) this.returningSite.set(site, verdict.reuse)
+      if (returnsFor !== undefined) this.site(returnsFor).returns = verdict.reuse
       if (!verdict.reuse) {
         this.opts.onNotReused?.(verdict.reason)
         this.discard(page, verdict.fact)

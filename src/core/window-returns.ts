@@ -3,11 +3,20 @@
 // Pure: the pool says what is in use, what is being reset and what things have cost lately.
 import { fitsSite, type ServedSite } from './window-waiters.js'
 
-/** A window a fetch holds now, and how long it has held it. */
+/** A window a fetch holds now: the site it will serve once reset, and how long it has held it. */
 export interface HeldWindow {
-  /** The site its fetch asked for: the site it serves once reset. */
   site: ServedSite
   heldMs: number
+  /** The recent mean hold of a window by a fetch of that site. */
+  holdMs: number
+}
+
+/** A window being reset now: the site it served, for how long it has been reset so far. */
+export interface ResettingWindow {
+  site: ServedSite
+  elapsedMs: number
+  /** The recent mean hold of a window by a fetch of that site, when the pool knows it. */
+  holdMs?: number
 }
 
 export interface ReturnsNow {
@@ -15,51 +24,52 @@ export interface ReturnsNow {
   waiters: ServedSite[]
   /** Windows whose fetches run now and whose sites hand their windows back after a fetch. */
   held: HeldWindow[]
-  /** Windows being reset now, by the site they served. */
-  resetting: ServedSite[]
+  resetting: ResettingWindow[]
   /** Fetches of the browser running now, whatever their windows. */
   running: number
-  /** Recent means: a fetch's hold of its window, a reset, a window's opening. Undefined: not seen yet. */
-  holdMs: number | undefined
+  /** Recent means: a reset, a window's opening. Undefined: not seen yet. */
   resetMs: number | undefined
   openMs: number | undefined
 }
 
+// What is left of something that usually takes `meanMs` and has run `elapsedMs`: past its mean,
+// it is taken to need as long again as it has run so far (a slow page is slow), so a stuck fetch
+// or reset soon stops counting as coming back.
+const remaining = (elapsedMs: number, meanMs: number): number => elapsedMs < meanMs ? meanMs - elapsedMs : elapsedMs
+
 /**
- * How many of the waiting fetches should get a window built for them now; the others are served
- * sooner, all told, by windows coming back. Building a window occupies Chromium's browser
- * process, where every window's navigation also runs (docs/performance.md): while it is built,
- * each fetch running beside it waits too. So a waiter gets a new window only when its turn at a
- * returning window comes later than the window's opening multiplied by the windows it would
- * slow (its own fetch and every window in use or being reset). Until the pool has seen a hold, a reset and an opening,
- * nothing is expected back and every waiter gets a window, as before.
+ * Which of the waiting fetches (their places in the queue) should get a window built for them
+ * now; the others are served sooner, all told, by windows coming back. Building a window occupies
+ * Chromium's browser process, where every window's navigation and reset also runs
+ * (docs/performance.md): while it is built, each of them waits too. So a waiter gets a new window
+ * only when its turn at a returning window comes later than the window's opening multiplied by
+ * the windows it would slow (its own fetch and every window in use or being reset). Until the
+ * pool has seen a reset and an opening, nothing is expected back and every waiter gets a window.
  */
-export function windowsToBuild (now: ReturnsNow): number {
-  const { holdMs, resetMs, openMs } = now
-  if (holdMs === undefined || resetMs === undefined || openMs === undefined) return now.waiters.length
-  const cycle = holdMs + resetMs
-  // When each returning window is next free: a fetch past its mean hold is taken to need as long
-  // again as it has run so far (a slow page is slow), so a stuck fetch soon stops counting.
+export function waitersToBuildFor (now: ReturnsNow): number[] {
+  const { resetMs, openMs } = now
+  const all = now.waiters.map((_, i) => i)
+  if (resetMs === undefined || openMs === undefined) return all
+  // When each returning window is next free, and how long it takes to come back once more.
   const returns = [
-    ...now.held.map((h) => ({ site: h.site, at: (h.heldMs < holdMs ? holdMs - h.heldMs : h.heldMs) + resetMs })),
-    ...now.resetting.map((site) => ({ site, at: resetMs }))
+    ...now.held.map((h) => ({ site: h.site, at: remaining(h.heldMs, h.holdMs) + resetMs, cycle: h.holdMs + resetMs })),
+    ...now.resetting.map((r) => ({ site: r.site, at: remaining(r.elapsedMs, resetMs), cycle: r.holdMs === undefined ? Infinity : r.holdMs + resetMs }))
   ]
-  // Every window in use or being reset works in the browser process while the new one is built.
   // A window held past its usual hold counts only through `running`: a tab kept for a person
-  // after its fetch is held by no fetch, and does nothing there.
-  const busy = Math.max(now.running, now.held.filter((h) => h.heldMs <= holdMs).length) + now.resetting.length
+  // after its fetch is held by no fetch, and does nothing in the browser.
+  const busy = Math.max(now.running, now.held.filter((h) => h.heldMs <= h.holdMs).length) + now.resetting.length
   const buildCost = openMs * (1 + busy)
-  let build = 0
-  for (const site of now.waiters) {
-    let first: { site: ServedSite, at: number } | undefined
+  const build: number[] = []
+  now.waiters.forEach((site, i) => {
+    let first: { site: ServedSite, at: number, cycle: number } | undefined
     for (const r of returns) if (fitsSite(r.site, site) && (!first || r.at < first.at)) first = r
     if (!first || first.at > buildCost) {
-      build++
-      continue
+      build.push(i)
+      return
     }
     // That window serves this waiter, then comes back once more.
-    first.at += cycle
-  }
+    first.at += first.cycle
+  })
   return build
 }
 

@@ -45,6 +45,15 @@ export class WindowWaiters<W> {
     return true
   }
 
+  /** Gives `window` (one never used: it fits any site) to the waiter at `place` in line; false when there is none. */
+  handOutTo (place: number, window: W): boolean {
+    const waiter = this.#waiters[place]
+    if (waiter === undefined) return false
+    this.#waiters.splice(place, 1)
+    waiter.resolve(window)
+    return true
+  }
+
   /** The window opening for the longest waiter failed: that fetch hears why. */
   failFirst (err: unknown): void {
     this.#waiters.shift()?.reject(err)

@@ -40,3 +40,16 @@ t.test('a failed open tells the longest waiter; a stopped pool tells every one, 
   t.equal(w.length, 0)
   w.failFirst(new Error('nobody')) // no waiter: nothing to tell, no throw
 })
+
+t.test('a window built for a waiter further back in line goes to that waiter', async (t) => {
+  const w = new WindowWaiters<string>()
+  const a = w.wait('https://a.test')
+  const b = w.wait('https://b.test')
+  t.same(w.sites(), ['https://a.test', 'https://b.test'], 'the sites asked for, longest waiting first')
+  t.ok(w.handOutTo(1, 'fresh'), 'the b fetch, second in line, takes the new window')
+  t.equal(await b, 'fresh')
+  t.same(w.sites(), ['https://a.test'], 'the a fetch still waits (for its own window coming back)')
+  t.notOk(w.handOutTo(3, 'spare'), 'no waiter there: the pool keeps it')
+  t.ok(w.handOutTo(0, 'reset-a'))
+  t.equal(await a, 'reset-a')
+})
