@@ -18,8 +18,7 @@ import { join } from 'node:path'
 import { buildApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config.js'
 import { createLogger } from '../dist/logger.js'
-import { startBrowser } from '../dist/browser/backend.js'
-import { startXvfb } from '../dist/browser/xvfb.js'
+import { ownBrowser } from './own-browser.mjs'
 import * as windowPool from '../dist/browser/window-pool.js'
 import { ARTICLE as PAGE, serveHtml } from './article-site.mjs'
 import { sleep } from './stats.mjs'
@@ -138,8 +137,8 @@ async function sequential (one, gapMs) {
  * Xvfb of its own, as the host does): only the way pages are used differs. Idle while the host runs. */
 async function rawBrowser (mode) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-raw-'))
-  const xvfb = mode === 'headful' ? await startXvfb('Xvfb', process.env) : undefined
-  const { browser, pid } = await startBrowser({ backend: 'chromium', chromiumPath: CHROMIUM, userDataDir: join(dir, 'browser'), mode, display: xvfb?.display })
+  const own = await ownBrowser({ mode, dir, chromiumPath: CHROMIUM })
+  const { browser, pid } = own
   // Raw puppeteer's phases, each run right after the host's block of the same phase.
   const phases = {
     b2b: async () => (await sequential(() => rawFetch(browser), 0)).times,
@@ -150,8 +149,7 @@ async function rawBrowser (mode) {
     phases,
     memory: () => treeMemory(pid),
     stop: async () => {
-      await browser.close()
-      await xvfb?.stop()
+      await own.stop()
       await rm(dir, { recursive: true, force: true })
     }
   }

@@ -13,8 +13,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startBrowser } from '../dist/browser/backend.js'
-import { startXvfb } from '../dist/browser/xvfb.js'
+import { ownBrowser } from './own-browser.mjs'
 import { ARTICLE as PAGE, serveHtml } from './article-site.mjs'
 import { percentile, sleep } from './stats.mjs'
 
@@ -69,8 +68,8 @@ function ways (browser) {
 console.log(`floor under a pooled host: ${DRIVERS} drivers × ${PER_DRIVER} fetches, and ${N} fetches ${GAP_MS} ms apart; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`)
 for (const mode of MODES) {
   const dir = await mkdtemp(join(tmpdir(), 'bench-floor-'))
-  const xvfb = mode === 'headful' ? await startXvfb('Xvfb', process.env) : undefined
-  const { browser } = await startBrowser({ backend: 'chromium', chromiumPath: CHROMIUM, userDataDir: join(dir, 'browser'), mode, display: xvfb?.display })
+  const own = await ownBrowser({ mode, dir, chromiumPath: CHROMIUM })
+  const { browser } = own
   let raw
   for (const way of ways(browser)) {
     await way.prepare()
@@ -91,8 +90,7 @@ for (const mode of MODES) {
     const ratio = (a, b) => `${(a / b).toFixed(2)}×`
     console.log(`${mode}: ${way.name}: 8-way wall ${Math.round(wall)} ms (${ratio(wall, raw.wall)}), paused p50 ${Math.round(p50(times))} ms (${ratio(p50(times), raw.p50)})`)
   }
-  await browser.close()
-  await xvfb?.stop()
+  await own.stop()
   await rm(dir, { recursive: true, force: true })
 }
 site.close()

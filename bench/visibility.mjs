@@ -15,8 +15,7 @@ import { join } from 'node:path'
 import { buildApp } from '../dist/app.js'
 import { loadConfig } from '../dist/config.js'
 import { createLogger } from '../dist/logger.js'
-import { startBrowser } from '../dist/browser/backend.js'
-import { startXvfb } from '../dist/browser/xvfb.js'
+import { ownBrowser } from './own-browser.mjs'
 import { serveHtml } from './article-site.mjs'
 
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 8)
@@ -63,8 +62,8 @@ const openTab = {
 
 async function raw (mode, how = 'plain') {
   const dir = await mkdtemp(join(tmpdir(), 'bench-vis-raw-'))
-  const xvfb = mode === 'headful' ? await startXvfb('Xvfb', process.env) : undefined
-  const { browser } = await startBrowser({ backend: 'chromium', chromiumPath: CHROMIUM, userDataDir: join(dir, 'browser'), mode, display: xvfb?.display })
+  const own = await ownBrowser({ mode, dir, chromiumPath: CHROMIUM })
+  const { browser } = own
   const seen = await burst(async () => {
     const page = await openTab[how](browser)
     await page.goto(url, { waitUntil: 'load' })
@@ -72,8 +71,7 @@ async function raw (mode, how = 'plain') {
     await page.close()
     return html
   })
-  await browser.close()
-  await xvfb?.stop()
+  await own.stop()
   await rm(dir, { recursive: true, force: true })
   return seen
 }
