@@ -5,46 +5,12 @@ import { DeferredCloses } from './deferred-closes.js'
 import { WindowUse } from './window-use.js'
 import { reuseSite } from '../core/window-reuse.js'
 import { fitsSite, WindowWaiters } from '../core/window-waiters.js'
-import { RecentMean, waitersToBuildFor, type HeldWindow } from '../core/window-returns.js'
+import { WindowReturnsLedger } from './window-returns-ledger.js'
 import { poolStats, type PoolStats } from './pool-stats.js'
+import type { TakenWindow, WindowPoolOptions } from './window-pool-options.js'
 export { poolStats, type PoolStats } from './pool-stats.js'
+export type { TakenWindow, WindowPoolOptions } from './window-pool-options.js'
 
-/** What a fetch got from the pool: a window opened ahead of time (hit) or just now (miss). */
-export interface TakenWindow {
-  page: Page
-  hit: boolean
-}
-
-export interface WindowPoolOptions {
-  /** Windows kept open and unused (AFHTTP_TAB_POOL); 0 opens every window on demand. */
-  size: number
-  /**
-   * A background refill failed; the pool tries again by itself after a pause that doubles with
-   * each failure in a row (1 s up to 30 s), and at once when the owner next calls refill().
-   */
-  onError?: (err: unknown) => void
-  /** A used window did not close (it stays open; the reaper never sees it, the browser's close does). */
-  onCloseError?: (err: unknown) => void
-  /**
-   * False while fetches of this browser are running: opening a window occupies Chromium's
-   * browser process for ~100 ms and a navigation that waits behind it takes two to three
-   * times as long, so the pool refills in the quiet moments between fetches.
-   */
-  quiet?: () => boolean
-  /** Fetches of this browser running now (the pool's demand); 0 when not told. */
-  running?: () => number
-  /** On a display, new windows wait for their geometry before they are handed out (see openWindow). */
-  headful?: boolean
-  /** The clock the pool's demand memory runs on (the app's, so tests can move it). */
-  now?: () => number
-  /**
-   * A waiting window was navigated by someone else (a CDP passthrough client sees pool windows
-   * too): it is theirs now. The owner adopts it as a tab; without an owner it is left open.
-   */
-  onForeign?: (page: Page) => void
-  /** A used window could not be proven clean and is closed instead of reused (why, in a sentence). */
-  onNotReused?: (reason: string) => void
-}
 
 // Work the pool does for later fetches (opening windows, closing used ones) waits until no fetch
 // of the browser has run for this long: a fetch arriving right after the previous answer then
@@ -55,9 +21,6 @@ const OPENERS = 2
 // While fetches wait for windows coming back, how often the pool looks again at whether one
 // should be built instead (a fetch holding its window longer than usual changes the answer).
 const REVIEW_MS = 50
-// Sites whose fetches the pool remembers (whether their windows come back, and how long they
-// hold them): the most recent ones, so a host that fetches many sites keeps a bounded record.
-const SITES_REMEMBERED = 256
 
 /**
  * Unused windows kept open for one browser, so a fetch never waits for a window to open
@@ -81,21 +44,13 @@ export class WindowPool {
   private failures = 0
   private readonly demand: PoolDemand
   private readonly closes: DeferredCloses
-  // Used windows being reset for the next fetch, and since when: they count as windows on their way.
-  private readonly resetting = new Map<Page, number>()
   // Fetches waiting for a window because the pool was empty, and the windows opening for them.
   private readonly waiters = new WindowWaiters<Page>()
   // The site a reset window last served (see reuseSite); a window never used serves any.
   private readonly servedSite = new WeakMap<Page, string>()
   private openers = 0
-  // Windows fetches hold now, with the site each asked for and when it took the window.
-  private readonly held = new Map<Page, { site: string | undefined, since: number }>()
-  private readonly watchedClose = new WeakSet<Page>()
-  // Per site asked for: whether its last fetch's window came back reset (plain fetches that stay
-  // on the site do), and how long its fetches hold a window.
-  private readonly sites = new Map<string, { returns: boolean, holdMs: RecentMean }>()
-  private readonly resetMs = new RecentMean()
-  private readonly openMs = new RecentMean()
+  // Windows held, being reset and coming back, and what they cost: what decides whether to build one.
+  private readonly returns = new WindowReturnsLedger()
   private review: NodeJS.Timeout | undefined
   private settle: NodeJS.Timeout | undefined
   private shrink: NodeJS.Timeout | undefined
@@ -139,7 +94,7 @@ export class WindowPool {
     this.ready.unshift(...otherSites)
     if (page) {
       this.taken.get(page)?.()
-      this.hold(page, site)
+      this.returns.held(page, site)
       return { page, hit: true }
     }
     // Every window waiting served another site: the oldest makes room for a fresh one.
@@ -173,50 +128,16 @@ export class WindowPool {
    */
   private nextOpened (site: string | undefined): Promise<Page> {
     const window = this.waiters.wait(site).then((page) => {
-      this.hold(page, site)
+      this.returns.held(page, site)
       return page
     })
     this.openForWaiters()
     return window
   }
 
-  private hold (page: Page, site: string | undefined): void {
-    this.held.set(page, { site, since: performance.now() })
-    if (this.watchedClose.has(page)) return
-    this.watchedClose.add(page)
-    page.once('close', () => { this.held.delete(page) })
-  }
-
-  // The record of a site asked for, kept among the most recent SITES_REMEMBERED.
-  private site (site: string): { returns: boolean, holdMs: RecentMean } {
-    const known = this.sites.get(site)
-    if (known) this.sites.delete(site)
-    const record = known ?? { returns: false, holdMs: new RecentMean() }
-    this.sites.set(site, record)
-    if (this.sites.size > SITES_REMEMBERED) this.sites.delete(this.sites.keys().next().value!)
-    return record
-  }
-
-  // The places in the queue of the waiting fetches to build windows for (see waitersToBuildFor).
+  // The places in line of the waiting fetches to build windows for (see WindowReturnsLedger).
   private toBuild (): number[] {
-    const now = performance.now()
-    const held: HeldWindow[] = []
-    for (const [page, h] of this.held) {
-      const record = h.site === undefined ? undefined : this.sites.get(h.site)
-      const holdMs = record?.returns === true ? record.holdMs.value : undefined
-      if (holdMs !== undefined && !page.isClosed()) held.push({ site: h.site, heldMs: now - h.since, holdMs })
-    }
-    return waitersToBuildFor({
-      waiters: this.waiters.sites(),
-      held,
-      resetting: [...this.resetting].map(([p, since]) => {
-        const site = this.servedSite.get(p)
-        return { site, elapsedMs: now - since, holdMs: site === undefined ? undefined : this.sites.get(site)?.holdMs.value }
-      }),
-      running: this.opts.running?.() ?? 0,
-      resetMs: this.resetMs.value,
-      openMs: this.openMs.value
-    })
+    return this.returns.toBuild(this.waiters.sites(), this.opts.running?.() ?? 0)
   }
 
   private openForWaiters (): void {
@@ -279,15 +200,12 @@ export class WindowPool {
    * is, within a second (see DeferredCloses).
    */
   retire (page: Page, reusable = false): void {
-    const held = this.held.get(page)
-    this.held.delete(page)
-    if (page.isClosed()) return
+    if (page.isClosed()) {
+      this.returns.released(page, false, undefined)
+      return
+    }
     const served = reuseSite(page.url())
-    // A window comes back for the site its fetch asked for only when it ended there (a site that
-    // redirects elsewhere hands back windows no fetch of it can take).
-    const returnsFor = reusable && held?.site !== undefined && served === held.site ? held.site : undefined
-    if (returnsFor !== undefined) this.site(returnsFor).holdMs.add(performance.now() - held!.since)
-    else if (held?.site !== undefined) this.site(held.site).returns = false
+    const returnsFor = this.returns.released(page, reusable, served)
     if (reusable && this.wantsBack()) {
       this.servedSite.set(page, served)
       this.reset(page, returnsFor)
@@ -298,7 +216,7 @@ export class WindowPool {
 
   // The pool keeps windows at all (not AFHTTP_TAB_POOL=0) and has fewer on hand or on their way than it wants.
   private wantsBack (): boolean {
-    return !this.stopped && this.browser.connected && this.size > 0 && (this.ready.length + this.resetting.size + this.creating.size < this.target || this.waiters.length > this.openers + this.creating.size + this.resetting.size)
+    return !this.stopped && this.browser.connected && this.size > 0 && (this.ready.length + this.returns.resetting + this.creating.size < this.target || this.waiters.length > this.openers + this.creating.size + this.returns.resetting)
   }
 
   // A reset costs the browser a navigation to about:blank, a fraction of a new window (see
@@ -307,10 +225,9 @@ export class WindowPool {
     const use = WindowUse.of(page)
     if (!use) { this.discard(page, 'unwatched'); return }
     const t0 = performance.now()
-    this.resetting.set(page, t0)
+    this.returns.resetStarted(page, this.servedSite.get(page))
     use.reset().then((verdict) => {
-      this.resetting.delete(page)
-      if (returnsFor !== undefined) this.site(returnsFor).returns = verdict.reuse
+      this.returns.resetEnded(page, verdict.reuse, returnsFor)
       if (!verdict.reuse) {
         this.opts.onNotReused?.(verdict.reason)
         this.discard(page, verdict.fact)
@@ -318,10 +235,9 @@ export class WindowPool {
       }
       this.stats.reused++
       this.stats.resetMs += performance.now() - t0
-      this.resetMs.add(performance.now() - t0)
       this.handOut(page)
     }, () => {
-      this.resetting.delete(page)
+      this.returns.resetEnded(page, false, returnsFor)
       this.discard(page, 'reset_failed')
     }).finally(() => { this.openForWaiters() })
   }
@@ -395,7 +311,7 @@ export class WindowPool {
     })
     this.opening.add(opened)
     const page = await opened.finally(() => this.opening.delete(opened))
-    this.openMs.add(performance.now() - t0)
+    this.returns.opened(performance.now() - t0)
     if (ahead) {
       this.stats.opened++
       this.stats.openMs += performance.now() - t0
@@ -449,7 +365,7 @@ export class WindowPool {
       this.shrink = setTimeout(() => { this.shrink = undefined; this.refill() }, POOL_PEAK_MEMORY_MS + SETTLE_MS)
       this.shrink.unref()
     }
-    if (this.creating.size > 0 || this.ready.length + this.resetting.size >= target) return
+    if (this.creating.size > 0 || this.ready.length + this.returns.resetting >= target) return
     const job = this.openWindow().then((page) => {
       if (this.stopped) {
         page.close().catch(() => undefined)
