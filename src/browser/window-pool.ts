@@ -141,9 +141,11 @@ export class WindowPool {
   }
 
   private openForWaiters (): void {
+    // Called on every close and reset: nothing to weigh when no fetch waits.
+    if (this.waiters.length === 0) return
     const build = this.toBuild().length
     // Some wait for a window coming back: look again soon, in case it is slow to come.
-    if (this.waiters.length > 0 && !this.review && !this.stopped) {
+    if (!this.review && !this.stopped) {
       this.review = setTimeout(() => { this.review = undefined; this.openForWaiters() }, REVIEW_MS)
       this.review.unref()
     }

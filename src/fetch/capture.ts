@@ -37,11 +37,12 @@ export async function observePage (page: Page, deadline: number): Promise<PageSn
       return { title, html, text }
     } catch (err) {
       const failed = (err as Error).message.split('\n')[0]
-      if (reads >= READS_AFTER_NAVIGATION || !NAVIGATED_AWAY.test(failed)) return { title: '', html: '', text: '', failed }
+      const unread = { title: '', html: '', text: '', failed }
+      if (reads >= READS_AFTER_NAVIGATION || !NAVIGATED_AWAY.test(failed)) return unread
       // puppeteer's wait runs again in each new document until one has loaded.
       const loaded = await page.waitForFunction('document.readyState === "complete"', { polling: 50, timeout: Math.max(1, deadline - performance.now()) })
         .then(() => true, () => false)
-      if (!loaded) return { title: '', html: '', text: '', failed }
+      if (!loaded) return unread
     }
   }
 }
