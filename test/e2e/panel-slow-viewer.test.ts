@@ -64,10 +64,11 @@ t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full 
   // full stream again after 15 s. What is asserted is the settled state: the slow viewer drawing
   // lean frames, the fast one full ones.
   const lastWidth = async (page: Page): Promise<number> => (await widths(page)).at(-1) ?? 0
-  await until(async () => {
+  const slowAloneOnLean = async (): Promise<void> => await until(async () => {
     const { lean, leanFrames, leanSize } = streamer.tiers
     return lean === 1 && leanFrames > 0 && leanSize !== undefined && await lastWidth(slow.page) <= leanSize.maxWidth && await lastWidth(fast.page) > leanSize.maxWidth
   }, 'the slow viewer alone on the lean stream', 60_000)
+  await slowAloneOnLean()
   const movedAt = (await widths(fast.page)).length
   // The full stream's width by now: the fast viewer said long ago how much it shows.
   const full = (await widths(fast.page)).at(-1) ?? 0
@@ -78,16 +79,29 @@ t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full 
   t.ok((await widths(slow.page)).some((w) => w > lean), 'the slow viewer started on the full stream')
 
   // The lean frames are smaller on the wire as well as in pixels: compared with the fast viewer's
-  // full frames over the same stretch (a lean viewer tries the full stream again only after 15 s).
-  const [slowMid, fastMid] = [await stats(slow.page), await stats(fast.page)]
-  const leanFrom = (await widths(slow.page)).length
-  await slow.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.frames >= n + 5, { timeout: 30_000 }, slowMid.frames)
-  const [slowEnd, fastEnd] = [await stats(slow.page), await stats(fast.page)]
+  // full frames over the same stretch. A lean viewer tries the full stream again 15 s after its
+  // move (src/core/stream-tier.ts); on a busy machine a stretch of five slow frames can straddle
+  // that try, and such a stretch is measured again once the viewer is back on the lean stream.
+  const triesOfFull = (): number => host.logs.text().split('panel viewer tries the full stream again').length - 1
+  let stretch: { slowMid: { frames: number, bytes: number }, fastMid: { frames: number, bytes: number }, slowEnd: { frames: number, bytes: number }, fastEnd: { frames: number, bytes: number }, leanFrom: number }
+  for (let attempt = 1; ; attempt++) {
+    const tries = triesOfFull()
+    const [slowMid, fastMid] = [await stats(slow.page), await stats(fast.page)]
+    const leanFrom = (await widths(slow.page)).length
+    await slow.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.frames >= n + 5, { timeout: 30_000 }, slowMid.frames)
+    stretch = { slowMid, fastMid, slowEnd: await stats(slow.page), fastEnd: await stats(fast.page), leanFrom }
+    if (triesOfFull() === tries || attempt === 4) break
+    await slowAloneOnLean()
+  }
+  const { slowMid, fastMid, slowEnd, fastEnd, leanFrom } = stretch
   const leanBytes = (slowEnd.bytes - slowMid.bytes) / (slowEnd.frames - slowMid.frames)
   const fullBytes = (fastEnd.bytes - fastMid.bytes) / Math.max(1, fastEnd.frames - fastMid.frames)
   t.ok(leanBytes < fullBytes * 0.6, `a lean frame carries at most 0.6 of a full one's bytes (${Math.round(leanBytes)} against ${Math.round(fullBytes)})`)
   const leanDrawn = (await widths(slow.page)).slice(leanFrom)
-  t.ok(leanDrawn.length > 0 && leanDrawn.every((w) => w <= lean), `the slow viewer's frames since are all lean (${leanDrawn.join(', ')})`)
+  // Lean by what the stream is (at most 0.6 of the full width, asserted above), not by the width read
+  // before the stretch: the lean size follows its viewer's panel and moved by a few pixels (567 to
+  // 571) in a clean-clone run.
+  t.ok(leanDrawn.length > 0 && leanDrawn.every((w) => w <= full * 0.6), `the slow viewer's frames since are all lean (${leanDrawn.join(', ')}; full ${full})`)
 
   // The fast viewer never noticed: every frame it drew after the move is as wide as before.
   await fast.page.waitForFunction((n: number) => (window as any).widths.length >= n + 10, { timeout: 30_000 }, movedAt)
