@@ -128,11 +128,22 @@ function imperva (f: PageFacts): Detection {
   if (frame) hits.push(sure('iframe /_Incapsula_Resource'))
   if (f.tags.some(tag => tag.name === 'form' && (tag.attrs.action ?? '').includes('_Incapsula_Resource'))) hits.push(sure('form action /_Incapsula_Resource'))
   if (f.short && /incapsula incident id/i.test(f.text)) hits.push(sure('text "Incapsula incident ID"'))
-  // Imperva injects its resource script into ordinary pages; alone on a blank page it is the cookie
-  // check (an app's unrendered shell is blank too, but loads its own bundles).
-  if (hasSrc(f, /_Incapsula_Resource/, ['script'])) hits.push({ evidence: 'script /_Incapsula_Resource', sufficient: f.blank && !f.appShell })
+  // Imperva's cookie check is a blank page that loads its resource script and reloads (an app's
+  // unrendered shell is blank too, but loads its own bundles). The same script, loaded async with
+  // ns= and cb= in its query, is the sensor Imperva adds to every page it serves: the training
+  // corpus has it on two ordinary storefronts and the check without it (docs/decisions.md,
+  // Imperva's page sensor), so a blank page that carries only the sensor is not its check.
+  const scripts = f.tags.filter(tag => tag.name === 'script' && (tag.attrs.src ?? '').includes('_Incapsula_Resource'))
+  const check = scripts.some(tag => !isPageSensor(tag.attrs.src ?? ''))
+  if (check) hits.push({ evidence: 'script /_Incapsula_Resource', sufficient: f.blank && !f.appShell })
+  else if (scripts.length > 0) hits.push(hint('script /_Incapsula_Resource (page sensor)'))
   if (f.headers['x-iinfo'] !== undefined) hits.push(hint('header x-iinfo'))
   return { hits, widget: frame ? 'iframe[src*="_Incapsula_Resource"]' : undefined }
+}
+
+// The sensor's address: /_Incapsula_Resource?SWJIYLWA=<hash>&ns=<n>&cb=<n>.
+function isPageSensor (src: string): boolean {
+  return /[?&]ns=\d+/.test(src) && /[?&]cb=\d+/.test(src)
 }
 
 function ddosGuard (f: PageFacts): Detection {

@@ -18,6 +18,8 @@ interface Entry {
   split: Split
   year: number | null
   source: { repository: string, path: string, commit: string, sha256: string, extracted?: string }
+  examined?: string
+  batch?: number
 }
 const index = JSON.parse(readFileSync(DIR + 'index.json', 'utf8')) as { fixtures: Entry[], not_found: string[], held_out_rule: string }
 
@@ -28,7 +30,7 @@ const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/clouds
 // commit; see docs/decisions.md, Recognition by what a gate is). A floor, not a target: a change
 // that loses ground on pages it was not written against fails here, and nothing may be tuned to
 // them. Raise it when recognition gets better on them without having looked at them.
-const HELD_OUT_FLOOR = { recognized: 39, providerRight: 37, falsePositives: 1 }
+const HELD_OUT_FLOOR = { recognized: 39, providerRight: 37, falsePositives: 0 }
 
 t.test('every real page is indexed with its source, and only real sources are indexed', async t => {
   const onDisk = readdirSync(DIR).filter(f => f.endsWith('.html')).sort()
@@ -47,6 +49,10 @@ t.test('every real page is indexed with its source, and only real sources are in
     t.match(f.csp, /^default-src 'self'/, `${f.file}: a CSP that keeps Chromium on 127.0.0.1`)
     t.ok(f.split === 'training' || f.split === 'held_out', `${f.file}: split`)
     t.ok(f.year === null || (Number.isInteger(f.year) && f.year >= 2000 && f.year <= 2100), `${f.file}: year`)
+    // Only a held-out page can be examined (training pages are the ones rules are written from) or
+    // belong to a held-out batch.
+    if (f.examined !== undefined || f.batch !== undefined) t.equal(f.split, 'held_out', `${f.file}: examined and batch are for held-out pages`)
+    if (f.batch !== undefined) t.ok(f.batch === 1 || f.batch === 2, `${f.file}: batch`)
     // Where the page is the source file itself, the stored bytes are the source's bytes.
     if (f.source.extracted === undefined) {
       t.equal(createHash('sha256').update(readFileSync(DIR + f.file)).digest('hex'), f.source.sha256, `${f.file}: unmodified`)
@@ -68,7 +74,7 @@ for (const f of index.fixtures) {
     const html = readFileSync(DIR + f.file, 'utf8')
     const r = recognizePage({ status: f.status, url: 'http://127.0.0.1/page', title: documentTitle(html), html, text: visibleText(html), headers: f.headers })
     const got = { page_kind: r.page_kind ?? null, provider: r.challenge?.provider ?? null }
-    outcomes.push({ file: f.file, expect: f.expect, got, split: f.split, year: f.year, evidence: r.challenge?.evidence })
+    outcomes.push({ file: f.file, expect: f.expect, got, split: f.split, year: f.year, evidence: r.challenge?.evidence, examined: f.examined, batch: f.batch })
     if (r.challenge !== undefined) t.ok(r.challenge.evidence.length > 0, `evidence: ${r.challenge.evidence.join('; ')}`)
     if (f.split === 'held_out') {
       // Held-out pages are scored, not asserted one by one (see HELD_OUT_FLOOR).

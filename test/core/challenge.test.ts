@@ -147,6 +147,11 @@ t.test('vendor sensor snippets are challenges only when they are the whole page'
   const shortContent = '<p>The library is open from nine to five on weekdays.</p>'
   t.equal(recognizePage(observe(page('', incapsula))).challenge?.provider, 'imperva', 'Incapsula script on a blank page')
   t.same(recognizePage(observe(page(shortContent, incapsula))), { page_kind: 'content' }, 'Incapsula script on content')
+  // The async sensor Imperva adds to every page it serves (ns= and cb= in its query) is not its check,
+  // even on a blank page (a redirect document, an unrendered page).
+  const incapsulaSensor = '<script async type="text/javascript" src="/_Incapsula_Resource?SWJIYLWA=719d34d3&ns=1&cb=961222729"></script>'
+  t.same(recognizePage(observe(page('', incapsulaSensor))), { page_kind: 'empty' }, 'Incapsula page sensor on a blank page')
+  t.equal(recognizePage(observe(page('', incapsulaSensor + incapsula))).challenge?.provider, 'imperva', 'the check beside the sensor is still the check')
   t.equal(recognizePage(observe(page('', awsSdk))).challenge?.provider, 'aws_waf', 'AWS WAF SDK on a blank page')
   t.same(recognizePage(observe(page(shortContent, awsSdk))), { page_kind: 'content' }, 'AWS WAF SDK on content')
   t.equal(recognizePage(observe(page('<p>Access to this page has been denied.</p>', pxSensor), 403)).challenge?.provider, 'perimeterx', 'PX sensor on a short 403')

@@ -6,7 +6,18 @@
 
 export interface Expected { page_kind: string | null, provider: string | null }
 export type Split = 'training' | 'held_out'
-export interface Outcome { file: string, expect: Expected, got: Expected, split?: Split, year?: number | null, evidence?: string[] }
+export interface Outcome {
+  file: string
+  expect: Expected
+  got: Expected
+  split?: Split
+  year?: number | null
+  evidence?: string[]
+  /** Held out pages only: why its answer is no longer blind (a rule was changed after its miss was seen). */
+  examined?: string
+  /** Held out pages only: the batch it joined in (index.json $comment). */
+  batch?: number
+}
 
 export interface Row { key: string, gates: number, recognized: number, providerRight: number, missed: number, nonGates: number, falsePositives: number }
 
@@ -121,6 +132,29 @@ function targetLine (s: Score): string {
   return `${met ? 'reached' : 'not reached'} (${pct(s.providerRight, s.gates)} with the right provider, ${s.falsePositives} false positive${s.falsePositives === 1 ? '' : 's'})`
 }
 
+/** The held-out pages scored whole, without the examined ones, and batch by batch: which number is blind is said, not implied. */
+function heldOutViews (outcomes: Outcome[]): string[] {
+  const heldOut = outcomes.filter(o => o.split === 'held_out')
+  const examined = heldOut.filter(o => o.examined !== undefined)
+  const blind = heldOut.filter(o => o.examined === undefined)
+  const lines = [
+    `- all ${heldOut.length} held-out pages: ${targetLine(score(heldOut))}`,
+    `- the ${blind.length} whose answers no rule change has looked at (all but the examined pages listed below): ${targetLine(score(blind))}`
+  ]
+  const batches = [...new Set(heldOut.map(o => o.batch ?? 1))].sort((a, b) => a - b)
+  if (batches.length > 1) {
+    for (const batch of batches) {
+      const pages = heldOut.filter(o => (o.batch ?? 1) === batch)
+      lines.push(`- batch ${batch} (${pages.length} pages): ${targetLine(score(pages))}`)
+    }
+  }
+  if (examined.length > 0) {
+    lines.push('', 'Examined held-out pages (a rule was changed after their wrong answer was seen; they stay scored above):', '')
+    for (const o of examined) lines.push(`- ${o.file}: ${o.examined}`)
+  }
+  return lines
+}
+
 /** docs/recognition.md: written by scripts/recognition-report.mjs through the pure corpus test. */
 export function recognitionDoc ({ outcomes, notFound, sources, heldOutRule }: DocInput): string {
   const all = score(outcomes)
@@ -144,13 +178,15 @@ export function recognitionDoc ({ outcomes, notFound, sources, heldOutRule }: Do
     'The corpus is split by source repository. **Training** pages come from the sources the rules were',
     'worked out against; their score says the rules hold on them, and the tests assert every answer.',
     '**Held out** pages come from sources chosen before any of their pages was read, and no rule was',
-    `written or changed after looking at them (${heldOutRule}). Their score is the honest one: how`,
+    `written or changed after looking at them (${heldOutRule}), except where a page is listed below as examined. Their score is the honest one: how`,
     'recognition does on pages from sources it was not written against. The pure test scores every',
     'held-out page and holds the score to the floor measured when they were added, so a change that',
     'loses ground on them fails; no rule may be tuned to them. What each rule reads, and why, is in',
     'docs/decisions.md (Challenge recognition on real pages; Recognition by what a gate is).',
     '',
-    `Target on held-out pages: at least 95 % of gates recognized with the right provider and no false positive — ${targetLine(heldOut)}.`,
+    'Target on held-out pages: at least 95 % of gates recognized with the right provider and no false positive.',
+    '',
+    ...heldOutViews(outcomes),
     '',
     'A gate is a page whose expected `page_kind` is `challenge`; a false positive is a page that is',
     'not a gate but was reported with a challenge. Precision = gates reported / all pages reported as',
