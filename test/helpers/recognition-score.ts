@@ -129,7 +129,7 @@ export interface DocInput {
 function targetLine (s: Score): string {
   const right = s.gates === 0 ? 0 : s.providerRight / s.gates
   const met = right >= 0.95 && s.falsePositives === 0
-  return `${met ? 'reached' : 'not reached'} (${pct(s.providerRight, s.gates)} with the right provider, ${s.falsePositives} false positive${s.falsePositives === 1 ? '' : 's'})`
+  return `${met ? 'reached' : 'not reached'} (${s.recognized}/${s.gates} gates recognized, ${s.providerRight}/${s.gates} = ${pct(s.providerRight, s.gates)} with the right provider, ${s.falsePositives} false positive${s.falsePositives === 1 ? '' : 's'} among ${s.nonGates.total} other pages)`
 }
 
 /** The held-out pages scored whole, without the examined ones, and batch by batch: which number is blind is said, not implied. */
@@ -143,9 +143,10 @@ function heldOutViews (outcomes: Outcome[]): string[] {
   ]
   const batches = [...new Set(heldOut.map(o => o.batch ?? 1))].sort((a, b) => a - b)
   if (batches.length > 1) {
+    lines.push('- by batch (batch 1: the first held-out sources, whose misses were read and listed; batch 2: new sources collected after those rule changes and scored before any rule looked at them):')
     for (const batch of batches) {
       const pages = heldOut.filter(o => (o.batch ?? 1) === batch)
-      lines.push(`- batch ${batch} (${pages.length} pages): ${targetLine(score(pages))}`)
+      lines.push(`  - batch ${batch} (${pages.length} pages): ${targetLine(score(pages))}`)
     }
   }
   if (examined.length > 0) {
