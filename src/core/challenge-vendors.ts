@@ -19,6 +19,7 @@ const VENDORS: ReadonlyArray<readonly [string, RegExp]> = [
   ['vercel', /\/\.well-known\/vercel\/security\//],
   ['sucuri', /sucuri/],
   ['imunify360', /wsidchk|imunify360/],
+  ['qrator', /\/__qrator\//],
   ['shieldsquare', /perfdrive\.com|shieldsquare|ssjsconnectorobj/],
   ['arkose', /funcaptcha|arkoselabs/],
   ['geetest', /geetest/],

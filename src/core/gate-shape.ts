@@ -5,6 +5,7 @@
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
 import { looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { refreshesAtOnce } from './client-redirect.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -23,7 +24,9 @@ const VERIFY_TEXT = new RegExp([
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   'не робот', 'подозрительн\\S* активност', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
-  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô'
+  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
+  // "Pardon our interruption" as the same bot manager words it in Spanish.
+  'sentimos la interrupci[oó]n'
 ].join('|'), 'i')
 // A title or heading may name the step by the bare word (a text that merely mentions it may not).
 const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')
@@ -63,6 +66,8 @@ export function gateShape (f: PageFacts): GateShape {
   if (refreshes) signals.push('shape: refreshes itself')
   const checkApp = f.tags.some(isCheckAsset)
   if (checkApp) signals.push('shape: served from a challenge path')
+  const first = scriptFirst(f)
+  if (first) signals.push('shape: runs a script first')
 
   const nav = f.tags.some(tag => tag.name === 'nav' || tag.name === 'article')
   const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
@@ -80,10 +85,33 @@ export function gateShape (f: PageFacts): GateShape {
 
   // The step itself: a widget on a notice, or a request for verification with one thing to do (or
   // a page that retries by itself, or answered with a status providers serve their checks with),
-  // or a bot check's own page answered with such a status.
-  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus)
+  // or a bot check's own page answered with such a status, or a page that is only there to run
+  // its script before anything is shown.
+  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first
   const gate = step && little && cameBackWrong && (fields === 0 || f.challengeStatus)
   return { gate, signals }
+}
+
+// A page that is only there to run a script before anything is shown: a notice whose fallback for
+// browsers without JavaScript sends them elsewhere at once (<noscript><meta http-equiv=refresh
+// content="0;url=…">), or a blank page that is not an app's shell, loads a script and is answered
+// with a status providers serve their checks with. Either way what a person would see comes after
+// the script has run: a check, not the content, and not a bare denial (a denial says something).
+function scriptFirst (f: PageFacts): boolean {
+  if (f.short && leavesWithoutScript(f.markup)) return true
+  return f.blank && !f.appShell && f.challengeStatus && f.tags.some(tag => tag.name === 'script')
+}
+
+function leavesWithoutScript (markup: string): boolean {
+  for (const [, fallback] of markup.matchAll(/<noscript\b[^>]*>([\s\S]*?)<\/noscript\s*>/g)) {
+    for (const [meta] of fallback.matchAll(/<meta\b[^>]*>/g)) {
+      if (!/http-equiv\s*=\s*["']?refresh/.test(meta)) continue
+      const content = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(meta)
+      const value = content?.[1] ?? content?.[2] ?? ''
+      if (refreshesAtOnce(value) && /url\s*=/.test(value)) return true
+    }
+  }
+  return false
 }
 
 // A CAPTCHA vendor's container renders nothing without the vendor's loader; an invisible

@@ -21,7 +21,7 @@ interface Entry {
   examined?: string
   batch?: number
 }
-const index = JSON.parse(readFileSync(DIR + 'index.json', 'utf8')) as { fixtures: Entry[], not_found: string[], held_out_rule: string }
+const index = JSON.parse(readFileSync(DIR + 'index.json', 'utf8')) as { fixtures: Entry[], not_found: string[], held_out_rule: string, held_out_first_scores: Record<string, string> }
 
 // Sources used before issue 26: training, whatever their hash.
 const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/cloudscraper', 'VeNoMouS/cloudscraper', 'Anorov/cloudflare-scrape', 'campo1312/DataDome', 'microlinkhq/is-antibot'])
@@ -30,7 +30,7 @@ const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/clouds
 // commit; see docs/decisions.md, Recognition by what a gate is). A floor, not a target: a change
 // that loses ground on pages it was not written against fails here, and nothing may be tuned to
 // them. Raise it when recognition gets better on them without having looked at them.
-const HELD_OUT_FLOOR = { recognized: 46, providerRight: 42, falsePositives: 0 }
+const HELD_OUT_FLOOR = { recognized: 50, providerRight: 43, falsePositives: 0 }
 
 t.test('every real page is indexed with its source, and only real sources are indexed', async t => {
   const onDisk = readdirSync(DIR).filter(f => f.endsWith('.html')).sort()
@@ -104,7 +104,8 @@ t.test('summary', async t => {
       const at = commits.length === 1 ? `at ${commits[0]}` : `at ${commits.length} commits`
       return `${repository} ${at} (${pages.length} page${pages.length === 1 ? '' : 's'}, ${pages[0].split === 'held_out' ? 'held out' : 'training'})`
     })
-    writeFileSync(doc, recognitionDoc({ outcomes, notFound: index.not_found, sources, heldOutRule: index.held_out_rule }))
+    const { $comment: _, ...firstScores } = index.held_out_first_scores
+    writeFileSync(doc, recognitionDoc({ outcomes, notFound: index.not_found, sources, heldOutRule: index.held_out_rule, firstScores }))
   }
   t.equal(s.total, index.fixtures.length, 'every page was scored')
 })

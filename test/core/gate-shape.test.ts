@@ -39,7 +39,8 @@ t.test('weak vendor markers name the provider once the shape says gate', async t
     ['distil', '<link rel="stylesheet" href="//cdn.distilnetworks.com/css/distil.css">', 'distil'],
     ['arkose', '<script src="https://client-api.arkoselabs.com/v2/api.js"></script>', 'arkose'],
     ['geetest', '<script src="https://static.geetest.com/static/tools/gt.js"></script>', 'geetest'],
-    ['kasada', '<script src="/ips.js?KP_UIDz=x"></script>', 'kasada']
+    ['kasada', '<script src="/ips.js?KP_UIDz=x"></script>', 'kasada'],
+    ['qrator', '<script src="/__qrator/qauth.js"></script>', 'qrator']
   ]
   for (const [name, head, provider] of cases) {
     const r = recognizePage(observe(page('<h1>Security check</h1><div class="captcha-holder"></div><button>Verify</button>', head), 403))
@@ -78,7 +79,8 @@ t.test('verification wording in other languages, and a device check, ask for the
     ['Russian "not a robot"', page('<h2>Нам нужно убедиться, что вы не робот.</h2><button>Продолжить</button>')],
     ['Russian "checking the browser"', page('<p>Проверяем ваш браузер, это займёт несколько секунд.</p>')],
     ['"checking device" in a blank page\'s title', page('', '<title>Shop — checking device</title>')],
-    ['German "not a robot"', page('<p>Bitte bestätigen Sie, dass Sie kein Roboter sind.</p><button>Weiter</button>')]
+    ['German "not a robot"', page('<p>Bitte bestätigen Sie, dass Sie kein Roboter sind.</p><button>Weiter</button>')],
+    ['Spanish "pardon our interruption"', page('<h1>Sentimos la interrupción</h1><p>Es posible que tengas desactivadas las cookies.</p>')]
   ]
   for (const [name, html] of cases) {
     const r = recognizePage(observe(html, 403))
@@ -96,6 +98,28 @@ t.test('a page that retries by itself is one step', async t => {
   t.ok(shape.signals.includes('shape: refreshes itself'))
   const away = gateShape(factsOf(observe(page('<p>Moved.</p>', '<meta http-equiv="refresh" content="0; url=/new">'))))
   t.notOk(away.signals.includes('shape: refreshes itself'), 'a refresh to another address is a redirect, not a retry')
+})
+
+t.test('a page that is only there to run its script first is a check', async t => {
+  const away = '<noscript><meta http-equiv="refresh" content="0;url=/enable-javascript"></noscript>'
+  const notice = recognizePage(observe(page('<p>Please click here if you are not redirected within a few seconds.</p>', away)))
+  t.equal(notice.page_kind, 'challenge', 'a notice that sends browsers without JavaScript elsewhere at once')
+  t.equal(notice.challenge?.provider, 'generic')
+  t.ok(notice.challenge?.evidence.includes('shape: runs a script first'), 'the signal is evidence')
+  t.equal(recognizePage(observe(page('', away))).page_kind, 'challenge', 'a blank page with that fallback (a spinner)')
+  t.same(recognizePage(observe(page(`<article>${PROSE}</article>`, away))), { page_kind: 'content' }, 'an article with the same fallback is content')
+  const later = '<noscript><meta http-equiv="refresh" content="600;url=/enable-javascript"></noscript>'
+  t.notOk(gateShape(factsOf(observe(page('<p>Short page.</p>', later)))).signals.includes('shape: runs a script first'), 'a fallback ten minutes away is no redirect')
+  const retry = '<noscript><meta http-equiv="refresh" content="0"></noscript>'
+  t.notOk(gateShape(factsOf(observe(page('<p>Short page.</p>', retry)))).signals.includes('shape: runs a script first'), 'a fallback that reloads the same page goes nowhere')
+
+  const script = '<script src="/check/run.js"></script>'
+  for (const status of [401, 403, 429, 503]) {
+    t.equal(recognizePage(observe(page('', script), status)).page_kind, 'challenge', `a blank page that loads a script, at ${status}`)
+  }
+  t.same(recognizePage(observe(page('', script), 200)), { page_kind: 'empty' }, 'the same page at 200: not rendered yet, not a check')
+  t.same(recognizePage(observe(page('<div id="root"></div>', script), 403)), { page_kind: 'denied' }, "an app's shell at 403 is a denial")
+  t.same(recognizePage(observe(page(''), 403)), { page_kind: 'denied' }, 'a blank 403 with no script is a denial')
 })
 
 t.test("a bot check's own page: its assets come from a challenge directory", async t => {
