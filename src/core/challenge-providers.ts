@@ -9,8 +9,9 @@ import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 // A script that moves the page on (not one that merely reads where it is).
 const NAVIGATES = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/
 // A string in a script that ends at a challenge page (its last path segment names a captcha, a
-// challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
-const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#][^"'`\s]*)?["'`]/i
+// challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js);
+// or an address on a host that is named as a captcha service (https://captcha.example/…).
+const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#][^"'`\s]*)?["'`]|["'`]https?:\/\/captcha\.[\w.-]+\//i
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|your request is being verified|verify(?:ing)? (?:that )?you are (?:a )?human/i
 

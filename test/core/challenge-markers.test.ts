@@ -72,6 +72,8 @@ t.test('a blank page that sends the browser on to a captcha page', async t => {
   t.equal(r.challenge?.provider, 'generic', 'to a "punish" step')
   t.ok(r.challenge?.evidence.includes('blank page whose script navigates to a captcha/challenge path'))
   t.equal(provider(page('<script>window.location.href="/errors/validateCaptcha?next=%2F"</script>')), 'generic', 'to a captcha page')
+  t.equal(provider(page('<script>location.replace("https://captcha.search.test/show?redirect=%2F")</script>')), 'generic', "to a captcha service's host")
+  t.same(recognizePage(observe(page('<script>location.replace("https://www.test/captcha.html/home")</script>'))), { page_kind: 'empty' }, 'a host that merely has the word elsewhere in its address is not one')
   const loader = page('<script>var s=document.createElement("script");s.src="https://www.google.com/recaptcha/api.js";location.replace("/home")</script>')
   t.same(recognizePage(observe(loader)), { page_kind: 'empty' }, 'a script that loads a captcha library and goes elsewhere is not one')
   const stays = page('<script>var next="/captcha";console.log(location.href)</script>')
