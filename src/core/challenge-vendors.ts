@@ -20,6 +20,8 @@ const VENDORS: ReadonlyArray<readonly [string, RegExp]> = [
   ['sucuri', /sucuri/],
   ['imunify360', /wsidchk|imunify360/],
   ['qrator', /\/__qrator\//],
+  // Google's JavaScript check sends browsers without JavaScript to this retry address.
+  ['google', /\/httpservice\/retry\/enablejs/],
   ['shieldsquare', /perfdrive\.com|shieldsquare|ssjsconnectorobj/],
   ['arkose', /funcaptcha|arkoselabs/],
   ['geetest', /geetest/],
@@ -39,8 +41,9 @@ export function isCaptchaVendor (provider: string): boolean {
 /** The first vendor whose weak marker the page carries, with the marker as evidence. */
 export function vendorOf (f: PageFacts): { provider: string, evidence: string } | undefined {
   // Markup only: attributes and inline script, never the page's text (a code sample, a comment).
+  // Where a no-JavaScript fallback sends the browser is markup too (page-facts.ts, noscriptAway).
   const markers = [...f.tags.flatMap(tag => [tag.attrs.src, tag.attrs.href, tag.attrs.action, tag.attrs.id, tag.attrs.class]),
-    f.inlineScript].filter(value => value !== undefined).join('\n').toLowerCase()
+    ...f.noscriptAway, f.inlineScript].filter(value => value !== undefined).join('\n').toLowerCase()
   for (const [provider, marker] of VENDORS) {
     const hit = marker.exec(markers)
     if (hit !== null) return { provider, evidence: `vendor marker "${hit[0].slice(0, 40)}"` }

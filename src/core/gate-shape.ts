@@ -5,7 +5,6 @@
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
 import { looksHidden, type PageFacts, type Tag } from './page-facts.js'
-import { refreshesAtOnce } from './client-redirect.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -98,20 +97,8 @@ export function gateShape (f: PageFacts): GateShape {
 // with a status providers serve their checks with. Either way what a person would see comes after
 // the script has run: a check, not the content, and not a bare denial (a denial says something).
 function scriptFirst (f: PageFacts): boolean {
-  if (f.short && leavesWithoutScript(f.markup)) return true
+  if (f.short && f.noscriptAway.length > 0) return true
   return f.blank && !f.appShell && f.challengeStatus && f.tags.some(tag => tag.name === 'script')
-}
-
-function leavesWithoutScript (markup: string): boolean {
-  for (const [, fallback] of markup.matchAll(/<noscript\b[^>]*>([\s\S]*?)<\/noscript\s*>/g)) {
-    for (const [meta] of fallback.matchAll(/<meta\b[^>]*>/g)) {
-      if (!/http-equiv\s*=\s*["']?refresh/.test(meta)) continue
-      const content = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(meta)
-      const value = content?.[1] ?? content?.[2] ?? ''
-      if (refreshesAtOnce(value) && /url\s*=/.test(value)) return true
-    }
-  }
-  return false
 }
 
 // A CAPTCHA vendor's container renders nothing without the vendor's loader; an invisible

@@ -1,6 +1,7 @@
 // What the challenge detectors look at: facts computed once per observation from the
 // rendered HTML, visible text and headers, plus the small predicates the detectors share.
 // Pure, like the rest of src/core.
+import { refreshesAtOnce } from './client-redirect.js'
 
 // Interstitials and denial notices run to a few dozen words (Cloudflare's block
 // page, the longest common one, is ~120 but has a decisive title); a page with
@@ -52,6 +53,12 @@ export interface PageFacts {
    * place): what a single-page app looks like before it renders, not an interstitial.
    */
   appShell: boolean
+  /**
+   * Where the page's fallback for browsers without JavaScript sends them at once
+   * (`<noscript><meta http-equiv=refresh content="0;url=…">`): a page that exists to run its script
+   * first says so here, and the address may name whose check it is.
+   */
+  noscriptAway: string[]
 }
 
 export interface Hit { evidence: string; sufficient: boolean }
@@ -78,8 +85,23 @@ export function factsOf (obs: PageObservation): PageFacts {
     tags,
     inlineScript,
     markup: obs.html.toLowerCase(),
-    appShell: words === 0 && isAppShell(tags)
+    appShell: words === 0 && isAppShell(tags),
+    noscriptAway: noscriptRefreshTargets(obs.html)
   }
+}
+
+function noscriptRefreshTargets (html: string): string[] {
+  const targets: string[] = []
+  for (const [, fallback] of html.matchAll(/<noscript\b[^>]*>([\s\S]*?)<\/noscript\s*>/gi)) {
+    for (const [meta] of fallback.matchAll(/<meta\b[^>]*>/gi)) {
+      if (!/http-equiv\s*=\s*["']?refresh/i.test(meta)) continue
+      const content = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(meta)
+      const value = decodeEntities(content?.[1] ?? content?.[2] ?? '')
+      const url = /url\s*=\s*['"]?([^'"]+)/i.exec(value)?.[1]
+      if (refreshesAtOnce(value) && url !== undefined) targets.push(url.trim())
+    }
+  }
+  return targets
 }
 
 // Mount points of the common front-end frameworks.

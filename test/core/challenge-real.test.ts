@@ -30,7 +30,7 @@ const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/clouds
 // commit; see docs/decisions.md, Recognition by what a gate is). A floor, not a target: a change
 // that loses ground on pages it was not written against fails here, and nothing may be tuned to
 // them. Raise it when recognition gets better on them without having looked at them.
-const HELD_OUT_FLOOR = { recognized: 71, providerRight: 61, falsePositives: 0 }
+const HELD_OUT_FLOOR = { recognized: 71, providerRight: 63, falsePositives: 0 }
 
 t.test('every real page is indexed with its source, and only real sources are indexed', async t => {
   const onDisk = readdirSync(DIR).filter(f => f.endsWith('.html')).sort()

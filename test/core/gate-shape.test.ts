@@ -108,6 +108,10 @@ t.test('a page that is only there to run its script first is a check', async t =
   t.ok(notice.challenge?.evidence.includes('shape: runs a script first'), 'the signal is evidence')
   t.equal(recognizePage(observe(page('', away))).page_kind, 'challenge', 'a blank page with that fallback (a spinner)')
   t.same(recognizePage(observe(page(`<article>${PROSE}</article>`, away))), { page_kind: 'content' }, 'an article with the same fallback is content')
+  const google = '<noscript><meta content="0;url=/httpservice/retry/enablejs?sei=abc" http-equiv="refresh"></noscript>'
+  const named = recognizePage(observe(page('<p>Please click here if you are not redirected within a few seconds.</p>', google)))
+  t.equal(named.challenge?.provider, 'google', "where the fallback goes names whose check it is (Google's retry address)")
+  t.ok(named.challenge?.evidence.includes('vendor marker "/httpservice/retry/enablejs"'), 'and is the evidence')
   const later = '<noscript><meta http-equiv="refresh" content="600;url=/enable-javascript"></noscript>'
   t.notOk(gateShape(factsOf(observe(page('<p>Short page.</p>', later)))).signals.includes('shape: runs a script first'), 'a fallback ten minutes away is no redirect')
   const retry = '<noscript><meta http-equiv="refresh" content="0"></noscript>'
