@@ -30,7 +30,7 @@ const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/clouds
 // commit; see docs/decisions.md, Recognition by what a gate is). A floor, not a target: a change
 // that loses ground on pages it was not written against fails here, and nothing may be tuned to
 // them. Raise it when recognition gets better on them without having looked at them.
-const HELD_OUT_FLOOR = { recognized: 71, providerRight: 63, falsePositives: 0 }
+const HELD_OUT_FLOOR = { recognized: 75, providerRight: 67, falsePositives: 0 }
 
 t.test('every real page is indexed with its source, and only real sources are indexed', async t => {
   const onDisk = readdirSync(DIR).filter(f => f.endsWith('.html')).sort()
@@ -52,7 +52,7 @@ t.test('every real page is indexed with its source, and only real sources are in
     // Only a held-out page can be examined (training pages are the ones rules are written from) or
     // belong to a held-out batch.
     if (f.examined !== undefined || f.batch !== undefined) t.equal(f.split, 'held_out', `${f.file}: examined and batch are for held-out pages`)
-    if (f.batch !== undefined) t.ok([1, 2, 3, 4].includes(f.batch), `${f.file}: batch`)
+    if (f.batch !== undefined) t.ok([1, 2, 3, 4, 5].includes(f.batch), `${f.file}: batch`)
     // Where the page is the source file itself, the stored bytes are the source's bytes.
     if (f.source.extracted === undefined) {
       t.equal(createHash('sha256').update(readFileSync(DIR + f.file)).digest('hex'), f.source.sha256, `${f.file}: unmodified`)

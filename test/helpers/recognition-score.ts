@@ -144,7 +144,7 @@ function heldOutViews (outcomes: Outcome[], firstScores: Record<string, string>)
   const lines = [`- all ${heldOut.length} held-out pages, with the rules as they are now: ${targetLine(score(heldOut))}`]
   const batches = [...new Set(heldOut.map(o => o.batch ?? 1))].sort((a, b) => a - b)
   if (batches.length > 1) {
-    lines.push('- by batch (batch 1: the first held-out sources, whose misses were read and listed; batches 2 to 4: new sources collected later, each scored blind first):')
+    lines.push('- by batch (batch 1: the first held-out sources, whose misses were read and listed; batches 2 to 5: new sources collected later, each scored blind first):')
     for (const batch of batches) {
       const pages = heldOut.filter(o => (o.batch ?? 1) === batch)
       lines.push(`  - batch ${batch} (${pages.length} pages), now: ${targetLine(score(pages))}`)
