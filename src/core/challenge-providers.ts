@@ -1,17 +1,17 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
 import {
-  firstId, hasClass, hasId, hasSrc, headerIs, hint, sure, titleIs, type Detection, type Hit, type PageFacts
+  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, sure, titleIs, type Detection, type Hit, type PageFacts
 } from './page-facts.js'
 import { cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 
-// A script that moves the page on (not one that merely reads where it is).
-const NAVIGATES = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/
 // A string in a script that ends at a challenge page (its last path segment names a captcha, a
-// challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js);
-// or an address on a host that is named as a captcha service (https://captcha.example/…).
-const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#][^"'`\s]*)?["'`]|["'`]https?:\/\/captcha\.[\w.-]+\//i
+// challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
+const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#][^"'`\s]*)?["'`]/i
+// A navigation straight to a host named as a captcha service (location.replace("https://captcha.…/")),
+// not a resource loaded from one.
+const TO_CAPTCHA_HOST = /\blocation(?:\.href)?\s*=\s*["'`]https?:\/\/captcha\.|\blocation\.(?:replace|assign)\s*\(\s*["'`]https?:\/\/captcha\./i
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|your request is being verified|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
@@ -221,6 +221,8 @@ function generic (f: PageFacts): Detection {
   // gate's first step (a bare redirect elsewhere is not, see above).
   if (f.blank && !f.appShell && NAVIGATES.test(f.inlineScript) && CHALLENGE_TARGET.test(f.inlineScript)) {
     hits.push(sure('blank page whose script navigates to a captcha/challenge path'))
+  } else if (f.blank && !f.appShell && TO_CAPTCHA_HOST.test(f.inlineScript)) {
+    hits.push(sure('blank page whose script navigates to a captcha service'))
   }
   return { hits }
 }

@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -23,9 +23,7 @@ const VERIFY_TEXT = new RegExp([
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   'не робот', 'подозрительн\\S* активност', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
-  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
-  // "Pardon our interruption" as the same bot manager words it in Spanish.
-  'sentimos la interrupci[oó]n'
+  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô'
 ].join('|'), 'i')
 // A title or heading may name the step by the bare word (a text that merely mentions it may not).
 const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')
@@ -91,14 +89,38 @@ export function gateShape (f: PageFacts): GateShape {
   return { gate, signals }
 }
 
-// A page that is only there to run a script before anything is shown: a notice whose fallback for
-// browsers without JavaScript sends them elsewhere at once (<noscript><meta http-equiv=refresh
-// content="0;url=…">), or a blank page that is not an app's shell, loads a script and is answered
-// with a status providers serve their checks with. Either way what a person would see comes after
-// the script has run: a check, not the content, and not a bare denial (a denial says something).
+// A page that is only there to run a script before anything is shown. Either a notice that has
+// nothing for a person to do — blank; or saying it is on its way ("not redirected", "loading",
+// "please wait"); or answered with a challenge status; or a line or two with no button, field or
+// more than two links —
+// whose fallback for browsers without JavaScript sends them to another address at once
+// (<noscript><meta http-equiv=refresh content="0;url=…">): sign-in pages and apps carry such a
+// fallback on every page, so the fallback alone says nothing. Or a blank page that is not an
+// app's shell, is answered with a status providers serve their checks with, and loads a script
+// (or runs one that does not simply send the browser on, as a sign-in redirect does). What a
+// person would see comes after the script has run: a check, not the content, and not a bare
+// denial (a denial says something).
+const IN_TRANSIT = /\b(?:not (?:been )?redirected|redirecting|loading|please wait|one moment)\b/i
+/** A line or two of help beside the fallback, no more. */
+const FALLBACK_NOTE_MAX_WORDS = 30
+
 function scriptFirst (f: PageFacts): boolean {
-  if (f.short && f.noscriptAway.length > 0) return true
-  return f.blank && !f.appShell && f.challengeStatus && f.tags.some(tag => tag.name === 'script')
+  const controls = f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button'))
+  const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
+  const nothingToDo = f.words <= FALLBACK_NOTE_MAX_WORDS && controls.length === 0 && links <= 2
+  const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
+  if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
+  const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
+  return f.blank && !f.appShell && f.challengeStatus && runs
+}
+
+// A script element the browser runs (not JSON data or a template).
+function runsScript (tag: Tag): boolean {
+  return tag.name === 'script' && /^(?:|text\/javascript|application\/javascript|module)$/i.test((tag.attrs.type ?? '').trim())
+}
+
+function resolve (target: string, base: string): string {
+  try { return new URL(target, base).href } catch { return target }
 }
 
 // A CAPTCHA vendor's container renders nothing without the vendor's loader; an invisible

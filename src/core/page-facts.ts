@@ -8,6 +8,9 @@ import { refreshesAtOnce } from './client-redirect.js'
 // more visible words than this is treated as a document, not a notice.
 export const SHORT_NOTICE_MAX_WORDS = 80
 
+/** A script that moves the page on (not one that merely reads where it is). */
+export const NAVIGATES = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/
+
 /** Statuses that are a denial when no challenge is recognized (SPEC §6). */
 export const DENIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 429, 451])
 // Statuses providers serve their challenges with: the denials plus AWS WAF's and Distil's
@@ -70,7 +73,7 @@ export function factsOf (obs: PageObservation): PageFacts {
   const words = countWords(obs.text)
   const challengeStatus = obs.status !== null && CHALLENGE_STATUSES.has(obs.status)
   const short = words <= SHORT_NOTICE_MAX_WORDS
-  const { tags, inlineScript } = scanHtml(obs.html)
+  const { tags, inlineScript, noscriptAway } = scanHtml(obs.html)
   return {
     status: obs.status,
     url: obs.url,
@@ -86,22 +89,8 @@ export function factsOf (obs: PageObservation): PageFacts {
     inlineScript,
     markup: obs.html.toLowerCase(),
     appShell: words === 0 && isAppShell(tags),
-    noscriptAway: noscriptRefreshTargets(obs.html)
+    noscriptAway
   }
-}
-
-function noscriptRefreshTargets (html: string): string[] {
-  const targets: string[] = []
-  for (const [, fallback] of html.matchAll(/<noscript\b[^>]*>([\s\S]*?)<\/noscript\s*>/gi)) {
-    for (const [meta] of fallback.matchAll(/<meta\b[^>]*>/gi)) {
-      if (!/http-equiv\s*=\s*["']?refresh/i.test(meta)) continue
-      const content = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)')/i.exec(meta)
-      const value = decodeEntities(content?.[1] ?? content?.[2] ?? '')
-      const url = /url\s*=\s*['"]?([^'"]+)/i.exec(value)?.[1]
-      if (refreshesAtOnce(value) && url !== undefined) targets.push(url.trim())
-    }
-  }
-  return targets
 }
 
 // Mount points of the common front-end frameworks.
@@ -128,19 +117,35 @@ const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 // fallbacks a script-enabled Chromium does not render.
 const OPAQUE_BODY = /<(script|style|textarea|title|template|noscript)\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/\1\s*>/gi
 
-function scanHtml (html: string): { tags: Tag[]; inlineScript: string } {
+function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[] } {
   const scripts: string[] = []
+  const fallbacks: string[] = []
   const stripped = html.replace(/<!--[\s\S]*?-->/g, '').replace(OPAQUE_BODY, (_m, name: string, attrs: string, body: string) => {
     if (name.toLowerCase() === 'script' && !/type\s*=\s*["']?application\/(?:ld\+)?json/i.test(attrs)) scripts.push(body)
+    if (name.toLowerCase() === 'noscript') fallbacks.push(body)
     return `<${name}${attrs}></${name}>`
   })
+  const noscriptAway = fallbacks.flatMap(body => tagsOf(body))
+    .filter(tag => tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') && refreshesAtOnce(tag.attrs.content))
+    .map(tag => refreshTarget(tag.attrs.content ?? '')).filter(target => target !== '')
+  return { tags: tagsOf(stripped), inlineScript: scripts.join('\n'), noscriptAway }
+}
+
+function tagsOf (markup: string): Tag[] {
   const tags: Tag[] = []
-  for (const [, name, rawAttrs] of stripped.matchAll(TAG)) {
+  for (const [, name, rawAttrs] of markup.matchAll(TAG)) {
     const attrs: Record<string, string> = {}
     for (const [, key, dq, sq, bare] of rawAttrs.matchAll(ATTR)) attrs[key.toLowerCase()] = decodeEntities(dq ?? sq ?? bare ?? '')
     tags.push({ name: name.toLowerCase(), attrs })
   }
-  return { tags, inlineScript: scripts.join('\n') }
+  return tags
+}
+
+// The address of a refresh ("0;url=/next", "0; URL='/next'", "0, /next"), or '' when it reloads
+// the page itself: what follows the delay and its separator, with an optional url= and quotes.
+function refreshTarget (content: string): string {
+  const rest = /^\s*[\d.]*\s*[;,]?\s*(.*)$/s.exec(content)?.[1] ?? ''
+  return rest.replace(/^url\s*=\s*/i, '').replace(/^(['"])(.*)\1$/s, '$2').trim()
 }
 
 function decodeEntities (s: string): string {

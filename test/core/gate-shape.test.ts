@@ -79,8 +79,7 @@ t.test('verification wording in other languages, and a device check, ask for the
     ['Russian "not a robot"', page('<h2>Нам нужно убедиться, что вы не робот.</h2><button>Продолжить</button>')],
     ['Russian "checking the browser"', page('<p>Проверяем ваш браузер, это займёт несколько секунд.</p>')],
     ['"checking device" in a blank page\'s title', page('', '<title>Shop — checking device</title>')],
-    ['German "not a robot"', page('<p>Bitte bestätigen Sie, dass Sie kein Roboter sind.</p><button>Weiter</button>')],
-    ['Spanish "pardon our interruption"', page('<h1>Sentimos la interrupción</h1><p>Es posible que tengas desactivadas las cookies.</p>')]
+    ['German "not a robot"', page('<p>Bitte bestätigen Sie, dass Sie kein Roboter sind.</p><button>Weiter</button>')]
   ]
   for (const [name, html] of cases) {
     const r = recognizePage(observe(html, 403))
@@ -112,6 +111,18 @@ t.test('a page that is only there to run its script first is a check', async t =
   const named = recognizePage(observe(page('<p>Please click here if you are not redirected within a few seconds.</p>', google)))
   t.equal(named.challenge?.provider, 'google', "where the fallback goes names whose check it is (Google's retry address)")
   t.ok(named.challenge?.evidence.includes('vendor marker "/httpservice/retry/enablejs"'), 'and is the evidence')
+  // Sign-in pages and apps carry the same fallback on every page: it says nothing by itself.
+  const picker = page('<h1>Pick an account</h1><div role="button">ann@example.test</div><div role="button">Use another account</div><a href="/terms">Terms</a><a href="/privacy">Privacy</a><a href="/options">Sign-in options</a>', away)
+  t.same(recognizePage(observe(picker)), { page_kind: 'content' }, 'an account picker with the fallback is content')
+  const signIn = page('<h1>Sign in</h1><form><input type="email" name="login"><button>Next</button></form>', away)
+  t.same(recognizePage(observe(signIn)), { page_kind: 'content' }, 'a sign-in form with the fallback is content')
+  t.same(recognizePage(observe(page('<div id="root"></div>', away + '<script src="/app.js"></script>'))), { page_kind: 'empty' }, "an app's unrendered shell with the fallback is not a check")
+  const self = '<noscript><meta http-equiv="refresh" content="0;url=/page"></noscript>'
+  t.notOk(gateShape(factsOf(observe(page('', self)))).signals.includes('shape: runs a script first'), 'a fallback to the page itself goes nowhere')
+  const commented = '<!-- <noscript><meta http-equiv="refresh" content="0;url=/enable-javascript"></noscript> -->'
+  t.notOk(gateShape(factsOf(observe(page('', commented)))).signals.includes('shape: runs a script first'), 'a fallback in a comment is not there')
+  const unquoted = '<noscript><meta http-equiv=refresh content=0;url=/enable-javascript></noscript>'
+  t.ok(gateShape(factsOf(observe(page('', unquoted)))).signals.includes('shape: runs a script first'), 'an unquoted fallback counts as the browser reads it')
   const later = '<noscript><meta http-equiv="refresh" content="600;url=/enable-javascript"></noscript>'
   t.notOk(gateShape(factsOf(observe(page('<p>Short page.</p>', later)))).signals.includes('shape: runs a script first'), 'a fallback ten minutes away is no redirect')
   const retry = '<noscript><meta http-equiv="refresh" content="0"></noscript>'
@@ -124,6 +135,9 @@ t.test('a page that is only there to run its script first is a check', async t =
   t.same(recognizePage(observe(page('', script), 200)), { page_kind: 'empty' }, 'the same page at 200: not rendered yet, not a check')
   t.same(recognizePage(observe(page('<div id="root"></div>', script), 403)), { page_kind: 'denied' }, "an app's shell at 403 is a denial")
   t.same(recognizePage(observe(page(''), 403)), { page_kind: 'denied' }, 'a blank 403 with no script is a denial')
+  const toLogin = '<script>window.location.href = "/login?next=%2F"</script>'
+  t.same(recognizePage(observe(page('', toLogin), 401)), { page_kind: 'denied' }, 'a blank 401 whose only script sends the browser to sign in is a denial on its way')
+  t.same(recognizePage(observe(page('', '<script type="application/ld+json">{"@type":"WebPage"}</script>'), 403)), { page_kind: 'denied' }, 'data in a script element runs nothing')
 })
 
 t.test("a bot check's own page: its assets come from a challenge directory", async t => {

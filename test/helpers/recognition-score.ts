@@ -125,7 +125,7 @@ export interface DocInput {
   sources: string[]
   heldOutRule: string
   /** Each held-out batch's score when first scored (index.json held_out_first_scores). */
-  firstScores?: Record<string, string>
+  firstScores?: Record<string, FirstScore>
 }
 
 function targetLine (s: Score): string {
@@ -134,22 +134,33 @@ function targetLine (s: Score): string {
   return `${met ? 'reached' : 'not reached'} (${s.recognized}/${s.gates} gates recognized, ${s.providerRight}/${s.gates} = ${pct(s.providerRight, s.gates)} with the right provider, ${s.falsePositives} false positive${s.falsePositives === 1 ? '' : 's'} among ${s.nonGates.total} other pages)`
 }
 
+/** A held-out batch's score when first scored, before any rule looked at its pages (index.json held_out_first_scores). */
+export interface FirstScore { gates: number, recognized: number, provider_right: number, other_pages: number, false_positives: number, rules_at: string }
+
 /**
  * The held-out pages scored whole and batch by batch, with each batch's first score (before any
  * rule looked at its pages) beside it: which number is blind is said, not implied.
  */
-function heldOutViews (outcomes: Outcome[], firstScores: Record<string, string>): string[] {
+function heldOutViews (outcomes: Outcome[], firstScores: Record<string, FirstScore>): string[] {
   const heldOut = outcomes.filter(o => o.split === 'held_out')
   const examined = heldOut.filter(o => o.examined !== undefined)
-  const lines = [`- all ${heldOut.length} held-out pages, with the rules as they are now: ${targetLine(score(heldOut))}`]
+  const lines = [`- all ${heldOut.length} held-out pages (${examined.length} examined), with the rules as they are now: ${targetLine(score(heldOut))}`]
   const batches = [...new Set(heldOut.map(o => o.batch ?? 1))].sort((a, b) => a - b)
   if (batches.length > 1) {
-    lines.push('- by batch (batch 1: the first held-out sources, whose misses were read and listed; batches 2 to 5: new sources collected later, each scored blind first):')
+    lines.push(`- by batch (batch 1: the first held-out sources, whose misses were read and listed; batches 2 to ${batches[batches.length - 1]}: new sources collected later, each scored blind first):`)
     for (const batch of batches) {
       const pages = heldOut.filter(o => (o.batch ?? 1) === batch)
-      lines.push(`  - batch ${batch} (${pages.length} pages), now: ${targetLine(score(pages))}`)
+      const seen = pages.filter(o => o.examined !== undefined).length
+      lines.push(`  - batch ${batch} (${pages.length} pages, ${seen} examined), now: ${targetLine(score(pages))}`)
       const first = firstScores[String(batch)]
-      if (first !== undefined) lines.push(`  - batch ${batch} when first scored, before any rule looked at it (the blind number): ${first}`)
+      if (first !== undefined) {
+        lines.push(`  - batch ${batch} blind, as first scored with the rules of commit ${first.rules_at}: ${first.recognized}/${first.gates} gates recognized, ${first.provider_right}/${first.gates} = ${pct(first.provider_right, first.gates)} with the right provider, ${first.false_positives} false positive${first.false_positives === 1 ? '' : 's'} among ${first.other_pages} other pages`)
+      }
+    }
+    const blind = Object.values(firstScores)
+    if (blind.length > 1) {
+      const sum = (key: keyof Omit<FirstScore, 'rules_at'>): number => blind.reduce((total, first) => total + first[key], 0)
+      lines.push(`- the blind batches pooled: ${sum('recognized')}/${sum('gates')} gates recognized, ${sum('provider_right')}/${sum('gates')} = ${pct(sum('provider_right'), sum('gates'))} with the right provider, ${sum('false_positives')} false positives among ${sum('other_pages')} other pages`)
     }
   }
   if (examined.length > 0) {
@@ -199,7 +210,7 @@ export function recognitionDoc ({ outcomes, notFound, sources, heldOutRule, firs
     '',
     '## Summary',
     '',
-    ...section('Held out (sources kept out of rule-writing)', heldOut),
+    ...section('Held out (sources chosen by the split rule; examined pages are listed above)', heldOut),
     ...section('Training (sources the rules were written against)', training),
     ...section('All pages', all),
     '## Every page',
