@@ -93,8 +93,9 @@ export function factsOf (obs: PageObservation): PageFacts {
   }
 }
 
-// Mount points of the common front-end frameworks.
-const MOUNT_IDS = new Set(['root', 'app', '__next', '__nuxt', 'svelte', 'main-app', 'ember-application'])
+// Mount points of the common front-end frameworks (React's conventional root and react-root, Vue,
+// Next, Nuxt, SvelteKit, Ember, Gatsby, Docusaurus, Quasar).
+const MOUNT_IDS = new Set(['root', 'react-root', 'app', '__next', '__nuxt', 'svelte', 'main-app', 'ember-application', '___gatsby', '__docusaurus', 'q-app'])
 
 function isAppShell (tags: Tag[]): boolean {
   if (tags.some(tag => MOUNT_IDS.has(tag.attrs.id ?? '') || tag.name === 'app-root')) return true

@@ -133,7 +133,9 @@ t.test('a page that is only there to run its script first is a check', async t =
     t.equal(recognizePage(observe(page('', script), status)).page_kind, 'challenge', `a blank page that loads a script, at ${status}`)
   }
   t.same(recognizePage(observe(page('', script), 200)), { page_kind: 'empty' }, 'the same page at 200: not rendered yet, not a check')
-  t.same(recognizePage(observe(page('<div id="root"></div>', script), 403)), { page_kind: 'denied' }, "an app's shell at 403 is a denial")
+  for (const mount of ['root', 'react-root', '___gatsby', 'q-app']) {
+    t.same(recognizePage(observe(page(`<div id="${mount}"></div>`, script), 403)), { page_kind: 'denied' }, `an app's shell (#${mount}) at 403 is a denial`)
+  }
   t.same(recognizePage(observe(page(''), 403)), { page_kind: 'denied' }, 'a blank 403 with no script is a denial')
   const toLogin = '<script>window.location.href = "/login?next=%2F"</script>'
   t.same(recognizePage(observe(page('', toLogin), 401)), { page_kind: 'denied' }, 'a blank 401 whose only script sends the browser to sign in is a denial on its way')
