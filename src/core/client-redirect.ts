@@ -19,3 +19,12 @@ export function refreshesAtOnce (value: string | null | undefined): boolean {
   const delay = refreshDelay(value)
   return delay !== undefined && delay <= FOLLOW_MAX_DELAY_S
 }
+
+/**
+ * The address of a refresh ("0;url=/next", "0; URL='/next'", "0, /next"), or '' when it reloads the
+ * page itself ("60"): what follows the delay and its separator, with an optional url= and quotes.
+ */
+export function refreshTarget (value: string): string {
+  const rest = /^\s*[\d.]*\s*[;,]?\s*(.*)$/s.exec(value)?.[1] ?? ''
+  return rest.replace(/^url\s*=\s*/i, '').replace(/^(['"])(.*)\1$/s, '$2').trim()
+}

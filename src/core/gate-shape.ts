@@ -5,6 +5,7 @@
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
 import { NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { refreshDelay, refreshTarget } from './client-redirect.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -35,8 +36,6 @@ const CHALLENGE_PATH = /\/(?:captcha|challenge|sorry|blocked|validatecaptcha|dis
 // check serves its notice from such a path as a provider serves its widget. Cloudflare's paths
 // are left to its detector: its passive challenge-platform script rides on every page.
 const CHALLENGE_ASSET_DIR = /\/(?:[\w.]+[-_])?(?:challenges?|anti-?bot)(?:[-_][\w.]+)?\//i
-// <meta http-equiv="refresh" content="60"> with no URL: the page reloads itself to retry.
-const SELF_REFRESH = /^\s*\d+(?:\.\d*)?\s*;?\s*$/
 
 // A challenge widget, its frame or a captcha image: by id, class, frame source or image.
 const WIDGET_NAME = /(?:^|[\s_-])(?:captcha|recaptcha|hcaptcha|funcaptcha|geetest|turnstile|challenge-(?:container|stage|form|body)|px-captcha|sec-cpt)(?:$|[\s_-])/i
@@ -59,15 +58,17 @@ export function gateShape (f: PageFacts): GateShape {
   if (asks) signals.push('shape: asks for verification')
   const action = singleAction(f)
   if (action) signals.push('shape: a single action')
-  const refreshes = f.tags.some(tag => tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') && SELF_REFRESH.test(tag.attrs.content ?? ''))
+  // <meta http-equiv="refresh" content="60"> with no URL: the page reloads itself to retry.
+  const refreshes = f.tags.some(tag => tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') &&
+    refreshDelay(tag.attrs.content) !== undefined && refreshTarget(tag.attrs.content ?? '') === '')
   if (refreshes) signals.push('shape: refreshes itself')
   const checkApp = f.tags.some(isCheckAsset)
   if (checkApp) signals.push('shape: served from a challenge path')
-  const first = scriptFirst(f)
+  const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
+  const first = scriptFirst(f, links)
   if (first) signals.push('shape: runs a script first')
 
   const nav = f.tags.some(tag => tag.name === 'nav' || tag.name === 'article')
-  const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
   const little = !nav && links <= GATE_MAX_LINKS && f.words <= GATE_MAX_WORDS
   if (little) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
@@ -104,9 +105,8 @@ const IN_TRANSIT = /\b(?:not (?:been )?redirected|redirecting|loading|please wai
 /** A line or two of help beside the fallback, no more. */
 const FALLBACK_NOTE_MAX_WORDS = 30
 
-function scriptFirst (f: PageFacts): boolean {
+function scriptFirst (f: PageFacts, links: number): boolean {
   const controls = f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button'))
-  const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
   const nothingToDo = f.words <= FALLBACK_NOTE_MAX_WORDS && controls.length === 0 && links <= 2
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
   if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true

@@ -1,7 +1,7 @@
 // What the challenge detectors look at: facts computed once per observation from the
 // rendered HTML, visible text and headers, plus the small predicates the detectors share.
 // Pure, like the rest of src/core.
-import { refreshesAtOnce } from './client-redirect.js'
+import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
 
 // Interstitials and denial notices run to a few dozen words (Cloudflare's block
 // page, the longest common one, is ~120 but has a decisive title); a page with
@@ -140,13 +140,6 @@ function tagsOf (markup: string): Tag[] {
     tags.push({ name: name.toLowerCase(), attrs })
   }
   return tags
-}
-
-// The address of a refresh ("0;url=/next", "0; URL='/next'", "0, /next"), or '' when it reloads
-// the page itself: what follows the delay and its separator, with an optional url= and quotes.
-function refreshTarget (content: string): string {
-  const rest = /^\s*[\d.]*\s*[;,]?\s*(.*)$/s.exec(content)?.[1] ?? ''
-  return rest.replace(/^url\s*=\s*/i, '').replace(/^(['"])(.*)\1$/s, '$2').trim()
 }
 
 function decodeEntities (s: string): string {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { FOLLOW_MAX_DELAY_S, refreshDelay, refreshesAtOnce } from '../../src/core/client-redirect.js'
+import { FOLLOW_MAX_DELAY_S, refreshDelay, refreshesAtOnce, refreshTarget } from '../../src/core/client-redirect.js'
 
 t.test('a refresh value is read the way browsers read it: its leading number', async (t) => {
   t.equal(refreshDelay('0'), 0)
@@ -22,4 +22,13 @@ t.test('only a refresh due at once is a redirect', async (t) => {
   t.notOk(refreshesAtOnce('390'), 'a page that refreshes itself now and then')
   t.notOk(refreshesAtOnce('url=/x'))
   t.notOk(refreshesAtOnce(undefined))
+})
+
+t.test('the address a refresh sends the page to, or none when it reloads itself', async t => {
+  t.equal(refreshTarget('0; url=/next'), '/next')
+  t.equal(refreshTarget("1;URL='/x?y=1'"), '/x?y=1')
+  t.equal(refreshTarget('0, /plain'), '/plain', 'no url= before the address')
+  t.equal(refreshTarget('0;url=https://example.test/a;b'), 'https://example.test/a;b', 'the rest of the value is the address')
+  t.equal(refreshTarget('60'), '', 'a delay alone reloads the page')
+  t.equal(refreshTarget('5;'), '', 'a delay and a separator alone reload the page')
 })
