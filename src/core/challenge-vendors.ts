@@ -38,15 +38,46 @@ export function isCaptchaVendor (provider: string): boolean {
   return CAPTCHA_VENDORS.has(provider)
 }
 
-/** The first vendor whose weak marker the page carries, with the marker as evidence. */
+// A block page's own footer names who serves it ("… is protected by Imunify360", "Performance &
+// security by Cloudflare"): the vendor tells the person, in words, whose page this is. Only
+// infrastructure vendors: "protected by reCAPTCHA" sits under ordinary forms.
+const BRANDS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['cloudflare', /cloudflare/], ['datadome', /datadome/], ['perimeterx', /perimeterx/], ['akamai', /akamai/],
+  ['imperva', /imperva|incapsula/], ['ddos_guard', /ddos-guard/], ['sucuri', /sucuri/], ['imunify360', /imunify360/], ['qrator', /qrator/]
+]
+const BRANDED = /\b(?:protected|powered|secured|security|served|blocked) by ([\w-]+)/gi
+
+/**
+ * The vendor that best names who put a gate there, with its marker as evidence. In order: an
+ * infrastructure vendor in what the page loads or is built of (sources, form actions, ids,
+ * classes, where its no-JavaScript fallback goes); one the page names in words as its protector
+ * on a short notice; a CAPTCHA vendor whose widget the page loads; last, names in inline script,
+ * which may be configuration for a vendor the page does not use (a site's check page that
+ * configures several and loads one).
+ */
 export function vendorOf (f: PageFacts): { provider: string, evidence: string } | undefined {
-  // Markup only: attributes and inline script, never the page's text (a code sample, a comment).
-  // Where a no-JavaScript fallback sends the browser is markup too (page-facts.ts, noscriptAway).
-  const markers = [...f.tags.flatMap(tag => [tag.attrs.src, tag.attrs.href, tag.attrs.action, tag.attrs.id, tag.attrs.class]),
-    ...f.noscriptAway, f.inlineScript].filter(value => value !== undefined).join('\n').toLowerCase()
+  // Markup only, never the page's text (a code sample, a comment), except the protector's own words.
+  const built = [...f.tags.flatMap(tag => [tag.attrs.src, tag.attrs.href, tag.attrs.action, tag.attrs.id, tag.attrs.class]), ...f.noscriptAway]
+    .filter(value => value !== undefined).join('\n').toLowerCase()
+  const script = f.inlineScript.toLowerCase()
+  return firstMarker(built, vendor => !isCaptchaVendor(vendor)) ?? brandOf(f) ??
+    firstMarker(built, isCaptchaVendor) ?? firstMarker(script, () => true)
+}
+
+function firstMarker (markers: string, among: (provider: string) => boolean): { provider: string, evidence: string } | undefined {
   for (const [provider, marker] of VENDORS) {
+    if (!among(provider)) continue
     const hit = marker.exec(markers)
     if (hit !== null) return { provider, evidence: `vendor marker "${hit[0].slice(0, 40)}"` }
+  }
+  return undefined
+}
+
+function brandOf (f: PageFacts): { provider: string, evidence: string } | undefined {
+  if (!f.short) return undefined
+  for (const [phrase, name] of f.text.matchAll(BRANDED)) {
+    const brand = BRANDS.find(([, pattern]) => pattern.test(name.toLowerCase()))
+    if (brand !== undefined) return { provider: brand[0], evidence: `text "${phrase.slice(0, 60)}"` }
   }
   return undefined
 }

@@ -33,7 +33,14 @@ export interface Recognition {
 // label is not taken as the page a driver asked for.
 const CONTENT_MIN_WORDS = 3
 const PLACEHOLDER_MAX_WORDS = 8
-const PLACEHOLDER_TEXT = /^\W*(?:loading|please wait|one moment|redirecting|just a moment|processing)\b/i
+// A loading caption, in the languages of the sites the corpus holds and their neighbours, anywhere
+// in those few words ("BOSS直聘 加载中，请稍候" puts the site's name first). Scripts without spaces
+// (Chinese, Japanese) have no word boundary to hold to.
+const PLACEHOLDER_TEXT = new RegExp('(?<![\\p{L}\\p{N}])(?:' + [
+  'loading', 'please wait', 'one moment', 'redirecting', 'just a moment', 'processing', // English
+  'cargando', 'espere', 'carregando', 'aguarde', 'chargement', 'patientez', 'caricamento', 'attendere', // Romance
+  'wird geladen', 'bitte warten', 'загрузка', 'подождите', 'перенаправление', '로딩 ?중', '잠시만 기다려'
+].join('|') + ')(?![\\p{L}\\p{N}])|加载中|載入中|请稍候|請稍候|読み込み中|お待ちください', 'iu')
 
 const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:was |has been )?(?:blocked|rejected)\b/i
 

@@ -192,3 +192,26 @@ t.test('a CAPTCHA widget on a page some infrastructure serves: the infrastructur
   const turnstile = page('<h1>Verification required</h1><script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script><div class="cf-turnstile" data-sitekey="k"><input type="hidden" id="cf-chl-widget-abc_response" name="cf-turnstile-response"></div>')
   t.equal(recognizePage(observe(turnstile, 403)).challenge?.provider, 'turnstile')
 })
+
+t.test("a notice's own words name its protector ahead of the CAPTCHA widget it embeds", async t => {
+  const widget = '<script src="https://www.google.com/recaptcha/api.js"></script><div class="g-recaptcha" data-sitekey="k"></div>'
+  const branded = page(`<h1>Please confirm that you are not a robot</h1>${widget}<footer>example.org is protected by Imunify360</footer>`)
+  const r = recognizePage(observe(branded, 200))
+  t.equal(r.challenge?.provider, 'imunify360')
+  t.equal(r.challenge?.evidence[0], 'text "protected by Imunify360"', 'the words that named it come first')
+  const captchaBrand = page(`<h1>Please confirm that you are not a robot</h1>${widget}<small>This site is protected by reCAPTCHA</small>`)
+  t.equal(recognizePage(observe(captchaBrand, 200)).challenge?.provider, 'recaptcha', 'a CAPTCHA vendor\'s own credit names nobody else')
+  const longDocument = factsOf(observe(page(`${PROSE}<footer>Secured by Sucuri</footer>`)))
+  t.equal(vendorOf(longDocument), undefined, 'a document\'s footer is not a notice naming its protector')
+})
+
+t.test('a vendor the page loads names the gate ahead of vendors its script only configures', async t => {
+  // A site's own check page may configure several vendors and load one of them.
+  const config = '<script>window.checkConfig = {"datadomeClientKey":"k","arkosePublicKey":"k"}</script>'
+  const arkose = page('<h1>Please verify you are a human</h1><div id="challenge"></div>', config + '<script src="https://client-api.arkoselabs.com/v2/K/api.js"></script>')
+  const r = recognizePage(observe(arkose, 429))
+  t.equal(r.challenge?.provider, 'arkose')
+  t.ok(r.challenge?.evidence.includes('vendor marker "arkoselabs"'))
+  const configured = page('<h1>Please verify you are a human</h1><div id="challenge"></div>', config)
+  t.equal(recognizePage(observe(configured, 429)).challenge?.provider, 'datadome', 'with nothing loaded, the configuration still names someone')
+})
