@@ -9,7 +9,7 @@
 // sufficient on its own or only on a page shaped like a block: a short notice
 // or a status that WAFs answer challenges with.
 
-import { DENIAL_STATUSES, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
+import { DENIAL_STATUSES, LOADING_CAPTION, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
 import { DETECTORS } from './challenge-providers.js'
 import { infrastructureOf, isCaptchaVendor, vendorOf } from './challenge-vendors.js'
 import { gateShape } from './gate-shape.js'
@@ -33,14 +33,6 @@ export interface Recognition {
 // label is not taken as the page a driver asked for.
 const CONTENT_MIN_WORDS = 3
 const PLACEHOLDER_MAX_WORDS = 8
-// A loading caption, in the languages of the sites the corpus holds and their neighbours, anywhere
-// in those few words ("BOSS直聘 加载中，请稍候" puts the site's name first). Scripts without spaces
-// (Chinese, Japanese) have no word boundary to hold to.
-const PLACEHOLDER_TEXT = new RegExp('(?<![\\p{L}\\p{N}])(?:' + [
-  'loading', 'please wait', 'one moment', 'redirecting', 'just a moment', 'processing', // English
-  'cargando', 'espere', 'carregando', 'aguarde', 'chargement', 'patientez', 'caricamento', 'attendere', // Romance
-  'wird geladen', 'bitte warten', 'загрузка', 'подождите', 'перенаправление', '로딩 ?중', '잠시만 기다려'
-].join('|') + ')(?![\\p{L}\\p{N}])|加载中|載入中|请稍候|請稍候|読み込み中|お待ちください', 'iu')
 
 const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:was |has been )?(?:blocked|rejected)\b/i
 
@@ -69,7 +61,7 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   // A sign-in page is content too (with or without a CAPTCHA widget in its form): whether it is
   // the content the driver asked for is what selector-stable readiness says.
   if (f.words < CONTENT_MIN_WORDS) return undefined
-  if (f.words <= PLACEHOLDER_MAX_WORDS && PLACEHOLDER_TEXT.test(f.text)) return undefined
+  if (f.words <= PLACEHOLDER_MAX_WORDS && LOADING_CAPTION.test(f.text)) return undefined
   return 'content'
 }
 

@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { LOADING_CAPTION, NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
@@ -66,7 +66,7 @@ export function gateShape (f: PageFacts): GateShape {
   if (checkApp) signals.push('shape: served from a challenge path')
   const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
   const first = scriptFirst(f, links)
-  if (first) signals.push('shape: runs a script first')
+  if (first !== undefined) signals.push(first)
 
   const nav = f.tags.some(tag => tag.name === 'nav' || tag.name === 'article')
   const little = !nav && links <= GATE_MAX_LINKS && f.words <= GATE_MAX_WORDS
@@ -85,33 +85,40 @@ export function gateShape (f: PageFacts): GateShape {
   // a page that retries by itself, or answered with a status providers serve their checks with),
   // or a bot check's own page answered with such a status, or a page that is only there to run
   // its script before anything is shown.
-  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first
+  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first !== undefined
   const gate = step && little && cameBackWrong && (fields === 0 || f.challengeStatus)
   return { gate, signals }
 }
 
 // A page that is only there to run a script before anything is shown. Either a notice that has
-// nothing for a person to do — blank; or saying it is on its way ("not redirected", "loading",
-// "please wait"); or answered with a challenge status; or a line or two with no button, field or
-// more than two links —
+// nothing for a person to do — blank; or saying it is on its way ("not redirected", a loading
+// caption in any language LOADING_CAPTION knows); or answered with a challenge status; or a line
+// or two with no button, field or more than two links —
 // whose fallback for browsers without JavaScript sends them to another address at once
 // (<noscript><meta http-equiv=refresh content="0;url=…">): sign-in pages and apps carry such a
-// fallback on every page, so the fallback alone says nothing. Or a blank page that is not an
+// fallback on every page, so the fallback alone says nothing; or whose script sets a cookie and
+// reloads the page (a cookie check: the cookie is the pass). Or a blank page that is not an
 // app's shell, is answered with a status providers serve their checks with, and loads a script
 // (or runs one that does not simply send the browser on, as a sign-in redirect does). What a
 // person would see comes after the script has run: a check, not the content, and not a bare
 // denial (a denial says something).
-const IN_TRANSIT = /\b(?:not (?:been )?redirected|redirecting|loading|please wait|one moment)\b/i
+const NOT_REDIRECTED = /\bnot (?:been )?redirected\b/i
+// A script that sets a cookie (by hand, or with the js-cookie or jQuery helpers) and then asks for
+// the same page again: the cookie is the pass, the second answer the content.
+const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|\bCookies\.set\s*\(|\$\.cookie\s*\(\s*["'][^"']+["']\s*,/
+const RELOADS = /\blocation\.reload\s*\(|\blocation(?:\.href)?\s*=\s*(?:(?:window|document|self)\.)?location(?:\.href)?\s*(?:[;,)}]|$)/m
 /** A line or two of help beside the fallback, no more. */
 const FALLBACK_NOTE_MAX_WORDS = 30
 
-function scriptFirst (f: PageFacts, links: number): boolean {
+function scriptFirst (f: PageFacts, links: number): string | undefined {
   const controls = f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button'))
   const nothingToDo = f.words <= FALLBACK_NOTE_MAX_WORDS && controls.length === 0 && links <= 2
-  const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
-  if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
+  const inTransit = NOT_REDIRECTED.test(f.text) || LOADING_CAPTION.test(f.text)
+  const onItsWay = !f.appShell && (f.blank || (f.short && (inTransit || f.challengeStatus || nothingToDo)))
+  if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return 'shape: runs a script first'
+  if (onItsWay && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)) return 'shape: sets a cookie and reloads'
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
-  return f.blank && !f.appShell && f.challengeStatus && runs
+  return f.blank && !f.appShell && f.challengeStatus && runs ? 'shape: runs a script first' : undefined
 }
 
 // A script element the browser runs (not JSON data or a template).

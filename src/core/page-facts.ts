@@ -11,6 +11,17 @@ export const SHORT_NOTICE_MAX_WORDS = 80
 /** A script that moves the page on (not one that merely reads where it is). */
 export const NAVIGATES = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/
 
+/**
+ * A loading caption, in the languages of the sites the corpus holds and their neighbours, anywhere
+ * in those few words ("BOSS直聘 加载中，请稍候" puts the site's name first). Scripts without spaces
+ * (Chinese, Japanese) have no word boundary to hold to.
+ */
+export const LOADING_CAPTION = new RegExp('(?<![\\p{L}\\p{N}])(?:' + [
+  'loading', 'please wait', 'one moment', 'redirecting', 'just a moment', 'processing', // English
+  'cargando', 'espere', 'carregando', 'aguarde', 'chargement', 'patientez', 'caricamento', 'attendere', // Romance
+  'wird geladen', 'bitte warten', 'загрузка', 'подождите', 'перенаправление', '로딩 ?중', '잠시만 기다려'
+].join('|') + ')(?![\\p{L}\\p{N}])|加载中|載入中|请稍候|請稍候|読み込み中|お待ちください', 'iu')
+
 /** Statuses that are a denial when no challenge is recognized (SPEC §6). */
 export const DENIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 429, 451])
 // Statuses providers serve their challenges with: the denials plus AWS WAF's and Distil's

@@ -142,6 +142,25 @@ t.test('a page that is only there to run its script first is a check', async t =
   t.same(recognizePage(observe(page('', '<script type="application/ld+json">{"@type":"WebPage"}</script>'), 403)), { page_kind: 'denied' }, 'data in a script element runs nothing')
 })
 
+t.test('a page with nothing to do whose script sets a cookie and reloads it is a cookie check', async t => {
+  const check = '<script>document.cookie = "pass=" + answer(); location.reload()</script>'
+  const blank = recognizePage(observe(page('', check)))
+  t.equal(blank.page_kind, 'challenge', 'a blank page')
+  t.equal(blank.challenge?.provider, 'generic')
+  t.ok(blank.challenge?.evidence.includes('shape: sets a cookie and reloads'), 'the signal is evidence')
+  const helper = '<script>Cookies.set("_pass", value, { expires: 1 }); document.location.reload()</script>'
+  t.equal(recognizePage(observe(page('<div class="loader">Загрузка...</div>', helper))).page_kind, 'challenge', 'a loading caption, the js-cookie helper')
+  const again = '<script>document.cookie="pass=1"; window.location.href = window.location.href;</script>'
+  t.equal(recognizePage(observe(page('<p>One moment</p>', again))).page_kind, 'challenge', 'asking for the same address again')
+  // Ordinary pages set cookies and move on all the time: only a page with nothing else, reloading itself.
+  const consent = '<script>function accept () { document.cookie = "consent=1"; location.reload() }</script>'
+  t.same(recognizePage(observe(page(`<h1>Cookies</h1>${PROSE}<button onclick="accept()">Accept</button>`, consent))), { page_kind: 'content' }, 'a consent page with the same script')
+  t.notOk(gateShape(factsOf(observe(page('<p>We use cookies.</p><button onclick="accept()">Accept</button>', consent)))).gate, 'a short notice with a button to press')
+  const onward = '<script>document.cookie = "lang=en"; location.href = "/en/"</script>'
+  t.notOk(gateShape(factsOf(observe(page('', onward)))).gate, 'setting a cookie and going elsewhere (a language redirect)')
+  t.same(recognizePage(observe(page('<div id="root"></div>', check + '<script src="/app.js"></script>'))), { page_kind: 'empty' }, "an app's unrendered shell")
+})
+
 t.test("a bot check's own page: its assets come from a challenge directory", async t => {
   const notice = page('<img src="/s3/abt-challenge/images/warn.png" alt="warning"><div>No connection</div><button>Reload</button>',
     '<link rel="stylesheet" href="https://cdn.test/s3/abt-challenge/styles/common.css">')
