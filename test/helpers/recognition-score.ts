@@ -160,7 +160,7 @@ function heldOutViews (outcomes: Outcome[], firstScores: Record<string, FirstSco
     const blind = Object.values(firstScores)
     if (blind.length > 1) {
       const sum = (key: keyof Omit<FirstScore, 'rules_at'>): number => blind.reduce((total, first) => total + first[key], 0)
-      lines.push(`- the blind batches pooled: ${sum('recognized')}/${sum('gates')} gates recognized, ${sum('provider_right')}/${sum('gates')} = ${pct(sum('provider_right'), sum('gates'))} with the right provider, ${sum('false_positives')} false positives among ${sum('other_pages')} other pages`)
+      lines.push(`- the blind batches pooled: ${sum('recognized')}/${sum('gates')} gates recognized, ${sum('provider_right')}/${sum('gates')} = ${pct(sum('provider_right'), sum('gates'))} with the right provider, ${sum('false_positives')} false positive${sum('false_positives') === 1 ? '' : 's'} among ${sum('other_pages')} other pages`)
     }
   }
   if (examined.length > 0) {
