@@ -4,80 +4,101 @@
 // name who put it there (docs/spec.md section 6: challenge.provider). Pure.
 import type { PageFacts } from './page-facts.js'
 
+/**
+ * One vendor's weak markers. `markup`: its names in what a page loads or is built of (sources,
+ * actions, ids, classes), matched in inline script too, last. `code`: identifiers its own code
+ * leaves in a page's inline script (window._pxAppId, KPSDK, SSJSConnectorObj): where they are,
+ * its code runs there, which a name in a configuration object does not say. `brand`: the name a
+ * vendor signs its block pages with, in words a person reads ("protected by Imunify360"). Only
+ * infrastructure vendors have one: "protected by reCAPTCHA" sits under ordinary forms.
+ */
+interface Vendor { provider: string, markup: RegExp, code?: RegExp, brand?: RegExp }
+
 // Infrastructure first, as in challenge-providers.ts: a WAF's block page that embeds a CAPTCHA
 // vendor's widget is the WAF's.
-const VENDORS: ReadonlyArray<readonly [string, RegExp]> = [
-  ['cloudflare', /\/cdn-cgi\/challenge-platform\/|_cf_chl|cf-chl-|cf_chl_|cf-browser-verification/],
-  ['aws_waf', /awswaf\.com|gokuprops|awswafcookiedomainlist/],
-  ['datadome', /captcha-delivery\.com|datadome/],
-  ['perimeterx', /perimeterx|px-cdn\.net|px-cloud\.net|pxappid|px-captcha|_px\d?=/],
-  ['distil', /distilnetworks|distil_r_|distilcaptcha|distilidentificationblock/],
-  ['kasada', /kpsdk|\/ips\.js\b|kasada/],
-  ['akamai', /\/_sec\/cp_challenge|sec-if-cpt|errors\.edgesuite\.net/],
-  ['imperva', /_incapsula_resource|incapsula/],
-  ['ddos_guard', /ddos-guard/],
-  ['vercel', /\/\.well-known\/vercel\/security\//],
-  ['sucuri', /sucuri/],
-  ['imunify360', /wsidchk|imunify360/],
-  ['qrator', /\/__qrator\//],
+const VENDORS: readonly Vendor[] = [
+  { provider: 'cloudflare', markup: /\/cdn-cgi\/challenge-platform\/|_cf_chl|cf-chl-|cf_chl_|cf-browser-verification/, code: /_cf_chl|cf_chl_/, brand: /^cloudflare$/ },
+  { provider: 'aws_waf', markup: /awswaf\.com|gokuprops|awswafcookiedomainlist/, code: /gokuprops|awswafcookiedomainlist/ },
+  { provider: 'datadome', markup: /captcha-delivery\.com|datadome/, code: /captcha-delivery\.com/, brand: /^datadome$/ },
+  { provider: 'perimeterx', markup: /perimeterx|px-cdn\.net|px-cloud\.net|pxappid|px-captcha|_px\d?=/, code: /pxappid/, brand: /^perimeterx$/ },
+  { provider: 'distil', markup: /distilnetworks|distil_r_|distilcaptcha|distilidentificationblock|distilunblockform/, code: /distil_r_/, brand: /^distil/ },
+  { provider: 'kasada', markup: /kpsdk|\/ips\.js\b|kasada/, code: /kpsdk/, brand: /^kasada$/ },
+  { provider: 'akamai', markup: /\/_sec\/cp_challenge|sec-if-cpt|errors\.edgesuite\.net/, brand: /^akamai$/ },
+  { provider: 'imperva', markup: /_incapsula_resource|incapsula|docs\.imperva\.com|extraunblock/, code: /_incapsula_resource/, brand: /^(?:imperva|incapsula)$/ },
+  { provider: 'ddos_guard', markup: /ddos-guard/, brand: /^ddos-guard$/ },
+  { provider: 'vercel', markup: /\/\.well-known\/vercel\/security\//, brand: /^vercel$/ },
+  { provider: 'sucuri', markup: /sucuri/, code: /sucuri_cloudproxy/, brand: /^sucuri$/ },
+  { provider: 'imunify360', markup: /wsidchk|imunify360/, code: /wsidchk/, brand: /^imunify360$/ },
+  { provider: 'qrator', markup: /\/__qrator\//, brand: /^qrator$/ },
   // Google's JavaScript check sends browsers without JavaScript to this retry address.
-  ['google', /\/httpservice\/retry\/enablejs/],
-  ['shieldsquare', /perfdrive\.com|shieldsquare|ssjsconnectorobj/],
-  ['arkose', /funcaptcha|arkoselabs/],
-  ['geetest', /geetest/],
-  ['turnstile', /challenges\.cloudflare\.com\/turnstile/],
-  ['hcaptcha', /hcaptcha\.com/],
-  ['recaptcha', /\/recaptcha\/|g-recaptcha/]
+  { provider: 'google', markup: /\/httpservice\/retry\/enablejs/ },
+  { provider: 'shieldsquare', markup: /perfdrive\.com|shieldsquare|ssjsconnectorobj/, code: /ssjsconnectorobj/, brand: /^(?:shieldsquare|radware)$/ },
+  { provider: 'arkose', markup: /funcaptcha|arkoselabs/ },
+  { provider: 'geetest', markup: /geetest/ },
+  { provider: 'turnstile', markup: /challenges\.cloudflare\.com\/turnstile/ },
+  { provider: 'hcaptcha', markup: /hcaptcha\.com/ },
+  { provider: 'yandex_smartcaptcha', markup: /smartcaptcha\.yandexcloud\.net/ },
+  { provider: 'recaptcha', markup: /\/recaptcha\/|g-recaptcha/ }
 ]
 
 // Vendors whose widget sits on other people's gates (a WAF's, a bot manager's, a site's own).
-const CAPTCHA_VENDORS: ReadonlySet<string> = new Set(['arkose', 'geetest', 'turnstile', 'hcaptcha', 'recaptcha'])
+const CAPTCHA_VENDORS: ReadonlySet<string> = new Set(['arkose', 'geetest', 'turnstile', 'hcaptcha', 'yandex_smartcaptcha', 'recaptcha'])
 
 /** Whether `provider` is a CAPTCHA vendor rather than the infrastructure that serves a gate. */
 export function isCaptchaVendor (provider: string): boolean {
   return CAPTCHA_VENDORS.has(provider)
 }
 
-// A block page's own footer names who serves it ("… is protected by Imunify360", "Performance &
-// security by Cloudflare"): the vendor tells the person, in words, whose page this is. Only
-// infrastructure vendors: "protected by reCAPTCHA" sits under ordinary forms.
-const BRANDS: ReadonlyArray<readonly [string, RegExp]> = [
-  ['cloudflare', /cloudflare/], ['datadome', /datadome/], ['perimeterx', /perimeterx/], ['akamai', /akamai/],
-  ['imperva', /imperva|incapsula/], ['ddos_guard', /ddos-guard/], ['sucuri', /sucuri/], ['imunify360', /imunify360/], ['qrator', /qrator/]
-]
-const BRANDED = /\b(?:protected|powered|secured|security|served|blocked) by ([\w-]+)/gi
+// How a block page signs itself: "… is protected by Imunify360", "Performance & security by
+// Cloudflare", "DDoS protection by Cloudflare". \s also takes the no-break space innerText keeps.
+const SIGNED = /\b(?:protected|protection|powered|secured|security|served|blocked)\s+by\s+([\w-]+)/gi
+
+type Named = { provider: string, evidence: string } | undefined
 
 /**
- * The vendor that best names who put a gate there, with its marker as evidence. In order: an
- * infrastructure vendor in what the page loads or is built of (sources, form actions, ids,
- * classes, where its no-JavaScript fallback goes); one the page names in words as its protector
- * on a short notice; a CAPTCHA vendor whose widget the page loads; last, names in inline script,
- * which may be configuration for a vendor the page does not use (a site's check page that
- * configures several and loads one).
+ * The vendor that best names who put a gate there, with its marker as evidence. In order:
+ * 1. an infrastructure vendor in what the page loads or is built of (sources, form actions, ids,
+ *    classes, where its no-JavaScript fallback goes);
+ * 2. one a short notice names in words as its protector;
+ * 3. an infrastructure vendor whose own code runs in the page's inline script;
+ * 4. a CAPTCHA vendor whose widget the page loads;
+ * 5. last, any vendor named in inline script, which may be configuration for a vendor the page
+ *    does not use (a site's check page that configures several and loads one).
  */
-export function vendorOf (f: PageFacts): { provider: string, evidence: string } | undefined {
-  // Markup only, never the page's text (a code sample, a comment), except the protector's own words.
+export function vendorOf (f: PageFacts): Named {
+  // Markup only, never the page's text (a code sample, a comment), except a protector's signature.
   const built = [...f.tags.flatMap(tag => [tag.attrs.src, tag.attrs.href, tag.attrs.action, tag.attrs.id, tag.attrs.class]), ...f.noscriptAway]
     .filter(value => value !== undefined).join('\n').toLowerCase()
   const script = f.inlineScript.toLowerCase()
-  return firstMarker(built, vendor => !isCaptchaVendor(vendor)) ?? brandOf(f) ??
-    firstMarker(built, isCaptchaVendor) ?? firstMarker(script, () => true)
+  const infrastructure = (vendor: Vendor): boolean => !isCaptchaVendor(vendor.provider)
+  return firstMarker(built, infrastructure, v => v.markup) ?? signatureOf(f) ?? firstMarker(script, infrastructure, v => v.code) ??
+    firstMarker(built, vendor => isCaptchaVendor(vendor.provider), v => v.markup) ?? firstMarker(script, () => true, v => v.markup)
 }
 
-function firstMarker (markers: string, among: (provider: string) => boolean): { provider: string, evidence: string } | undefined {
-  for (const [provider, marker] of VENDORS) {
-    if (!among(provider)) continue
-    const hit = marker.exec(markers)
-    if (hit !== null) return { provider, evidence: `vendor marker "${hit[0].slice(0, 40)}"` }
+function firstMarker (markers: string, among: (vendor: Vendor) => boolean, marker: (vendor: Vendor) => RegExp | undefined): Named {
+  for (const vendor of VENDORS) {
+    const hit = among(vendor) ? marker(vendor)?.exec(markers) : undefined
+    if (hit !== undefined && hit !== null) return { provider: vendor.provider, evidence: `vendor marker "${hit[0].slice(0, 40)}"` }
   }
   return undefined
 }
 
-function brandOf (f: PageFacts): { provider: string, evidence: string } | undefined {
+// Distil's "Pardon our interruption" template, which Imperva serves as Advanced Bot Protection
+// since it bought Distil: its reasons name two browser plugins in every language it is served in.
+// A page with Distil's own markup is named by that first (tier 1).
+const TEMPLATES: ReadonlyArray<readonly [string, RegExp]> = [['imperva', /ghostery[\s\S]{1,8}noscript/i]]
+
+function signatureOf (f: PageFacts): Named {
+  // The template's wording is its own, on a gate of any length; a vendor's name in a footer
+  // signs a notice, not a document.
+  for (const [provider, template] of TEMPLATES) {
+    const hit = template.exec(f.text)
+    if (hit !== null) return { provider, evidence: `text "${hit[0]}" (Distil's interruption template)` }
+  }
   if (!f.short) return undefined
-  for (const [phrase, name] of f.text.matchAll(BRANDED)) {
-    const brand = BRANDS.find(([, pattern]) => pattern.test(name.toLowerCase()))
-    if (brand !== undefined) return { provider: brand[0], evidence: `text "${phrase.slice(0, 60)}"` }
+  for (const [phrase, name] of f.text.matchAll(SIGNED)) {
+    const vendor = VENDORS.find(v => v.brand?.test(name.toLowerCase()) === true)
+    if (vendor !== undefined) return { provider: vendor.provider, evidence: `text "${phrase.replace(/\s+/g, ' ').slice(0, 60)}"` }
   }
   return undefined
 }
@@ -86,8 +107,10 @@ function brandOf (f: PageFacts): { provider: string, evidence: string } | undefi
 const MAKER: Readonly<Record<string, string>> = { turnstile: 'cloudflare' }
 
 /**
- * The infrastructure vendor whose weak marker a page with `captcha`'s widget carries, if any: not
- * a CAPTCHA vendor, and not the widget's own maker (whose names the widget brings along).
+ * The infrastructure vendor that named a page with `captcha`'s widget (vendorOf), if any: not a
+ * CAPTCHA vendor, and not the widget's own maker (whose names the widget brings along). A WAF's
+ * page that embeds a widget is the WAF's when the WAF is in what the page loads, in its words, or
+ * in code of its own; a WAF named only in configuration does not take the widget's page.
  */
 export function infrastructureOf (f: PageFacts, captcha: string): { provider: string, evidence: string } | undefined {
   const vendor = vendorOf(f)

@@ -90,7 +90,7 @@ function detectChallenge (f: PageFacts): { provider: string; evidence: string[];
   const evidence = [...new Set([...recognized.flatMap(r => r.hits.map(hit => hit.evidence)), ...shape.signals])]
   const widget = recognized.find(r => r.widget !== undefined)?.widget
   // A CAPTCHA vendor's widget on a page some infrastructure vendor serves: that vendor put the gate
-  // there (a bot manager's CAPTCHA page embeds reCAPTCHA), as in challenge-vendors.ts.
+  // there (a bot manager's CAPTCHA page embeds reCAPTCHA); infrastructureOf says when it does.
   const infrastructure = isCaptchaVendor(recognized[0].provider) ? infrastructureOf(f, recognized[0].provider) : undefined
   if (infrastructure !== undefined) return { provider: infrastructure.provider, evidence: [infrastructure.evidence, ...evidence], widget }
   return { provider: recognized[0].provider, evidence, widget }

@@ -17,14 +17,19 @@ const GATE_MAX_LINKS = 8
 const VERIFY_TEXT = new RegExp([
   'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
   'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
-  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', 'checking (?:your |the )?(?:browser|device)',
+  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', 'automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
   'complete the (?:security check|captcha)', 'security check', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
   'slide to (?:verify|complete)', '验证', '驗證',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
-  'не робот', 'подозрительн\\S* активност', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
-  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô'
+  'не робот', 'подозрительн\\S* активност', 'за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
+  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
+  // "Are you human?" in a few other languages.
+  '(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
+  // The reasons Distil's "Pardon our interruption" template gives, in every language it is served
+  // in: "a third-party browser plugin, such as Ghostery or NoScript, is preventing JavaScript…".
+  'ghostery[\\s\\S]{1,8}noscript'
 ].join('|'), 'i')
 // A title or heading may name the step by the bare word (a text that merely mentions it may not).
 const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')
@@ -65,11 +70,15 @@ export function gateShape (f: PageFacts): GateShape {
   const checkApp = f.tags.some(isCheckAsset)
   if (checkApp) signals.push('shape: served from a challenge path')
   const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
-  const first = scriptFirst(f, links)
-  if (first !== undefined) signals.push(first)
+  const controls = visibleControls(f)
+  const first = scriptFirst(f, links, controls)
+  if (first) signals.push('shape: runs a script first')
+  const cookie = cookieCheck(f, links, controls)
+  if (cookie) signals.push('shape: sets a cookie and reloads')
 
-  const nav = f.tags.some(tag => tag.name === 'nav' || tag.name === 'article')
-  const little = !nav && links <= GATE_MAX_LINKS && f.words <= GATE_MAX_WORDS
+  const chrome = siteChrome(f)
+  const nav = f.tags.some(tag => tag.name === 'article') || chrome.navigation
+  const little = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words <= GATE_MAX_WORDS
   if (little) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
   const fields = visibleFields(f)
@@ -85,40 +94,66 @@ export function gateShape (f: PageFacts): GateShape {
   // a page that retries by itself, or answered with a status providers serve their checks with),
   // or a bot check's own page answered with such a status, or a page that is only there to run
   // its script before anything is shown.
-  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first !== undefined
+  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie
   const gate = step && little && cameBackWrong && (fields === 0 || f.challengeStatus)
   return { gate, signals }
 }
 
 // A page that is only there to run a script before anything is shown. Either a notice that has
-// nothing for a person to do — blank; or saying it is on its way ("not redirected", a loading
-// caption in any language LOADING_CAPTION knows); or answered with a challenge status; or a line
-// or two with no button, field or more than two links —
+// nothing for a person to do — blank; or saying it is on its way ("not redirected", "loading",
+// "please wait"); or answered with a challenge status; or a line or two with no button, field or
+// more than two links —
 // whose fallback for browsers without JavaScript sends them to another address at once
 // (<noscript><meta http-equiv=refresh content="0;url=…">): sign-in pages and apps carry such a
-// fallback on every page, so the fallback alone says nothing; or whose script sets a cookie and
-// reloads the page (a cookie check: the cookie is the pass). Or a blank page that is not an
+// fallback on every page, so the fallback alone says nothing. Or a blank page that is not an
 // app's shell, is answered with a status providers serve their checks with, and loads a script
 // (or runs one that does not simply send the browser on, as a sign-in redirect does). What a
 // person would see comes after the script has run: a check, not the content, and not a bare
 // denial (a denial says something).
-const NOT_REDIRECTED = /\bnot (?:been )?redirected\b/i
-// A script that sets a cookie (by hand, or with the js-cookie or jQuery helpers) and then asks for
-// the same page again: the cookie is the pass, the second answer the content.
-const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|\bCookies\.set\s*\(|\$\.cookie\s*\(\s*["'][^"']+["']\s*,/
-const RELOADS = /\blocation\.reload\s*\(|\blocation(?:\.href)?\s*=\s*(?:(?:window|document|self)\.)?location(?:\.href)?\s*(?:[;,)}]|$)/m
+const IN_TRANSIT = /\b(?:not (?:been )?redirected|redirecting|loading|please wait|one moment)\b/i
 /** A line or two of help beside the fallback, no more. */
 const FALLBACK_NOTE_MAX_WORDS = 30
 
-function scriptFirst (f: PageFacts, links: number): string | undefined {
-  const controls = f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button'))
-  const nothingToDo = f.words <= FALLBACK_NOTE_MAX_WORDS && controls.length === 0 && links <= 2
-  const inTransit = NOT_REDIRECTED.test(f.text) || LOADING_CAPTION.test(f.text)
-  const onItsWay = !f.appShell && (f.blank || (f.short && (inTransit || f.challengeStatus || nothingToDo)))
-  if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return 'shape: runs a script first'
-  if (onItsWay && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)) return 'shape: sets a cookie and reloads'
+function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
+  const nothingToDo = f.words <= FALLBACK_NOTE_MAX_WORDS && controls === 0 && links <= 2
+  const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
+  if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
-  return f.blank && !f.appShell && f.challengeStatus && runs ? 'shape: runs a script first' : undefined
+  return f.blank && !f.appShell && f.challengeStatus && runs
+}
+
+// A quiet page (blank, or nothing but a loading caption), not built like an app, with nothing to
+// press or follow, whose inline script sets a cookie and reloads the page: a cookie check, the
+// cookie its pass. The host follows a page that reloads itself at once (docs/spec.md section 6),
+// so a live fetch ends on this page only when the reload brought it back: the cookie did not pass.
+const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|\b(?:Cookies\.set|(?:\$|jQuery)\.cookie)\s*\(\s*[^,)]+,/
+const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.href)?`
+const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:replace|assign)\s*\(\s*${SAME_PAGE}\s*\)|` +
+  String.raw`\blocation(?:\.href)?\s*=\s*${SAME_PAGE}\s*(?:[;,)}]|$)|\bhistory\.go\s*\(\s*0?\s*\)`, 'm')
+/** A caption's words at most: "Загрузка...", "Loading, please wait". */
+const CAPTION_MAX_WORDS = 3
+
+function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
+  const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))
+  return quiet && !f.appMarkup && links === 0 && controls === 0 && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)
+}
+
+// Things a person can press or type into.
+function visibleControls (f: PageFacts): number {
+  return f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button')).length
+}
+
+// A site's chrome around a page: its footer is the same on every page, its gate included, so the
+// footer's links are not the page's; a <nav> outside it with more than a logo's or a home link is
+// the site's navigation.
+const LINK = /<a\b[^>]*\shref\s*=/g
+const NAV_MAX_LINKS = 2
+
+function siteChrome (f: PageFacts): { footerLinks: number, navigation: boolean } {
+  const footers = f.markup.match(/<footer\b[\s\S]*?<\/footer\s*>/g) ?? []
+  const outside = footers.reduce((markup, footer) => markup.replace(footer, ''), f.markup)
+  const navigation = (outside.match(/<nav\b[\s\S]*?(?:<\/nav\s*>|$)/g) ?? []).some(nav => (nav.match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
+  return { footerLinks: footers.join('\n').match(LINK)?.length ?? 0, navigation }
 }
 
 // A script element the browser runs (not JSON data or a template).

@@ -12,15 +12,17 @@ export const SHORT_NOTICE_MAX_WORDS = 80
 export const NAVIGATES = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/
 
 /**
- * A loading caption, in the languages of the sites the corpus holds and their neighbours, anywhere
- * in those few words ("BOSS直聘 加载中，请稍候" puts the site's name first). Scripts without spaces
- * (Chinese, Japanese) have no word boundary to hold to.
+ * A loading caption at the start of a page's text, in the languages of the sites the corpus
+ * holds and their neighbours ("Loading…", "Загрузка...", "加载中，请稍候"). Whole words where words
+ * are spaced ("Aguardente" is no "aguarde"); Chinese and Japanese have no spaces to hold to, and
+ * Korean adds its endings to the word ("로딩 중입니다"). \s also takes the no-break space that
+ * innerText keeps.
  */
-export const LOADING_CAPTION = new RegExp('(?<![\\p{L}\\p{N}])(?:' + [
-  'loading', 'please wait', 'one moment', 'redirecting', 'just a moment', 'processing', // English
-  'cargando', 'espere', 'carregando', 'aguarde', 'chargement', 'patientez', 'caricamento', 'attendere', // Romance
-  'wird geladen', 'bitte warten', 'загрузка', 'подождите', 'перенаправление', '로딩 ?중', '잠시만 기다려'
-].join('|') + ')(?![\\p{L}\\p{N}])|加载中|載入中|请稍候|請稍候|読み込み中|お待ちください', 'iu')
+export const LOADING_CAPTION = new RegExp('^[^\\p{L}\\p{N}]*(?:(?:' + [
+  'loading', 'please\\s+wait', 'one\\s+moment', 'redirecting', 'just\\s+a\\s+moment', 'processing',
+  'cargando', 'espere', 'carregando', 'aguarde', 'chargement', 'veuillez\\s+patienter', 'merci\\s+de\\s+patienter', 'patientez',
+  'caricamento', 'attendere', 'wird\\s+geladen', 'bitte\\s+warten', 'загрузка', 'подождите', 'перенаправление'
+].join('|') + ')(?![\\p{L}\\p{N}])|加载中|载入中|載入中|请稍候|請稍候|请稍等|请稍后|読み込み中|ロード中|お待ちください|로딩|잠시만\\s*기다려)', 'iu')
 
 /** Statuses that are a denial when no challenge is recognized (SPEC §6). */
 export const DENIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 429, 451])
@@ -67,6 +69,8 @@ export interface PageFacts {
    * place): what a single-page app looks like before it renders, not an interstitial.
    */
   appShell: boolean
+  /** Built like an application (a mount point, or scripts from several places), whatever it shows yet. */
+  appMarkup: boolean
   /**
    * Where the page's fallback for browsers without JavaScript sends them at once
    * (`<noscript><meta http-equiv=refresh content="0;url=…">`): a page that exists to run its script
@@ -85,6 +89,7 @@ export function factsOf (obs: PageObservation): PageFacts {
   const challengeStatus = obs.status !== null && CHALLENGE_STATUSES.has(obs.status)
   const short = words <= SHORT_NOTICE_MAX_WORDS
   const { tags, inlineScript, noscriptAway } = scanHtml(obs.html)
+  const appMarkup = isAppShell(tags)
   return {
     status: obs.status,
     url: obs.url,
@@ -99,7 +104,8 @@ export function factsOf (obs: PageObservation): PageFacts {
     tags,
     inlineScript,
     markup: obs.html.toLowerCase(),
-    appShell: words === 0 && isAppShell(tags),
+    appShell: words === 0 && appMarkup,
+    appMarkup,
     noscriptAway
   }
 }

@@ -40,7 +40,8 @@ t.test('weak vendor markers name the provider once the shape says gate', async t
     ['arkose', '<script src="https://client-api.arkoselabs.com/v2/api.js"></script>', 'arkose'],
     ['geetest', '<script src="https://static.geetest.com/static/tools/gt.js"></script>', 'geetest'],
     ['kasada', '<script src="/ips.js?KP_UIDz=x"></script>', 'kasada'],
-    ['qrator', '<script src="/__qrator/qauth.js"></script>', 'qrator']
+    ['qrator', '<script src="/__qrator/qauth.js"></script>', 'qrator'],
+    ['yandex_smartcaptcha', '<script src="https://smartcaptcha.yandexcloud.net/captcha.js" defer></script>', 'yandex_smartcaptcha']
   ]
   for (const [name, head, provider] of cases) {
     const r = recognizePage(observe(page('<h1>Security check</h1><div class="captcha-holder"></div><button>Verify</button>', head), 403))
@@ -142,23 +143,54 @@ t.test('a page that is only there to run its script first is a check', async t =
   t.same(recognizePage(observe(page('', '<script type="application/ld+json">{"@type":"WebPage"}</script>'), 403)), { page_kind: 'denied' }, 'data in a script element runs nothing')
 })
 
-t.test('a page with nothing to do whose script sets a cookie and reloads it is a cookie check', async t => {
+t.test('a quiet page whose script sets a cookie and reloads it is a cookie check', async t => {
   const check = '<script>document.cookie = "pass=" + answer(); location.reload()</script>'
   const blank = recognizePage(observe(page('', check)))
   t.equal(blank.page_kind, 'challenge', 'a blank page')
   t.equal(blank.challenge?.provider, 'generic')
   t.ok(blank.challenge?.evidence.includes('shape: sets a cookie and reloads'), 'the signal is evidence')
-  const helper = '<script>Cookies.set("_pass", value, { expires: 1 }); document.location.reload()</script>'
+  const helper = '<script>Cookies.set(config.name, value, { expires: 1 }); document.location.reload()</script>'
   t.equal(recognizePage(observe(page('<div class="loader">Загрузка...</div>', helper))).page_kind, 'challenge', 'a loading caption, the js-cookie helper')
   const again = '<script>document.cookie="pass=1"; window.location.href = window.location.href;</script>'
-  t.equal(recognizePage(observe(page('<p>One moment</p>', again))).page_kind, 'challenge', 'asking for the same address again')
-  // Ordinary pages set cookies and move on all the time: only a page with nothing else, reloading itself.
-  const consent = '<script>function accept () { document.cookie = "consent=1"; location.reload() }</script>'
-  t.same(recognizePage(observe(page(`<h1>Cookies</h1>${PROSE}<button onclick="accept()">Accept</button>`, consent))), { page_kind: 'content' }, 'a consent page with the same script')
-  t.notOk(gateShape(factsOf(observe(page('<p>We use cookies.</p><button onclick="accept()">Accept</button>', consent)))).gate, 'a short notice with a button to press')
-  const onward = '<script>document.cookie = "lang=en"; location.href = "/en/"</script>'
-  t.notOk(gateShape(factsOf(observe(page('', onward)))).gate, 'setting a cookie and going elsewhere (a language redirect)')
-  t.same(recognizePage(observe(page('<div id="root"></div>', check + '<script src="/app.js"></script>'))), { page_kind: 'empty' }, "an app's unrendered shell")
+  t.equal(recognizePage(observe(page('', again))).page_kind, 'challenge', 'asking for the same address again')
+  const go = '<script>document.cookie="pass=1"; history.go(0)</script>'
+  t.equal(recognizePage(observe(page('', go))).page_kind, 'challenge', 'history.go(0)')
+  // Ordinary pages set cookies and reload in handlers, retries and redirects: only a quiet page
+  // with nothing to press or follow, not built like an app, counts.
+  const shape = (body: string, script: string, status = 200): boolean => gateShape(factsOf(observe(page(body, script), status))).signals.includes('shape: sets a cookie and reloads')
+  const enter = '<script>function enter () { document.cookie = "age=21"; location.reload() }</script>'
+  t.notOk(shape('<h1>Are you 21 or older?</h1><a href="#" onclick="enter()">Yes</a> <a href="/">No</a>', enter), 'an age gate with links to follow')
+  t.notOk(shape('<p>We use cookies.</p><button onclick="enter()">Accept</button>', enter), 'a consent notice with a button')
+  t.notOk(shape('<h1>Page not found</h1><p>Go to the home page.</p>', enter, 404), 'an error page with words')
+  t.notOk(shape('<div id="root"><div class="spinner">Loading…</div></div>', check + '<script src="/app.js"></script>'), "an app's shell showing its caption")
+  t.notOk(shape('', '<script>window.onpageshow = e => { if (e.persisted) location.reload() }</script>'), 'a reload without a cookie')
+  t.notOk(shape('', '<script>document.cookie = "lang=en"; location.href = "/en/"</script>'), 'a cookie and a redirect elsewhere')
+})
+
+t.test("a site's chrome around a gate: its footer's links and a logo's nav are not the page's", async t => {
+  const footer = `<footer><nav>${Array.from({ length: 20 }, (_, i) => `<a href="/f${i}">Footer ${i}</a>`).join(' ')}</nav></footer>`
+  const gate = (header: string): string => page(`${header}<h1>¿Eres humano o un robot?</h1><div id="captcha-box"></div><p>Disculpa las molestias.</p>${footer}`)
+  const logo = '<header><nav><ul><li><a href="/"><img src="/logo.png" alt="Home"></a></li></ul></nav></header>'
+  const r = recognizePage(observe(gate(logo), 403))
+  t.equal(r.page_kind, 'challenge', 'a logo in a nav and a footer of links')
+  t.ok(r.challenge?.evidence.includes('shape: little else on the page'))
+  const menu = `<header><nav>${['Jobs', 'Companies', 'Salaries', 'Courses', 'Blog'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</nav></header>`
+  t.notOk(gateShape(factsOf(observe(gate(menu), 403))).gate, "a site's menu above it is navigation")
+})
+
+t.test("Distil's interruption template, and other ways a notice says it took the visitor for a bot", async t => {
+  // The template's reasons, in Spanish, on a 403 with no widget yet (its script adds one).
+  const template = page('<h1>SENTIMOS LA INTERRUPCIÓN</h1><p>Es posible que por alguna de estas razones no puedas seguir: tener desactivadas las cookies; un plugin de navegador de terceros, como Ghostery o NoScript, está evitando que el JavaScript se ejecute.</p>')
+  const r = recognizePage(observe(template, 403))
+  t.equal(r.page_kind, 'challenge')
+  t.equal(r.challenge?.provider, 'imperva', "Imperva serves Distil's template since it bought Distil")
+  t.equal(r.challenge?.evidence[0], 'text "Ghostery o NoScript" (Distil\'s interruption template)')
+  const distil = page('<h1>Pardon Our Interruption</h1><p>A third-party browser plugin, such as Ghostery or NoScript, is preventing JavaScript from running.</p><form id="distilUnblockForm"></form>')
+  t.equal(recognizePage(observe(distil, 405)).challenge?.provider, 'distil', "Distil's own markup names Distil first")
+  const automated = page('<h1>Похоже, ваш запрос выглядит необычно</h1><p>Система защиты могла принять ваши действия за автоматические.</p><button>Обновить страницу</button>')
+  t.equal(recognizePage(observe(automated, 403)).page_kind, 'challenge', 'Russian: "took your actions for automated ones"')
+  const english = page('<h1>Sorry</h1><p>We received automated requests from your network.</p><button>Try again</button>')
+  t.equal(recognizePage(observe(english, 403)).page_kind, 'challenge', 'English: "automated requests"')
 })
 
 t.test("a bot check's own page: its assets come from a challenge directory", async t => {
@@ -214,12 +246,17 @@ t.test('a CAPTCHA widget on a page some infrastructure serves: the infrastructur
 
 t.test("a notice's own words name its protector ahead of the CAPTCHA widget it embeds", async t => {
   const widget = '<script src="https://www.google.com/recaptcha/api.js"></script><div class="g-recaptcha" data-sitekey="k"></div>'
-  const branded = page(`<h1>Please confirm that you are not a robot</h1>${widget}<footer>example.org is protected by Imunify360</footer>`)
-  const r = recognizePage(observe(branded, 200))
+  const signed = (footer: string): string => page(`<h1>Please confirm that you are not a robot</h1>${widget}<footer>${footer}</footer>`)
+  const r = recognizePage(observe(signed('example.org is protected by Imunify360'), 200))
   t.equal(r.challenge?.provider, 'imunify360')
   t.equal(r.challenge?.evidence[0], 'text "protected by Imunify360"', 'the words that named it come first')
-  const captchaBrand = page(`<h1>Please confirm that you are not a robot</h1>${widget}<small>This site is protected by reCAPTCHA</small>`)
-  t.equal(recognizePage(observe(captchaBrand, 200)).challenge?.provider, 'recaptcha', 'a CAPTCHA vendor\'s own credit names nobody else')
+  t.equal(recognizePage(observe(signed('DDoS protection by Cloudflare'), 200)).challenge?.provider, 'cloudflare', "Cloudflare's older signature")
+  // innerText keeps the no-break space a page writes as &nbsp;.
+  const nbsp = signed('Powered by Imunify360')
+  const live = recognizePage({ ...observe(nbsp, 200), text: visibleText(nbsp).replace('by Imunify360', 'by\u00a0Imunify360') })
+  t.equal(live.challenge?.provider, 'imunify360', 'a no-break space between the words')
+  t.equal(recognizePage(observe(signed('This site is protected by reCAPTCHA'), 200)).challenge?.provider, 'recaptcha', 'a CAPTCHA vendor\'s own credit names nobody else')
+  t.equal(recognizePage(observe(signed('Powered by WordPress'), 200)).challenge?.provider, 'recaptcha', 'nor does a name that is no bot vendor')
   const longDocument = factsOf(observe(page(`${PROSE}<footer>Secured by Sucuri</footer>`)))
   t.equal(vendorOf(longDocument), undefined, 'a document\'s footer is not a notice naming its protector')
 })
@@ -233,4 +270,10 @@ t.test('a vendor the page loads names the gate ahead of vendors its script only 
   t.ok(r.challenge?.evidence.includes('vendor marker "arkoselabs"'))
   const configured = page('<h1>Please verify you are a human</h1><div id="challenge"></div>', config)
   t.equal(recognizePage(observe(configured, 429)).challenge?.provider, 'datadome', 'with nothing loaded, the configuration still names someone')
+  // A bot manager's own code in inline script is not configuration: its page that embeds a widget is its own.
+  const widget = '<script src="https://www.google.com/recaptcha/api.js"></script><div class="g-recaptcha" data-sitekey="k"></div>'
+  for (const [code, provider] of [['window.SSJSConnectorObj = {}', 'shieldsquare'], ['window.KPSDK = {}', 'kasada'], ['window._pxAppId = "PX1"', 'perimeterx']]) {
+    const gate = page(`<h1>Please verify you are a human</h1>${widget}`, `<script>${code}</script>`)
+    t.equal(recognizePage(observe(gate, 429)).challenge?.provider, provider, `${code} names ${provider}`)
+  }
 })

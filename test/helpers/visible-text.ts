@@ -18,10 +18,50 @@ export function decodeEntities (s: string): string {
   })
 }
 
+// Elements innerText leaves out with everything inside them: hidden by an inline style (a page's
+// other languages, waiting for its script to pick one). Not the hidden attribute: streamed
+// server-rendered pages park their content in <div hidden> until their inline script moves it in.
+const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
+
+function isHidden (attrs: string): boolean {
+  for (const [, name, ...values] of attrs.matchAll(ATTRIBUTE)) {
+    const key = name.toLowerCase()
+    if (key === 'style' && /(?:^|;)\s*display\s*:\s*none\b/i.test(values.find(v => v !== undefined) ?? '')) return true
+  }
+  return false
+}
+const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
+
+// Counts only the hidden element's own tag name on the way to its end: authors leave <p> and <li>
+// unclosed, but not the <div> or <section> they hide.
+function dropHidden (html: string): string {
+  let out = ''
+  let at = 0
+  let hidden: { name: string, open: number } | undefined
+  for (const m of html.matchAll(/<(\/?)([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)) {
+    const [tag, closing, rawName, attrs] = m
+    const name = rawName.toLowerCase()
+    if (VOID.has(name) || attrs.endsWith('/')) continue
+    if (hidden === undefined) {
+      if (closing === '' && isHidden(attrs)) {
+        out += html.slice(at, m.index)
+        hidden = { name, open: 1 }
+      }
+    } else if (name === hidden.name) {
+      hidden.open += closing === '' ? 1 : -1
+      if (hidden.open === 0) {
+        at = m.index + tag.length
+        hidden = undefined
+      }
+    }
+  }
+  return hidden === undefined ? out + html.slice(at) : out
+}
+
 export function visibleText (html: string): string {
-  const body = html
+  const body = dropHidden(html
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(NOT_RENDERED, ' ')
+    .replace(NOT_RENDERED, ' '))
     .replace(LINE_BREAKING, '\n')
     .replace(/<[^>]*>/g, '')
   return decodeEntities(body)

@@ -1,0 +1,17 @@
+import t from 'tap'
+import { visibleText } from '../helpers/visible-text.js'
+
+// The stand-in for Chromium's innerText that the pure recognition tests read real pages with
+// (test/helpers/visible-text.ts): it must leave out what a browser does not show.
+
+t.test('an element hidden by its inline style is left out with everything inside it', async t => {
+  const html = '<body><div id="es">Hola</div><div id="de" style="display: none"><div><p>Hallo<p>Welt</div></div><p>Fin</p></body>'
+  t.equal(visibleText(html), 'Hola\nFin', 'nested divs and unclosed paragraphs inside it')
+  t.equal(visibleText('<body><section style="color:red;display:none">x</section><section>y</section></body>'), 'y', 'display:none after another property')
+  t.equal(visibleText('<body><div style="display:block">seen</div></body>'), 'seen')
+  t.equal(visibleText('<body><div data-style="display:none">seen</div></body>'), 'seen', 'only the style attribute')
+})
+
+t.test('the hidden attribute is kept: streamed pages move such content into place with their script', async t => {
+  t.equal(visibleText('<body><div hidden id="S:0"><p>Track title</p></div></body>'), 'Track title')
+})
