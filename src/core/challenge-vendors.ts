@@ -21,7 +21,7 @@ const VENDORS: readonly Vendor[] = [
   { provider: 'aws_waf', markup: /awswaf\.com|gokuprops|awswafcookiedomainlist/, code: /gokuprops|awswafcookiedomainlist/ },
   { provider: 'datadome', markup: /captcha-delivery\.com|datadome/, code: /captcha-delivery\.com/, brand: /^datadome$/ },
   { provider: 'perimeterx', markup: /perimeterx|px-cdn\.net|px-cloud\.net|pxappid|px-captcha|_px\d?=/, code: /pxappid/, brand: /^perimeterx$/ },
-  { provider: 'distil', markup: /distilnetworks|distil_r_|distilcaptcha|distilidentificationblock|distilunblockform/, code: /distil_r_/, brand: /^distil/ },
+  { provider: 'distil', markup: /distilnetworks|distil_r_|distilcaptcha|distilidentificationblock|distilunblockform/, code: /distil_r_/, brand: /^distil(?:networks)?$/ },
   { provider: 'kasada', markup: /kpsdk|\/ips\.js\b|kasada/, code: /kpsdk/, brand: /^kasada$/ },
   { provider: 'akamai', markup: /\/_sec\/cp_challenge|sec-if-cpt|errors\.edgesuite\.net/, brand: /^akamai$/ },
   { provider: 'imperva', markup: /_incapsula_resource|incapsula|docs\.imperva\.com|extraunblock/, code: /_incapsula_resource/, brand: /^(?:imperva|incapsula)$/ },
@@ -86,7 +86,7 @@ function firstMarker (markers: string, among: (vendor: Vendor) => boolean, marke
 // Distil's "Pardon our interruption" template, which Imperva serves as Advanced Bot Protection
 // since it bought Distil: its reasons name two browser plugins in every language it is served in.
 // A page with Distil's own markup is named by that first (tier 1).
-const TEMPLATES: ReadonlyArray<readonly [string, RegExp]> = [['imperva', /ghostery[\s\S]{1,8}noscript/i]]
+const TEMPLATES: ReadonlyArray<readonly [string, RegExp]> = [['imperva', /javascript[\s\S]{0,160}ghostery[\s\S]{1,8}noscript|ghostery[\s\S]{1,8}noscript[\s\S]{0,80}javascript/i]]
 
 function signatureOf (f: PageFacts): Named {
   // The template's wording is its own, on a gate of any length; a vendor's name in a footer

@@ -17,19 +17,19 @@ const GATE_MAX_LINKS = 8
 const VERIFY_TEXT = new RegExp([
   'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
   'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
-  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', 'automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
+  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
   'complete the (?:security check|captcha)', 'security check', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
   'slide to (?:verify|complete)', '验证', '驗證',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
-  'не робот', 'подозрительн\\S* активност', 'за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
+  'не робот', 'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
   'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
   // "Are you human?" in a few other languages.
-  '(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
+  '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
   // The reasons Distil's "Pardon our interruption" template gives, in every language it is served
   // in: "a third-party browser plugin, such as Ghostery or NoScript, is preventing JavaScript…".
-  'ghostery[\\s\\S]{1,8}noscript'
+  'javascript[\\s\\S]{0,160}ghostery[\\s\\S]{1,8}noscript|ghostery[\\s\\S]{1,8}noscript[\\s\\S]{0,80}javascript'
 ].join('|'), 'i')
 // A title or heading may name the step by the bare word (a text that merely mentions it may not).
 const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')
@@ -126,7 +126,7 @@ function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
 // press or follow, whose inline script sets a cookie and reloads the page: a cookie check, the
 // cookie its pass. The host follows a page that reloads itself at once (docs/spec.md section 6),
 // so a live fetch ends on this page only when the reload brought it back: the cookie did not pass.
-const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|\b(?:Cookies\.set|(?:\$|jQuery)\.cookie)\s*\(\s*[^,)]+,/
+const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie)\s*\(\s*[^,)]+,/
 const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.href)?`
 const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:replace|assign)\s*\(\s*${SAME_PAGE}\s*\)|` +
   String.raw`\blocation(?:\.href)?\s*=\s*${SAME_PAGE}\s*(?:[;,)}]|$)|\bhistory\.go\s*\(\s*0?\s*\)`, 'm')
@@ -147,11 +147,12 @@ function visibleControls (f: PageFacts): number {
 // footer's links are not the page's; a <nav> outside it with more than a logo's or a home link is
 // the site's navigation.
 const LINK = /<a\b[^>]*\shref\s*=/g
+const FOOTER = /<footer\b[\s\S]*?<\/footer\s*>/g
 const NAV_MAX_LINKS = 2
 
 function siteChrome (f: PageFacts): { footerLinks: number, navigation: boolean } {
-  const footers = f.markup.match(/<footer\b[\s\S]*?<\/footer\s*>/g) ?? []
-  const outside = footers.reduce((markup, footer) => markup.replace(footer, ''), f.markup)
+  const footers = f.markup.match(FOOTER) ?? []
+  const outside = f.markup.replace(FOOTER, '')
   const navigation = (outside.match(/<nav\b[\s\S]*?(?:<\/nav\s*>|$)/g) ?? []).some(nav => (nav.match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
   return { footerLinks: footers.join('\n').match(LINK)?.length ?? 0, navigation }
 }
