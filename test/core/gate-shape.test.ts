@@ -274,7 +274,7 @@ t.test('a vendor the page loads names the gate ahead of vendors its script only 
   t.equal(recognizePage(observe(configured, 429)).challenge?.provider, 'datadome', 'with nothing loaded, the configuration still names someone')
   // A bot manager's own code in inline script is not configuration: its page that embeds a widget is its own.
   const widget = '<script src="https://www.google.com/recaptcha/api.js"></script><div class="g-recaptcha" data-sitekey="k"></div>'
-  for (const [code, provider] of [['window.SSJSConnectorObj = {}', 'shieldsquare'], ['window.KPSDK = {}', 'kasada'], ['window._pxAppId = "PX1"', 'perimeterx']]) {
+  for (const [code, provider] of [['window.SSJSConnectorObj = {}', 'shieldsquare'], ['window.KPSDK = {}', 'kasada'], ['window._pxAppId = "PX1"', 'perimeterx'], ['window.gokuProps = {}', 'aws_waf'], ['var host = "geo.captcha-delivery.com"', 'datadome'], ['var sucuri_cloudproxy_js = ""', 'sucuri'], ['var wsidchk = 1', 'imunify360'], ['window._cf_chl_opt = {}', 'cloudflare']]) {
     const gate = page(`<h1>Please verify you are a human</h1>${widget}`, `<script>${code}</script>`)
     t.equal(recognizePage(observe(gate, 429)).challenge?.provider, provider, `${code} names ${provider}`)
   }
