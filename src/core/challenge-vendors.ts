@@ -61,8 +61,10 @@ type Named = { provider: string, evidence: string } | undefined
  *    classes, where its no-JavaScript fallback goes);
  * 2. one a short notice names in words as its protector;
  * 3. an infrastructure vendor whose own code runs in the page's inline script;
- * 4. a CAPTCHA vendor whose widget the page loads;
- * 5. last, any vendor named in inline script, which may be configuration for a vendor the page
+ * 4. a vendor's page template, by its wording (Distil's, which Imperva serves now: an older
+ *    Distil page running Distil's code is Distil's);
+ * 5. a CAPTCHA vendor whose widget the page loads;
+ * 6. last, any vendor named in inline script, which may be configuration for a vendor the page
  *    does not use (a site's check page that configures several and loads one).
  */
 export function vendorOf (f: PageFacts): Named {
@@ -72,7 +74,7 @@ export function vendorOf (f: PageFacts): Named {
   const script = f.inlineScript.toLowerCase()
   const infrastructure = (vendor: Vendor): boolean => !isCaptchaVendor(vendor.provider)
   return firstMarker(built, infrastructure, v => v.markup) ?? signatureOf(f) ?? firstMarker(script, infrastructure, v => v.code) ??
-    firstMarker(built, vendor => isCaptchaVendor(vendor.provider), v => v.markup) ?? firstMarker(script, () => true, v => v.markup)
+    templateOf(f) ?? firstMarker(built, vendor => isCaptchaVendor(vendor.provider), v => v.markup) ?? firstMarker(script, () => true, v => v.markup)
 }
 
 function firstMarker (markers: string, among: (vendor: Vendor) => boolean, marker: (vendor: Vendor) => RegExp | undefined): Named {
@@ -84,17 +86,19 @@ function firstMarker (markers: string, among: (vendor: Vendor) => boolean, marke
 }
 
 // Distil's "Pardon our interruption" template, which Imperva serves as Advanced Bot Protection
-// since it bought Distil: its reasons name two browser plugins in every language it is served in.
-// A page with Distil's own markup is named by that first (tier 1).
-const TEMPLATES: ReadonlyArray<readonly [string, RegExp]> = [['imperva', /javascript[\s\S]{0,160}ghostery[\s\S]{1,8}noscript|ghostery[\s\S]{1,8}noscript[\s\S]{0,80}javascript/i]]
+// since it bought Distil: its reasons name two browser plugins ("a third-party browser plugin,
+// such as Ghostery or NoScript, is preventing JavaScript…") in every language it is served in.
+// gate-shape.ts reads the same words as a request for the step.
+export const DISTIL_TEMPLATE = /javascript[\s\S]{0,160}ghostery[\s\S]{1,8}noscript|ghostery[\s\S]{1,8}noscript[\s\S]{0,80}javascript/i
 
+// The template's wording is its own, on a gate of any length.
+function templateOf (f: PageFacts): Named {
+  const hit = DISTIL_TEMPLATE.exec(f.text)
+  return hit === null ? undefined : { provider: 'imperva', evidence: `text "${hit[0]}" (Distil's interruption template)` }
+}
+
+// A vendor's name in a footer signs a notice, not a document.
 function signatureOf (f: PageFacts): Named {
-  // The template's wording is its own, on a gate of any length; a vendor's name in a footer
-  // signs a notice, not a document.
-  for (const [provider, template] of TEMPLATES) {
-    const hit = template.exec(f.text)
-    if (hit !== null) return { provider, evidence: `text "${hit[0]}" (Distil's interruption template)` }
-  }
   if (!f.short) return undefined
   for (const [phrase, name] of f.text.matchAll(SIGNED)) {
     const vendor = VENDORS.find(v => v.brand?.test(name.toLowerCase()) === true)

@@ -6,6 +6,7 @@
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
 import { LOADING_CAPTION, NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
+import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -27,9 +28,8 @@ const VERIFY_TEXT = new RegExp([
   'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
   // "Are you human?" in a few other languages.
   '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
-  // The reasons Distil's "Pardon our interruption" template gives, in every language it is served
-  // in: "a third-party browser plugin, such as Ghostery or NoScript, is preventing JavaScript…".
-  'javascript[\\s\\S]{0,160}ghostery[\\s\\S]{1,8}noscript|ghostery[\\s\\S]{1,8}noscript[\\s\\S]{0,80}javascript'
+  // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
+  DISTIL_TEMPLATE.source
 ].join('|'), 'i')
 // A title or heading may name the step by the bare word (a text that merely mentions it may not).
 const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')
@@ -147,14 +147,40 @@ function visibleControls (f: PageFacts): number {
 // footer's links are not the page's; a <nav> outside it with more than a logo's or a home link is
 // the site's navigation.
 const LINK = /<a\b[^>]*\shref\s*=/g
-const FOOTER = /<footer\b[\s\S]*?<\/footer\s*>/g
 const NAV_MAX_LINKS = 2
 
 function siteChrome (f: PageFacts): { footerLinks: number, navigation: boolean } {
-  const footers = f.markup.match(FOOTER) ?? []
-  const outside = f.markup.replace(FOOTER, '')
-  const navigation = (outside.match(/<nav\b[\s\S]*?(?:<\/nav\s*>|$)/g) ?? []).some(nav => (nav.match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
-  return { footerLinks: footers.join('\n').match(LINK)?.length ?? 0, navigation }
+  const footers = elements(f.markup, 'footer', false)
+  let outside = ''
+  let from = 0
+  for (const [start, end] of footers) { outside += f.markup.slice(from, start); from = end }
+  outside += f.markup.slice(from)
+  const navigation = elements(outside, 'nav', true).some(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
+  const footerLinks = footers.reduce((sum, [start, end]) => sum + (f.markup.slice(start, end).match(LINK)?.length ?? 0), 0)
+  return { footerLinks, navigation }
+}
+
+// Where each <name> element runs to its first closing tag, in one pass over lower-cased markup (an
+// element opened inside one belongs to it). An element never closed runs to the end when
+// `unclosedRuns`, else is no element. Scanning rather than a lazy regex: a page with thousands of
+// unclosed tags would make the regex read the rest of the page once for each.
+function elements (markup: string, name: string, unclosedRuns: boolean): Array<[number, number]> {
+  const spans: Array<[number, number]> = []
+  const open = new RegExp(`<${name}\\b`, 'g')
+  const close = new RegExp(`</${name}\\s*>`, 'g')
+  for (let from = 0; ;) {
+    open.lastIndex = from
+    const start = open.exec(markup)?.index
+    if (start === undefined) return spans
+    close.lastIndex = start
+    const end = close.exec(markup)
+    if (end === null) {
+      if (unclosedRuns) spans.push([start, markup.length])
+      return spans
+    }
+    spans.push([start, end.index + end[0].length])
+    from = end.index + end[0].length
+  }
 }
 
 // A script element the browser runs (not JSON data or a template).

@@ -176,6 +176,13 @@ t.test("a site's chrome around a gate: its footer's links and a logo's nav are n
   t.ok(r.challenge?.evidence.includes('shape: little else on the page'))
   const menu = `<header><nav>${['Jobs', 'Companies', 'Salaries', 'Courses', 'Blog'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</nav></header>`
   t.notOk(gateShape(factsOf(observe(gate(menu), 403))).gate, "a site's menu above it is navigation")
+  // Unclosed elements: a footer never closed is no footer (its links count), a nav never closed
+  // runs to the end of the page.
+  const unclosedFooter = page(`<h1>¿Eres humano o un robot?</h1><div id="captcha-box"></div>${'<footer>'.repeat(3000)}${footer.replace('</footer>', '')}`)
+  t.notOk(gateShape(factsOf(observe(unclosedFooter, 403))).gate, "an unclosed footer's links are the page's")
+  const unclosedNav = page(`<h1>¿Eres humano o un robot?</h1><div id="captcha-box"></div><nav>${'<nav>'.repeat(3000)}${menu}`)
+  t.notOk(gateShape(factsOf(observe(unclosedNav, 403))).gate, 'an unclosed nav with a menu is navigation')
+  t.ok(gateShape(factsOf(observe(gate(`${logo}<footer>${footer}`), 403))).gate, 'a footer opened inside a footer belongs to it')
 })
 
 t.test("Distil's interruption template, and other ways a notice says it took the visitor for a bot", async t => {
@@ -189,6 +196,9 @@ t.test("Distil's interruption template, and other ways a notice says it took the
   t.same(recognizePage(observe(post)), { page_kind: 'content' }, 'a privacy tip naming the same plugins is content')
   const distil = page('<h1>Pardon Our Interruption</h1><p>A third-party browser plugin, such as Ghostery or NoScript, is preventing JavaScript from running.</p><form id="distilUnblockForm"></form>')
   t.equal(recognizePage(observe(distil, 405)).challenge?.provider, 'distil', "Distil's own markup names Distil first")
+  const olderDistil = page('<h1>Pardon Our Interruption</h1><p>A third-party browser plugin, such as Ghostery or NoScript, is preventing JavaScript from running.</p>',
+    '<script>var distil_r_path = "/distil_r_captcha.html"</script>')
+  t.equal(recognizePage(observe(olderDistil, 405)).challenge?.provider, 'distil', "Distil's own code in the page names Distil ahead of the template")
   const automated = page('<h1>Похоже, ваш запрос выглядит необычно</h1><p>Система защиты могла принять ваши действия за автоматические.</p><button>Обновить страницу</button>')
   t.equal(recognizePage(observe(automated, 403)).page_kind, 'challenge', 'Russian: "took your actions for automated ones"')
   const english = page('<h1>Sorry</h1><p>We received automated requests from your network.</p><button>Try again</button>')
