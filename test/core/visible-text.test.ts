@@ -10,6 +10,8 @@ t.test('an element hidden by its inline style is left out with everything inside
   t.equal(visibleText('<body><section style="color:red;display:none">x</section><section>y</section></body>'), 'y', 'display:none after another property')
   t.equal(visibleText('<body><div style="display:block">seen</div></body>'), 'seen')
   t.equal(visibleText('<body><div data-style="display:none">seen</div></body>'), 'seen', 'only the style attribute')
+  t.equal(visibleText('<body><section><span style="display:none">hidden<b>x</b></section><p>After</p></body>'), 'After',
+    "a hidden element never closed ends where its parent does, as the browser's parser has it")
 })
 
 t.test('the hidden attribute is kept: streamed pages move such content into place with their script', async t => {

@@ -32,12 +32,14 @@ function isHidden (attrs: string): boolean {
 }
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
 
-// Counts only the hidden element's own tag name on the way to its end: authors leave <p> and <li>
-// unclosed, but not the <div> or <section> they hide.
+// Where a hidden element ends: its own closing tag, counting only its own name on the way (authors
+// leave <p> and <li> unclosed, but not the <div> or <section> they hide), or, as the browser's
+// parser has it, the closing tag of an element it sits in (one not opened inside it), which closes
+// it too: a hidden element its author never closed hides the rest of its parent, not the page.
 function dropHidden (html: string): string {
   let out = ''
   let at = 0
-  let hidden: { name: string, open: number } | undefined
+  let hidden: { name: string, opened: Map<string, number> } | undefined
   for (const m of html.matchAll(/<(\/?)([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g)) {
     const [tag, closing, rawName, attrs] = m
     const name = rawName.toLowerCase()
@@ -45,11 +47,18 @@ function dropHidden (html: string): string {
     if (hidden === undefined) {
       if (closing === '' && isHidden(attrs)) {
         out += html.slice(at, m.index)
-        hidden = { name, open: 1 }
+        hidden = { name, opened: new Map([[name, 1]]) }
       }
-    } else if (name === hidden.name) {
-      hidden.open += closing === '' ? 1 : -1
-      if (hidden.open === 0) {
+      continue
+    }
+    const open = hidden.opened.get(name) ?? 0
+    if (closing === '') hidden.opened.set(name, open + 1)
+    else if (open === 0) {
+      at = m.index
+      hidden = undefined
+    } else {
+      hidden.opened.set(name, open - 1)
+      if (name === hidden.name && open === 1) {
         at = m.index + tag.length
         hidden = undefined
       }
