@@ -50,6 +50,47 @@ t.test('weak vendor markers name the provider once the shape says gate', async t
   }
 })
 
+t.test('every vendor in the table is named by its markup, and each that signs its notices by its signature', async t => {
+  const markup: Array<[string, string]> = [
+    ['<script src="https://sdk.awswaf.com/challenge.js"></script>', 'aws_waf'],
+    ['<script src="https://ct.captcha-delivery.com/c.js"></script>', 'datadome'],
+    ['<script src="https://client.px-cloud.net/PX1/main.min.js"></script>', 'perimeterx'],
+    ['<script src="/_sec/cp_challenge/sec-cpt-4-1.js"></script>', 'akamai'],
+    ['<script src="/_Incapsula_Resource?SWJIYLWA=1"></script>', 'imperva'],
+    ['<link rel="stylesheet" href="https://check.ddos-guard.net/check.css">', 'ddos_guard'],
+    ['<script src="/.well-known/vercel/security/static/challenge.v2.min.js"></script>', 'vercel'],
+    ['<link rel="stylesheet" href="https://cdn.sucuri.net/sucuri-firewall-block.css">', 'sucuri'],
+    ['<script src="/wsidchk.js"></script>', 'imunify360'],
+    ['<script src="https://cas.perfdrive.com/captcha.js"></script>', 'shieldsquare'],
+    ['<script src="https://js.hcaptcha.com/1/api.js"></script>', 'hcaptcha'],
+    ['<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>', 'turnstile']
+  ]
+  for (const [head, provider] of markup) {
+    t.equal(recognizePage(observe(page('<h1>Security check</h1><div class="captcha-holder"></div><button>Verify</button>', head), 403)).challenge?.provider, provider, provider)
+  }
+  // Google's no-JavaScript fallback leaves for its retry address.
+  const google = page('<p>Please click here if you are not redirected within a few seconds.</p>', '<noscript><meta http-equiv="refresh" content="0;url=/httpservice/retry/enablejs?sei=x"></noscript><script src="/s.js"></script>')
+  t.equal(recognizePage(observe(google, 200)).challenge?.provider, 'google', "Google's retry address")
+  const brands: Array<[string, string]> = [
+    ['Cloudflare', 'cloudflare'], ['DataDome', 'datadome'], ['PerimeterX', 'perimeterx'], ['Distil Networks', 'distil'], ['Kasada', 'kasada'],
+    ['Akamai', 'akamai'], ['Imperva', 'imperva'], ['Incapsula', 'imperva'], ['DDoS-Guard', 'ddos_guard'], ['Vercel', 'vercel'],
+    ['Sucuri', 'sucuri'], ['Imunify360', 'imunify360'], ['Qrator', 'qrator'], ['ShieldSquare', 'shieldsquare'], ['Radware', 'shieldsquare']
+  ]
+  for (const [brand, provider] of brands) {
+    const notice = page(`<h1>Please verify you are a human</h1><div id="captcha-box"></div><p>This website is protected by ${brand}.</p>`)
+    t.equal(recognizePage(observe(notice, 403)).challenge?.provider, provider, `"protected by ${brand}"`)
+  }
+})
+
+t.test('"not a robot" and "are you human?" in the languages the shape reads', async t => {
+  const asks = (words: string): boolean => gateShape(factsOf(observe(page(`<h1>${words}</h1><button>OK</button>`), 403))).gate
+  for (const words of ['Ich bin kein Roboter', 'Je ne suis pas un robot', 'No soy un robot', 'Não sou um robô', 'Я не робот',
+    'Êtes-vous un humain ?', 'Bist du ein Mensch?', 'Sind Sie ein Mensch?', 'Você é humano?', '¿Es usted humano?']) {
+    t.ok(asks(words), words)
+  }
+  for (const words of ['Prefieres un humano', 'Ein Roboterarm', 'Les robots de cuisine']) t.notOk(asks(words), `${words}: not a request`)
+})
+
 t.test('vendor names in the text are not markers', async t => {
   const f = factsOf(observe(page('<p>We use distilnetworks and arkoselabs, as our blog explains.</p>')))
   t.equal(vendorOf(f), undefined)
