@@ -7,13 +7,17 @@ import { hasClass, hasId, looksHidden, type PageFacts } from './page-facts.js'
 const CLOUDFLARE_BLOCK_CODES = new Set([1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1015, 1020])
 
 /** The error code of a page in Cloudflare's error layout, and whether it is a block. */
-export function cloudflareErrorPage (f: PageFacts): { code: number, block: boolean } | undefined {
+export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, block: boolean } | undefined {
   if (!hasId(f, 'cf-error-details') && !hasClass(f, 'cf-error-details') && !hasId(f, 'cf-wrapper')) return undefined
   // Custom error pages carry the code as a class (cf-error-1020); the stock ones print it.
   const fromClass = f.tags.map(tag => /(?:^|\s)cf-error-(\d{3,4})(?:\s|$)/.exec(tag.attrs.class ?? '')?.[1]).find(code => code !== undefined)
   const fromText = /\berror\s+(?:code\s+|reference number:?\s*)?(\d{3,4})\b/i.exec(f.text)?.[1]
   const code = Number(fromClass ?? fromText)
-  return Number.isInteger(code) && code > 0 ? { code, block: CLOUDFLARE_BLOCK_CODES.has(code) } : undefined
+  if (Number.isInteger(code) && code > 0) return { code, block: CLOUDFLARE_BLOCK_CODES.has(code) }
+  // A site's own page in the layout, its code left out (a WAF block page written in the site's
+  // words): answered with a status Cloudflare refuses visitors with, it is a block; the 52x outages
+  // and 530 origin errors come with their own statuses.
+  return f.status === 403 || f.status === 429 ? { code: undefined, block: true } : undefined
 }
 
 const FIELD_TYPES = new Set(['', 'text', 'email', 'password', 'tel', 'search', 'number', 'url'])

@@ -42,9 +42,9 @@ function cloudflare (f: PageFacts): Detection {
     hits.push(sure(`status ${f.status} + server: cloudflare + Ray ID challenge notice`))
   }
   // Its 1xxx block pages (1005, 1006, 1020…) share the cf-error-details layout with origin
-  // errors (522, 1016…): only the error code tells a block from an outage.
+  // errors (522, 1016…): the error code tells a block from an outage, and without one the status.
   const error = cloudflareErrorPage(f)
-  if (error?.block === true) hits.push(sure(`Cloudflare error page, block code ${error.code}`))
+  if (error?.block === true) hits.push(sure(error.code === undefined ? `Cloudflare error layout, no code, status ${f.status ?? ''}` : `Cloudflare error page, block code ${error.code}`))
   // Bot Fight Mode / bot management script: on every page of a protected site, the page itself only when blank.
   if (hasSrc(f, /\/cdn-cgi\/bm\/cv\/\d+\/api\.js/, ['script']) || f.inlineScript.includes('__CF$cv$params')) {
     hits.push({ evidence: 'Cloudflare bot-management script /cdn-cgi/bm/cv/ on a blank page', sufficient: f.blank && !f.appShell })

@@ -30,6 +30,9 @@ const VENDORS: readonly Vendor[] = [
   { provider: 'sucuri', markup: /sucuri/, code: /sucuri_cloudproxy/, brand: /^sucuri$/ },
   { provider: 'imunify360', markup: /wsidchk|imunify360/, code: /wsidchk/, brand: /^imunify360$/ },
   { provider: 'qrator', markup: /\/__qrator\//, brand: /^qrator$/ },
+  // Alibaba's own anti-bot (AliExpress, Taobao, 1688): the punish path, its slider (AWSC
+  // "nocaptcha"), its sensor (baxia), which its storefronts carry too.
+  { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|baxia|\/nocaptcha\/|sufei-punish/ },
   // Google's JavaScript check sends browsers without JavaScript to this retry address.
   { provider: 'google', markup: /\/httpservice\/retry\/enablejs/ },
   { provider: 'shieldsquare', markup: /perfdrive\.com|shieldsquare|ssjsconnectorobj/, code: /ssjsconnectorobj/, brand: /^(?:shieldsquare|radware)$/ },

@@ -122,9 +122,10 @@ function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
   return f.blank && !f.appShell && f.challengeStatus && runs
 }
 
-// A quiet page (blank, or nothing but a loading caption), not built like an app, with nothing to
-// press or follow, whose inline script sets a cookie and reloads the page: a cookie check, the
-// cookie its pass. The host follows a page that reloads itself at once (docs/spec.md section 6),
+// A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or
+// follow, whose inline script sets a cookie and reloads the page: a cookie check, the cookie its
+// pass. A mount point ("root") with a spinner in it makes no app unless the page loads the app's
+// code: a check that runs only its inline script is not one. The host follows a page that reloads itself at once (docs/spec.md section 6),
 // so a live fetch ends on this page only when the reload brought it back: the cookie did not pass.
 const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie)\s*\(\s*[^,)]+,/
 const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.href)?`
@@ -135,7 +136,8 @@ const CAPTION_MAX_WORDS = 3
 
 function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
   const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))
-  return quiet && !f.appMarkup && links === 0 && controls === 0 && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)
+  const app = f.appMarkup && f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined)
+  return quiet && !app && links === 0 && controls === 0 && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)
 }
 
 // Things a person can press or type into.

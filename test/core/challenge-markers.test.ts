@@ -25,6 +25,13 @@ t.test('Cloudflare error pages: block codes are gates, origin errors are not', a
   t.equal(provider(custom, 403), 'cloudflare', 'a custom page carries the code as a class')
   t.same(recognizePage(observe(custom.replace('cf-error-1020', 'cf-error-1016'), 530)), { page_kind: 'http_error' }, 'the same layout with 1016')
   t.equal(provider(page('<div><h1>Error 1020</h1><p>Access denied</p></div>'), 403), undefined, 'a code without the error layout is not enough')
+  // A site's block page in the layout, in its own words and without a code: the status decides.
+  const ownWords = page('<div class="cf-error-details"><h1>¡Alto, no puedes acceder!</h1><h2>¿Por qué me han bloqueado?</h2></div>')
+  t.equal(provider(ownWords, 403), 'cloudflare', 'at 403, a block')
+  t.ok(recognizePage(observe(ownWords, 403)).challenge?.evidence.includes('Cloudflare error layout, no code, status 403'))
+  t.equal(provider(ownWords, 429), 'cloudflare', 'at 429, a block')
+  t.same(recognizePage(observe(ownWords, 530)), { page_kind: 'http_error' }, 'at 530, an origin error')
+  t.not(recognizePage(observe(ownWords, 200)).page_kind, 'challenge', 'at 200, no block')
 })
 
 t.test('Cloudflare bot-management script: the page only when nothing else is there', async t => {

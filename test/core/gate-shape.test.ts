@@ -63,7 +63,8 @@ t.test('every vendor in the table is named by its markup, and each that signs it
     ['<script src="/wsidchk.js"></script>', 'imunify360'],
     ['<script src="https://cas.perfdrive.com/captcha.js"></script>', 'shieldsquare'],
     ['<script src="https://js.hcaptcha.com/1/api.js"></script>', 'hcaptcha'],
-    ['<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>', 'turnstile']
+    ['<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>', 'turnstile'],
+    ['<script src="//g.alicdn.com/AWSC/CAPTCHA/0.0.1/awsc.js"></script>', 'alibaba']
   ]
   for (const [head, provider] of markup) {
     t.equal(recognizePage(observe(page('<h1>Security check</h1><div class="captcha-holder"></div><button>Verify</button>', head), 403)).challenge?.provider, provider, provider)
@@ -204,6 +205,7 @@ t.test('a quiet page whose script sets a cookie and reloads it is a cookie check
   t.notOk(shape('<p>We use cookies.</p><button onclick="enter()">Accept</button>', enter), 'a consent notice with a button')
   t.notOk(shape('<h1>Page not found</h1><p>Go to the home page.</p>', enter, 404), 'an error page with words')
   t.notOk(shape('<div id="root"><div class="spinner">Loading…</div></div>', check + '<script src="/app.js"></script>'), "an app's shell showing its caption")
+  t.ok(shape('<div id="root"><div class="spinner"></div></div>', check), "a mount point with a spinner and no app code loaded: the check's own")
   t.notOk(shape('', '<script>window.onpageshow = e => { if (e.persisted) location.reload() }</script>'), 'a reload without a cookie')
   t.notOk(shape('', '<script>document.cookie = "lang=en"; location.href = "/en/"</script>'), 'a cookie and a redirect elsewhere')
 })
