@@ -47,7 +47,7 @@ function cloudflare (f: PageFacts): Detection {
   if (error?.block === true) hits.push(sure(error.code === undefined ? `Cloudflare error layout, no code, status ${f.status ?? ''}` : `Cloudflare error page, block code ${error.code}`))
   // Bot Fight Mode / bot management script: on every page of a protected site, the page itself only when blank.
   if (hasSrc(f, /\/cdn-cgi\/bm\/cv\/\d+\/api\.js/, ['script']) || f.inlineScript.includes('__CF$cv$params')) {
-    hits.push({ evidence: 'Cloudflare bot-management script /cdn-cgi/bm/cv/ on a blank page', sufficient: f.blank && !f.appShell })
+    hits.push({ evidence: `Cloudflare bot-management script /cdn-cgi/bm/cv/${f.blank ? ' on a blank page' : ''}`, sufficient: f.blank && !f.appShell })
   }
   return { hits, widget: firstId(f, ['turnstile-wrapper', 'challenge-stage']) }
 }

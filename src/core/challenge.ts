@@ -66,7 +66,8 @@ function classifyPage (f: PageFacts): PageKind | undefined {
 }
 
 
-// Vendor markers that are sufficient on their own decide first (and name the provider). Failing
+// Vendor markers that are sufficient on their own decide first (and name the provider), unless
+// the page is a document of its own with the vendor's challenge in one of its panes. Failing
 // those, the page's shape (gate-shape.ts) decides, and weak vendor markers only name who put the
 // gate there; last, the generic wording rules. The shape's signals go into the evidence either
 // way, so a driver can judge a borderline answer.
@@ -78,6 +79,9 @@ function detectChallenge (f: PageFacts): { provider: string; evidence: string[];
     const detection = detect(f)
     if (detection.hits.some(hit => hit.sufficient)) recognized.push({ provider, ...detection })
   }
+  // A document that carries a vendor's challenge in one of its panes is still the document
+  // (docs/spec.md section 6: a page that merely embeds a widget is content).
+  if (shape.document) return undefined
   if (recognized.length === 0 && shape.gate) {
     const vendor = vendorOf(f)
     return { provider: vendor?.provider ?? 'generic', evidence: [...(vendor !== undefined ? [vendor.evidence] : []), ...shape.signals] }

@@ -51,6 +51,13 @@ export interface GateShape {
   gate: boolean
   /** Short signal names: what the shape rests on (challenge.evidence). */
   signals: string[]
+  /**
+   * The page is a document of its own: a site's navigation or an article, more words than a gate
+   * carries, asking for nothing in its title or headings, answered without a challenge status. A
+   * vendor's challenge inside it is a fragment a sub-request brought into one of its panes, not
+   * the page.
+   */
+  document: boolean
 }
 
 export function gateShape (f: PageFacts): GateShape {
@@ -96,7 +103,7 @@ export function gateShape (f: PageFacts): GateShape {
   // its script before anything is shown.
   const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie
   const gate = step && little && cameBackWrong && (fields === 0 || f.challengeStatus)
-  return { gate, signals }
+  return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus }
 }
 
 // A page that is only there to run a script before anything is shown. Either a notice that has

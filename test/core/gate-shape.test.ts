@@ -92,6 +92,20 @@ t.test('"not a robot" and "are you human?" in the languages the shape reads', as
   for (const words of ['Prefieres un humano', 'Ein Roboterarm', 'Les robots de cuisine']) t.notOk(asks(words), `${words}: not a request`)
 })
 
+t.test("a document with a vendor's challenge in one of its panes is still the document", async t => {
+  const menu = `<nav>${['Jobs', 'Companies', 'Salaries', 'Blog'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</nav>`
+  const fragment = '<div class="pane"><h1>example.org</h1><p>Verify you are human by completing the action below.</p></div><script>window._cf_chl_opt = {cType: "managed"}</script>'
+  const listing = page(`${menu}${PROSE}${PROSE}${fragment}`, '<title>Just a moment...</title>')
+  const r = recognizePage(observe(listing, 200))
+  t.same(r, { page_kind: 'content' }, 'a listing whose detail pane got a challenge is content')
+  t.ok(gateShape(factsOf(observe(listing, 200))).document, 'the shape calls it a document')
+  t.equal(recognizePage(observe(page(fragment), 403)).challenge?.provider, 'cloudflare', 'the fragment on its own is the challenge')
+  t.equal(recognizePage(observe(listing, 403)).challenge?.provider, 'cloudflare', 'answered with a challenge status, the page is the challenge')
+  // A bot check's dialog over the document asks in its heading: the person must clear it first.
+  const modal = page(`${menu}${PROSE}${PROSE}<div role="dialog"><h2>Robot or human?</h2><div id="px-captcha"></div></div>`, '<script>window._pxAppId = "PX1"</script>')
+  t.equal(recognizePage(observe(modal, 200)).challenge?.provider, 'perimeterx', 'a dialog that asks, over the document, is a gate')
+})
+
 t.test('vendor names in the text are not markers', async t => {
   const f = factsOf(observe(page('<p>We use distilnetworks and arkoselabs, as our blog explains.</p>')))
   t.equal(vendorOf(f), undefined)
