@@ -1,7 +1,7 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
 import {
-  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, sure, titleIs, type Detection, type Hit, type PageFacts
+  DENIAL_STATUSES, NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, sure, titleIs, type Detection, type Hit, type PageFacts
 } from './page-facts.js'
 import { cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -12,13 +12,16 @@ const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)
 // A navigation straight to a host named as a captcha service (location.replace("https://captcha.…/")),
 // not a resource loaded from one.
 const TO_CAPTCHA_HOST = /\blocation(?:\.href)?\s*=\s*["'`]https?:\/\/captcha\.|\blocation\.(?:replace|assign)\s*\(\s*["'`]https?:\/\/captcha\./i
+// A web application firewall named as what refused the request; "waf" as a word of its own or
+// of an identifier ("cian_waf_block"), not inside another word.
+const WAF_TEXT = /\b(?:web application )?firewall\b|(?:^|[^\p{L}\p{N}])waf(?:[^\p{L}\p{N}]|$)/iu
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|your request is being verified|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
 // Infrastructure providers come first: when a WAF's page embeds a CAPTCHA
 // vendor's widget, the WAF is the one blocking.
 export const DETECTORS: ReadonlyArray<readonly [string, (f: PageFacts) => Detection]> = [
-  ['cloudflare', cloudflare], ['aws_waf', awsWaf], ['cloudfront', cloudfront], ['datadome', datadome], ['perimeterx', perimeterx],
+  ['cloudflare', cloudflare], ['aws_waf', awsWaf], ['cloudfront', cloudfront], ['datadome', datadome], ['perimeterx', perimeterx], ['kasada', kasada],
   ['akamai', akamai], ['imperva', imperva], ['ddos_guard', ddosGuard], ['vercel', vercel], ['sucuri', sucuri],
   ['imunify360', imunify360], ['shieldsquare', shieldsquare], ['anubis', anubis], ['google', google],
   ['turnstile', turnstile], ['hcaptcha', hcaptcha], ['recaptcha', recaptcha], ['generic', generic]
@@ -103,6 +106,16 @@ function perimeterx (f: PageFacts): Detection {
   // _pxAppId is the sensor snippet every protected page carries.
   if (f.inlineScript.includes('_pxAppId')) hits.push({ evidence: 'inline script window._pxAppId', sufficient: f.challengeStatus && f.short })
   return { hits, widget: widget ? '#px-captcha' : undefined }
+}
+
+// Kasada answers a request it wants to look at with 429 and a short notice that boots its SDK
+// (KPSDK) and loads ips.js from a per-site path; its SDK rides on every page of a protected site.
+function kasada (f: PageFacts): Detection {
+  const hits: Hit[] = []
+  const boots = /\bKPSDK\s*[.=]/.test(f.inlineScript)
+  const loads = hasSrc(f, /\/ips\.js(?:[?#]|$)/, ['script'])
+  if (boots || loads) hits.push({ evidence: `Kasada ${[boots && 'KPSDK in inline script', loads && 'script ips.js'].filter(Boolean).join(' + ')}`, sufficient: f.challengeStatus && f.short })
+  return { hits }
 }
 
 function akamai (f: PageFacts): Detection {
@@ -212,6 +225,10 @@ function generic (f: PageFacts): Detection {
   const hits: Hit[] = []
   const phrase = f.short ? BROWSER_CHECK_TEXT.exec(f.text) : null
   if (phrase !== null) hits.push(sure(`text "${phrase[0].toLowerCase()}" on a short page`))
+  // A short denial that says a web application firewall refused the request ("Page code:
+  // cian_waf_block") is that firewall's block page, not the site's own "forbidden".
+  const waf = f.short && f.status !== null && DENIAL_STATUSES.has(f.status) ? WAF_TEXT.exec(f.text) : null
+  if (waf !== null) hits.push(sure(`text "${waf[0].replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').toLowerCase()}" on a short denial`))
   // A "visitor" interstitial: nothing to read, titled as one, a script that sets a cookie and
   // moves on. The title matters: many sign-in and app pages are a blank body and a script too.
   if (f.blank && /\bvisitor\b/i.test(f.title) && /cookie/i.test(f.inlineScript) && NAVIGATES.test(f.inlineScript)) {

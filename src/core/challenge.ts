@@ -88,7 +88,11 @@ function detectChallenge (f: PageFacts): { provider: string; evidence: string[];
   }
   if (recognized.length === 0) {
     const generic = DETECTORS.find(([provider]) => provider === 'generic')![1](f)
-    if (generic.hits.some(hit => hit.sufficient)) recognized.push({ provider: 'generic', ...generic })
+    if (generic.hits.some(hit => hit.sufficient)) {
+      const vendor = vendorOf(f)
+      if (vendor !== undefined) return { provider: vendor.provider, evidence: [vendor.evidence, ...generic.hits.map(hit => hit.evidence), ...shape.signals], widget: generic.widget }
+      recognized.push({ provider: 'generic', ...generic })
+    }
   }
   if (recognized.length === 0) return undefined
   const evidence = [...new Set([...recognized.flatMap(r => r.hits.map(hit => hit.evidence)), ...shape.signals])]

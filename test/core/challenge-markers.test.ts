@@ -40,6 +40,24 @@ t.test('Cloudflare bot-management script: the page only when nothing else is the
   t.same(recognizePage(observe(page('<p>Opening hours: nine to five, Monday to Friday.</p>', script))), { page_kind: 'content' }, 'on content')
 })
 
+t.test("Kasada's notice: its SDK booted on a short page answered with a challenge status", async t => {
+  const sdk = '<script>window.KPSDK={};KPSDK.now=Date.now</script><script src="/149e9513-01fa/2d206a39-8ed7/ips.js?KP_UIDz=x"></script>'
+  const notice = page('<p>Your request could not be processed. Please note that your reference ID is 19e02762.</p>', sdk)
+  const r = recognizePage(observe(notice, 429))
+  t.equal(r.challenge?.provider, 'kasada')
+  t.ok(r.challenge?.evidence.includes('Kasada KPSDK in inline script + script ips.js'))
+  t.not(recognizePage(observe(notice, 200)).page_kind, 'challenge', 'at 200 the SDK rides on an ordinary page')
+  t.same(recognizePage(observe(page('<p>Opening hours: nine to five, Monday to Friday, and Saturdays until noon.</p>', sdk), 200)), { page_kind: 'content' }, 'on content')
+})
+
+t.test('a short denial that names a web application firewall is its block page', async t => {
+  const waf = page('<h1>Кажется, у вас включён VPN</h1><p>Отключите его и обновите страницу.</p><p>Код страницы: cian_waf_block</p>')
+  t.equal(provider(waf, 403), 'generic', 'a WAF named in an identifier')
+  t.equal(provider(page('<h1>Access denied</h1><p>This request was blocked by the website firewall.</p>'), 403), 'generic', '"firewall"')
+  t.not(recognizePage(observe(waf, 200)).page_kind, 'challenge', 'not without a denial status')
+  t.same(recognizePage(observe(page('<h1>Forbidden</h1><p>You do not have access to the wafer catalogue.</p>'), 403)), { page_kind: 'denied' }, '"waf" inside another word is no firewall')
+})
+
 t.test('Akamai references: #18 is a denial, other classes are errors', async t => {
   const ref = (n: number, title: string): string => page(`<h1>${title}</h1>The requested URL is not available.<p>Reference&#32;&#35;${n}&#46;b7912f17&#46;1611327678&#46;242187b8</p>`, `<title>${title}</title>`)
   t.equal(provider(ref(18, 'Access Denied'), 403), 'akamai')
@@ -76,7 +94,9 @@ t.test("Google's sorry page is named as such", async t => {
 t.test('a blank page that sends the browser on to a captcha page', async t => {
   const punish = page('<script>var u=location.protocol+"//shop.test/item/1.html/_____tmd_____/punish?x5secdata=abc&x5step=1";location.replace(u)</script>')
   const r = recognizePage(observe(punish))
-  t.equal(r.challenge?.provider, 'generic', 'to a "punish" step')
+  // The generic rule sees the step; a vendor's marker, where there is one, names who put it there.
+  t.equal(r.challenge?.provider, 'alibaba', "to a \"punish\" step: Alibaba's path names Alibaba")
+  t.equal(r.challenge?.evidence[0], 'vendor marker "/_____tmd_____/"', 'the marker comes first in the evidence')
   t.ok(r.challenge?.evidence.includes('blank page whose script navigates to a captcha/challenge path'))
   t.equal(provider(page('<script>window.location.href="/errors/validateCaptcha?next=%2F"</script>')), 'generic', 'to a captcha page')
   const toHost = recognizePage(observe(page('<script>location.replace("https://captcha.search.test/show?redirect=%2F")</script>')))

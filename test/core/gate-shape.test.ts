@@ -39,7 +39,6 @@ t.test('weak vendor markers name the provider once the shape says gate', async t
     ['distil', '<link rel="stylesheet" href="//cdn.distilnetworks.com/css/distil.css">', 'distil'],
     ['arkose', '<script src="https://client-api.arkoselabs.com/v2/api.js"></script>', 'arkose'],
     ['geetest', '<script src="https://static.geetest.com/static/tools/gt.js"></script>', 'geetest'],
-    ['kasada', '<script src="/ips.js?KP_UIDz=x"></script>', 'kasada'],
     ['qrator', '<script src="/__qrator/qauth.js"></script>', 'qrator'],
     ['yandex_smartcaptcha', '<script src="https://smartcaptcha.yandexcloud.net/captcha.js" defer></script>', 'yandex_smartcaptcha']
   ]
