@@ -1,7 +1,7 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
 import {
-  DENIAL_STATUSES, NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, sure, titleIs, type Detection, type Hit, type PageFacts
+  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, sure, titleIs, type Detection, type Hit, type PageFacts
 } from './page-facts.js'
 import { cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -12,9 +12,12 @@ const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)
 // A navigation straight to a host named as a captcha service (location.replace("https://captcha.…/")),
 // not a resource loaded from one.
 const TO_CAPTCHA_HOST = /\blocation(?:\.href)?\s*=\s*["'`]https?:\/\/captcha\.|\blocation\.(?:replace|assign)\s*\(\s*["'`]https?:\/\/captcha\./i
-// A web application firewall named as what refused the request; "waf" as a word of its own or
-// of an identifier ("cian_waf_block"), not inside another word.
-const WAF_TEXT = /\b(?:web application )?firewall\b|(?:^|[^\p{L}\p{N}])waf(?:[^\p{L}\p{N}]|$)/iu
+// A web application firewall named beside the refusal ("blocked by the website firewall", "Page
+// code: cian_waf_block"); "waf" as a word of its own or of an identifier, not inside another
+// word. Advice ("if you are behind a corporate firewall…") names no refusal beside it.
+const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b`
+const REFUSAL = String.raw`block|denied|reject|restrict|forbid|заблок|ограничен|拦截|阻止|ブロック`
+const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|your request is being verified|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
@@ -109,12 +112,13 @@ function perimeterx (f: PageFacts): Detection {
 }
 
 // Kasada answers a request it wants to look at with 429 and a short notice that boots its SDK
-// (KPSDK) and loads ips.js from a per-site path; its SDK rides on every page of a protected site.
+// (KPSDK) and loads ips.js from its per-site path; its SDK rides on every page of a protected
+// site (a short 401 or 503 there is the site's), so both signs and the 429 are needed.
 function kasada (f: PageFacts): Detection {
   const hits: Hit[] = []
   const boots = /\bKPSDK\s*[.=]/.test(f.inlineScript)
-  const loads = hasSrc(f, /\/ips\.js(?:[?#]|$)/, ['script'])
-  if (boots || loads) hits.push({ evidence: `Kasada ${[boots && 'KPSDK in inline script', loads && 'script ips.js'].filter(Boolean).join(' + ')}`, sufficient: f.challengeStatus && f.short })
+  const loads = hasSrc(f, /\/ips\.js\?(?:[^"']*&)?KP_UIDz=|\/[\da-f-]{36}\/[\da-f-]{36}\/ips\.js/i, ['script'])
+  if (boots || loads) hits.push({ evidence: `Kasada ${[boots && 'KPSDK in inline script', loads && 'script ips.js'].filter(Boolean).join(' + ')}`, sufficient: boots && loads && f.status === 429 && f.short })
   return { hits }
 }
 
@@ -227,8 +231,8 @@ function generic (f: PageFacts): Detection {
   if (phrase !== null) hits.push(sure(`text "${phrase[0].toLowerCase()}" on a short page`))
   // A short denial that says a web application firewall refused the request ("Page code:
   // cian_waf_block") is that firewall's block page, not the site's own "forbidden".
-  const waf = f.short && f.status !== null && DENIAL_STATUSES.has(f.status) ? WAF_TEXT.exec(f.text) : null
-  if (waf !== null) hits.push(sure(`text "${waf[0].replace(/^[^\p{L}]+|[^\p{L}]+$/gu, '').toLowerCase()}" on a short denial`))
+  const waf = f.short && (f.status === 403 || f.status === 429) ? WAF_BLOCK.exec(f.text) : null
+  if (waf !== null) hits.push(sure(`text "${waf[0].replace(/\s+/g, ' ').slice(0, 60)}" on a short denial`))
   // A "visitor" interstitial: nothing to read, titled as one, a script that sets a cookie and
   // moves on. The title matters: many sign-in and app pages are a blank body and a script too.
   if (f.blank && /\bvisitor\b/i.test(f.title) && /cookie/i.test(f.inlineScript) && NAVIGATES.test(f.inlineScript)) {

@@ -32,7 +32,7 @@ const VENDORS: readonly Vendor[] = [
   { provider: 'qrator', markup: /\/__qrator\//, brand: /^qrator$/ },
   // Alibaba's own anti-bot (AliExpress, Taobao, 1688): the punish path, its slider (AWSC
   // "nocaptcha"), its sensor (baxia), which its storefronts carry too.
-  { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|baxia|\/nocaptcha\/|sufei-punish/ },
+  { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|sufei-punish/, code: /\/_____tmd_____\// },
   // Google's JavaScript check sends browsers without JavaScript to this retry address.
   { provider: 'google', markup: /\/httpservice\/retry\/enablejs/ },
   { provider: 'shieldsquare', markup: /perfdrive\.com|shieldsquare|ssjsconnectorobj/, code: /ssjsconnectorobj/, brand: /^(?:shieldsquare|radware)$/ },
@@ -71,13 +71,25 @@ type Named = { provider: string, evidence: string } | undefined
  *    does not use (a site's check page that configures several and loads one).
  */
 export function vendorOf (f: PageFacts): Named {
-  // Markup only, never the page's text (a code sample, a comment), except a protector's signature.
-  const built = [...f.tags.flatMap(tag => [tag.attrs.src, tag.attrs.href, tag.attrs.action, tag.attrs.id, tag.attrs.class]), ...f.noscriptAway]
-    .filter(value => value !== undefined).join('\n').toLowerCase()
-  const script = f.inlineScript.toLowerCase()
+  return infrastructureNamed(f) ?? firstMarker(builtOf(f), vendor => isCaptchaVendor(vendor.provider), v => v.markup) ??
+    firstMarker(f.inlineScript.toLowerCase(), () => true, v => v.markup)
+}
+
+/**
+ * Tiers 1 to 4 of vendorOf only: an infrastructure vendor the page loads, signs with, runs the
+ * code of, or is the template of. What names a gate the generic rules found: a CAPTCHA loader or
+ * a name in configuration beside a site's own block page does not say who put it there.
+ */
+export function infrastructureNamed (f: PageFacts): Named {
   const infrastructure = (vendor: Vendor): boolean => !isCaptchaVendor(vendor.provider)
-  return firstMarker(built, infrastructure, v => v.markup) ?? signatureOf(f) ?? firstMarker(script, infrastructure, v => v.code) ??
-    templateOf(f) ?? firstMarker(built, vendor => isCaptchaVendor(vendor.provider), v => v.markup) ?? firstMarker(script, () => true, v => v.markup)
+  return firstMarker(builtOf(f), infrastructure, v => v.markup) ?? signatureOf(f) ??
+    firstMarker(f.inlineScript.toLowerCase(), infrastructure, v => v.code) ?? templateOf(f)
+}
+
+// Markup only, never the page's text (a code sample, a comment), except a protector's signature.
+function builtOf (f: PageFacts): string {
+  return [...f.tags.flatMap(tag => [tag.attrs.src, tag.attrs.href, tag.attrs.action, tag.attrs.id, tag.attrs.class]), ...f.noscriptAway]
+    .filter(value => value !== undefined).join('\n').toLowerCase()
 }
 
 function firstMarker (markers: string, among: (vendor: Vendor) => boolean, marker: (vendor: Vendor) => RegExp | undefined): Named {

@@ -11,7 +11,7 @@
 
 import { DENIAL_STATUSES, LOADING_CAPTION, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
 import { DETECTORS } from './challenge-providers.js'
-import { infrastructureOf, isCaptchaVendor, vendorOf } from './challenge-vendors.js'
+import { infrastructureNamed, infrastructureOf, isCaptchaVendor, vendorOf } from './challenge-vendors.js'
 import { gateShape } from './gate-shape.js'
 import type { Challenge, PageKind } from '../schemas/fetch.js'
 
@@ -89,7 +89,7 @@ function detectChallenge (f: PageFacts): { provider: string; evidence: string[];
   if (recognized.length === 0) {
     const generic = DETECTORS.find(([provider]) => provider === 'generic')![1](f)
     if (generic.hits.some(hit => hit.sufficient)) {
-      const vendor = vendorOf(f)
+      const vendor = infrastructureNamed(f)
       if (vendor !== undefined) return { provider: vendor.provider, evidence: [vendor.evidence, ...generic.hits.map(hit => hit.evidence), ...shape.signals], widget: generic.widget }
       recognized.push({ provider: 'generic', ...generic })
     }

@@ -47,6 +47,9 @@ t.test("Kasada's notice: its SDK booted on a short page answered with a challeng
   t.equal(r.challenge?.provider, 'kasada')
   t.ok(r.challenge?.evidence.includes('Kasada KPSDK in inline script + script ips.js'))
   t.not(recognizePage(observe(notice, 200)).page_kind, 'challenge', 'at 200 the SDK rides on an ordinary page')
+  for (const status of [401, 403, 503]) t.not(provider(notice, status), 'kasada', `a protected site's own short ${status} is not Kasada's notice`)
+  t.not(provider(page('<p>Too many requests.</p>', '<script src="/ips.js?v=2"></script>'), 429), 'kasada', 'another script named ips.js is not Kasada')
+  t.not(provider(page('<p>Too many requests.</p>', '<script>window.KPSDK={}</script>'), 429), 'kasada', 'both signs are needed')
   t.same(recognizePage(observe(page('<p>Opening hours: nine to five, Monday to Friday, and Saturdays until noon.</p>', sdk), 200)), { page_kind: 'content' }, 'on content')
 })
 
@@ -55,6 +58,9 @@ t.test('a short denial that names a web application firewall is its block page',
   t.equal(provider(waf, 403), 'generic', 'a WAF named in an identifier')
   t.equal(provider(page('<h1>Access denied</h1><p>This request was blocked by the website firewall.</p>'), 403), 'generic', '"firewall"')
   t.not(recognizePage(observe(waf, 200)).page_kind, 'challenge', 'not without a denial status')
+  t.not(provider(waf, 401), 'generic', 'a sign-in status is no firewall block')
+  t.same(recognizePage(observe(page('<h1>Forbidden</h1><p>You may not view this page. If you are behind a corporate firewall, contact your administrator.</p>'), 403)), { page_kind: 'denied' }, 'advice about a firewall names no block')
+  t.equal(provider(page('<h1>请求被WAF拦截</h1><p>请稍后再试</p>'), 403), 'generic', '"waf" beside CJK text')
   t.same(recognizePage(observe(page('<h1>Forbidden</h1><p>You do not have access to the wafer catalogue.</p>'), 403)), { page_kind: 'denied' }, '"waf" inside another word is no firewall')
 })
 
@@ -99,6 +105,8 @@ t.test('a blank page that sends the browser on to a captcha page', async t => {
   t.equal(r.challenge?.evidence[0], 'vendor marker "/_____tmd_____/"', 'the marker comes first in the evidence')
   t.ok(r.challenge?.evidence.includes('blank page whose script navigates to a captcha/challenge path'))
   t.equal(provider(page('<script>window.location.href="/errors/validateCaptcha?next=%2F"</script>')), 'generic', 'to a captcha page')
+  t.equal(provider(page('<script>var cfg={datadome:false};window.location.href="/errors/validateCaptcha"</script>', '<script src="https://www.google.com/recaptcha/api.js?render=k"></script>')), 'generic',
+    'a CAPTCHA loader or a vendor named in configuration does not name a site\'s own step')
   const toHost = recognizePage(observe(page('<script>location.replace("https://captcha.search.test/show?redirect=%2F")</script>')))
   t.equal(toHost.challenge?.provider, 'generic', "to a captcha service's host")
   t.ok(toHost.challenge?.evidence.includes('blank page whose script navigates to a captcha service'))

@@ -236,7 +236,8 @@ t.test("a site's chrome around a gate: its footer's links and a logo's nav are n
   // runs to the end of the page.
   const unclosedFooter = page(`<h1>¿Eres humano o un robot?</h1><div id="captcha-box"></div>${'<footer>'.repeat(3000)}${footer.replace('</footer>', '')}`)
   t.notOk(gateShape(factsOf(observe(unclosedFooter, 403))).gate, "an unclosed footer's links are the page's")
-  const unclosedNav = page(`<h1>¿Eres humano o un robot?</h1><div id="captcha-box"></div><nav>${'<nav>'.repeat(3000)}${menu}`)
+  const links = ['Jobs', 'Companies', 'Salaries', 'Courses', 'Blog'].map(w => `<a href="/${w}">${w}</a>`).join(' ')
+  const unclosedNav = page(`<h1>¿Eres humano o un robot?</h1><div id="captcha-box"></div><nav>${'<nav>'.repeat(3000)}${links}`)
   t.notOk(gateShape(factsOf(observe(unclosedNav, 403))).gate, 'an unclosed nav with a menu is navigation')
   t.ok(gateShape(factsOf(observe(gate(`${logo}<footer>${footer}`), 403))).gate, 'a footer opened inside a footer belongs to it')
 })
