@@ -71,8 +71,10 @@ type Named = { provider: string, evidence: string } | undefined
  *    does not use (a site's check page that configures several and loads one).
  */
 export function vendorOf (f: PageFacts): Named {
-  return infrastructureNamed(f) ?? firstMarker(builtOf(f), vendor => isCaptchaVendor(vendor.provider), v => v.markup) ??
-    firstMarker(f.inlineScript.toLowerCase(), () => true, v => v.markup)
+  const built = builtOf(f)
+  const script = f.inlineScript.toLowerCase()
+  return infrastructureIn(f, built, script) ?? firstMarker(built, vendor => isCaptchaVendor(vendor.provider), v => v.markup) ??
+    firstMarker(script, () => true, v => v.markup)
 }
 
 /**
@@ -81,9 +83,13 @@ export function vendorOf (f: PageFacts): Named {
  * a name in configuration beside a site's own block page does not say who put it there.
  */
 export function infrastructureNamed (f: PageFacts): Named {
+  return infrastructureIn(f, builtOf(f), f.inlineScript.toLowerCase())
+}
+
+// The page's built markup and inline script are read once per call and handed to each tier.
+function infrastructureIn (f: PageFacts, built: string, script: string): Named {
   const infrastructure = (vendor: Vendor): boolean => !isCaptchaVendor(vendor.provider)
-  return firstMarker(builtOf(f), infrastructure, v => v.markup) ?? signatureOf(f) ??
-    firstMarker(f.inlineScript.toLowerCase(), infrastructure, v => v.code) ?? templateOf(f)
+  return firstMarker(built, infrastructure, v => v.markup) ?? signatureOf(f) ?? firstMarker(script, infrastructure, v => v.code) ?? templateOf(f)
 }
 
 // Markup only, never the page's text (a code sample, a comment), except a protector's signature.

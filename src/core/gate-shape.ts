@@ -132,8 +132,9 @@ function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
 // A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or
 // follow, whose inline script sets a cookie and reloads the page: a cookie check, the cookie its
 // pass. A mount point ("root") with a spinner in it makes no app unless the page loads the app's
-// code: a check that runs only its inline script is not one. The host follows a page that reloads itself at once (docs/spec.md section 6),
-// so a live fetch ends on this page only when the reload brought it back: the cookie did not pass.
+// code: a check that runs only its inline script is not one. The host follows a page that
+// reloads itself at once (docs/spec.md section 6), so a live fetch ends on this page only when
+// the reload brought it back: the cookie did not pass.
 const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie)\s*\(\s*[^,)]+,/
 const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.href)?`
 const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:replace|assign)\s*\(\s*${SAME_PAGE}\s*\)|` +
