@@ -5,6 +5,8 @@ import { hasClass, hasId, looksHidden, type PageFacts } from './page-facts.js'
 // Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
 // to the ones that report a broken origin (1000–1004, 1014, 1016, 1018, 1033…) and the 52x outages.
 const CLOUDFLARE_BLOCK_CODES = new Set([1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1015, 1020])
+// The statuses Cloudflare refuses a visitor with.
+const REFUSAL_STATUSES: ReadonlySet<number> = new Set([403, 429])
 
 /** The error code of a page in Cloudflare's error layout, and whether it is a block. */
 export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, block: boolean } | undefined {
@@ -13,11 +15,13 @@ export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, 
   const fromClass = f.tags.map(tag => /(?:^|\s)cf-error-(\d{3,4})(?:\s|$)/.exec(tag.attrs.class ?? '')?.[1]).find(code => code !== undefined)
   const fromText = /\berror\s+(?:code\s+|reference number:?\s*)?(\d{3,4})\b/i.exec(f.text)?.[1]
   const code = Number(fromClass ?? fromText)
-  if (Number.isInteger(code) && code > 0) return { code, block: CLOUDFLARE_BLOCK_CODES.has(code) }
+  // A code that is an HTTP refusal ("Error 403") is a site's own page printing its status, the
+  // same page as one without a code.
+  if (Number.isInteger(code) && code > 0 && !REFUSAL_STATUSES.has(code)) return { code, block: CLOUDFLARE_BLOCK_CODES.has(code) }
   // A site's own page in the layout, its code left out (a WAF block page written in the site's
   // words): answered with a status Cloudflare refuses visitors with, it is a block; the 52x outages
   // and 530 origin errors come with their own statuses.
-  return f.status === 403 || f.status === 429 ? { code: undefined, block: true } : undefined
+  return f.status !== null && REFUSAL_STATUSES.has(f.status) ? { code: undefined, block: true } : undefined
 }
 
 const FIELD_TYPES = new Set(['', 'text', 'email', 'password', 'tel', 'search', 'number', 'url'])

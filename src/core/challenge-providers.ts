@@ -25,7 +25,7 @@ const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your br
 // vendor's widget, the WAF is the one blocking.
 export const DETECTORS: ReadonlyArray<readonly [string, (f: PageFacts) => Detection]> = [
   ['cloudflare', cloudflare], ['aws_waf', awsWaf], ['cloudfront', cloudfront], ['datadome', datadome], ['perimeterx', perimeterx], ['kasada', kasada],
-  ['akamai', akamai], ['imperva', imperva], ['ddos_guard', ddosGuard], ['vercel', vercel], ['sucuri', sucuri],
+  ['akamai', akamai], ['f5', f5], ['imperva', imperva], ['ddos_guard', ddosGuard], ['vercel', vercel], ['sucuri', sucuri],
   ['imunify360', imunify360], ['shieldsquare', shieldsquare], ['anubis', anubis], ['google', google],
   ['turnstile', turnstile], ['hcaptcha', hcaptcha], ['recaptcha', recaptcha], ['generic', generic]
 ]
@@ -138,6 +138,22 @@ function akamai (f: PageFacts): Detection {
     hits.push({ evidence: `header server: ${f.headers.server}`, sufficient: f.status === 403 && f.short && /access denied/i.test(f.title + ' ' + f.text) })
   }
   return { hits, widget: cpt ? '#sec-if-cpt-container' : undefined }
+}
+
+// F5 BIG-IP ASM / Advanced WAF's default blocking page, by its documented wording: "The requested
+// URL was rejected. Please consult with your administrator. Your support ID is: <id>". It is
+// served with 200 by default, so only its words say it is a block. A custom page in the site's
+// own words usually keeps the support ID the WAF fills in beside a refusal.
+const F5_DEFAULT = /the requested url was rejected\.?\s*please consult with your administrator/i
+const F5_SUPPORT_ID = /\bsupport id(?: is)?\s*:?[\s<[(#]*\d{8,}/i
+const F5_REFUSAL = /\b(?:rejected|blocked|denied)\b/i
+
+function f5 (f: PageFacts): Detection {
+  const hits: Hit[] = []
+  const supportId = f.short && F5_SUPPORT_ID.test(f.text)
+  if (f.short && F5_DEFAULT.test(f.text)) hits.push({ evidence: 'text "The requested URL was rejected" (F5 default blocking page)', sufficient: supportId })
+  else if (supportId) hits.push({ evidence: 'text "support ID" beside a refusal (F5 blocking page)', sufficient: F5_REFUSAL.test(f.text + ' ' + f.title) })
+  return { hits }
 }
 
 function imperva (f: PageFacts): Detection {

@@ -66,7 +66,7 @@ export function gateShape (f: PageFacts): GateShape {
   const widget = f.tags.some(tag => isWidget(tag, loader))
   if (widget) signals.push('shape: verification widget')
   const headings = headingText(f.markup)
-  const asks = VERIFY_HEADING.test(f.title) || VERIFY_HEADING.test(headings) || (f.short && VERIFY_TEXT.test(f.text))
+  const asks = VERIFY_HEADING.test(f.title) || VERIFY_HEADING.test(headings) || (f.short && VERIFY_TEXT.test(f.text)) || dialogAsks(f.markup)
   if (asks) signals.push('shape: asks for verification')
   const action = singleAction(f)
   if (action) signals.push('shape: a single action')
@@ -132,7 +132,7 @@ function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
 // A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or
 // follow, whose inline script sets a cookie and reloads the page: a cookie check, the cookie its
 // pass. A mount point ("root") with a spinner in it makes no app unless the page loads the app's
-// code: a check that runs only its inline script is not one. The host follows a page that
+// code (loadsCode): a check that runs only its inline script is not one. The host follows a page that
 // reloads itself at once (docs/spec.md section 6), so a live fetch ends on this page only when
 // the reload brought it back: the cookie did not pass.
 const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie)\s*\(\s*[^,)]+,/
@@ -144,8 +144,17 @@ const CAPTION_MAX_WORDS = 3
 
 function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
   const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))
-  const app = f.appMarkup && f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined)
+  const app = f.appMarkup && loadsCode(f)
   return quiet && !app && links === 0 && controls === 0 && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)
+}
+
+// Code an application brings in beside its inline script: a script from an address, a module
+// preloaded for one, or a module the inline script imports.
+const IMPORTS = /\bimport\s*\(|(?:^|[;}])\s*import\s+[\w{}*,\s$]*\bfrom\s*["'`]|(?:^|[;}])\s*import\s*["'`]/m
+
+function loadsCode (f: PageFacts): boolean {
+  return f.tags.some(tag => (runsScript(tag) && tag.attrs.src !== undefined) || (tag.name === 'link' && /\bmodulepreload\b/i.test(tag.attrs.rel ?? ''))) ||
+    IMPORTS.test(f.inlineScript)
 }
 
 // Things a person can press or type into.
@@ -235,6 +244,41 @@ function visibleFields (f: PageFacts): number {
   return f.tags.filter(tag => !looksHidden(tag) && (tag.name === 'textarea' ||
     (tag.name === 'input' && /^(?:|text|email|password|tel|search|number|url)$/i.test((tag.attrs.type ?? '').trim()))) &&
     !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)).length
+}
+
+// A dialog over the page (role dialog or alertdialog, aria-modal, an open <dialog>) that is not
+// hidden: a bot check that puts its step in one asks there, under a heading of any level. Found
+// by its attribute and read up to its own closing tag, so a page's other text does not count.
+const DIALOG_MARK = /\brole\s*=\s*["']?(?:alert)?dialog\b|\baria-modal\s*=\s*["']?true\b|<dialog\b[^>]*\bopen\b/g
+/** What of a dialog is read: its step is near its top. */
+const DIALOG_READ_CHARS = 4000
+
+function dialogAsks (markup: string): boolean {
+  for (const mark of markup.matchAll(DIALOG_MARK)) {
+    const start = mark[0].startsWith('<') ? mark.index : markup.lastIndexOf('<', mark.index)
+    const openEnd = markup.indexOf('>', mark.index)
+    const name = /^<([a-z][\w:-]*)/.exec(markup.slice(start, start + 64))?.[1]
+    if (name === undefined || openEnd < 0) continue
+    const attrs = markup.slice(start, openEnd)
+    if (/\shidden\b|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden/.test(attrs)) continue
+    const body = markup.slice(openEnd + 1, closingOf(markup, openEnd + 1, name, openEnd + 1 + DIALOG_READ_CHARS))
+    const text = body.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ')
+    if (VERIFY_HEADING.test(text)) return true
+  }
+  return false
+}
+
+// Where the element opened just before `from` closes (its own name counted on the way in and
+// out), or `limit`, whichever comes first.
+function closingOf (markup: string, from: number, name: string, limit: number): number {
+  const tag = new RegExp(`<(/?)${name}\\b`, 'g')
+  tag.lastIndex = from
+  let depth = 1
+  for (let m = tag.exec(markup); m !== null && m.index < limit; m = tag.exec(markup)) {
+    depth += m[1] === '/' ? -1 : 1
+    if (depth === 0) return m.index
+  }
+  return Math.min(limit, markup.length)
 }
 
 function headingText (markup: string): string {

@@ -32,6 +32,9 @@ t.test('Cloudflare error pages: block codes are gates, origin errors are not', a
   t.equal(provider(ownWords, 429), 'cloudflare', 'at 429, a block')
   t.same(recognizePage(observe(ownWords, 530)), { page_kind: 'http_error' }, 'at 530, an origin error')
   t.not(recognizePage(observe(ownWords, 200)).page_kind, 'challenge', 'at 200, no block')
+  const printsStatus = page('<div class="cf-error-details"><h1>Error 403</h1><p>You do not have access to this page.</p></div>')
+  t.equal(provider(printsStatus, 403), 'cloudflare', 'a page printing its refusal status is the page without a code')
+  t.same(recognizePage(observe(printsStatus.replace('Error 403', 'Error 502'), 502)), { page_kind: 'http_error' }, 'an outage printing its status stays an error')
 })
 
 t.test('Cloudflare bot-management script: the page only when nothing else is there', async t => {
@@ -51,6 +54,23 @@ t.test("Kasada's notice: its SDK booted on a short page answered with a challeng
   t.not(provider(page('<p>Too many requests.</p>', '<script src="/ips.js?v=2"></script>'), 429), 'kasada', 'another script named ips.js is not Kasada')
   t.not(provider(page('<p>Too many requests.</p>', '<script>window.KPSDK={}</script>'), 429), 'kasada', 'both signs are needed')
   t.same(recognizePage(observe(page('<p>Opening hours: nine to five, Monday to Friday, and Saturdays until noon.</p>', sdk), 200)), { page_kind: 'content' }, 'on content')
+})
+
+t.test("F5's blocking page: its documented words with the support ID it fills in, at any status", async t => {
+  // The default page as F5 documents it; ASM sends it with 200 unless told otherwise.
+  const stock = '<html><head><title>Request Rejected</title></head><body>The requested URL was rejected. Please consult with your administrator.<br><br>Your support ID is: 14396929317839226498<br><br><a href=\'javascript:history.back();\'>[Go Back]</a></body></html>'
+  for (const status of [200, 403]) {
+    const r = recognizePage(observe(stock, status))
+    t.equal(r.challenge?.provider, 'f5', `at ${status}`)
+    t.ok(r.challenge?.evidence.includes('text "The requested URL was rejected" (F5 default blocking page)'), 'evidence names the page')
+  }
+  t.equal(provider(stock.replace('14396929317839226498', '< 14396929317839226498>')), 'f5', 'an ID printed inside stray angle brackets is still text')
+  t.not(provider(stock.replace(/Your support ID is: \d+/, '')), 'f5', 'the words without a support ID are not enough')
+  const custom = page('<h1>Sorry, your request was blocked.</h1><p>If you think this is a mistake, contact us with your support ID: 9238472938472934.</p>')
+  t.equal(provider(custom, 403), 'f5', "a site's own words keep the support ID beside a refusal")
+  t.not(provider(page('<p>Thanks for writing. Your support ID is 92384729 and we will answer within a day.</p>')), 'f5', 'a support ticket number beside no refusal')
+  const article = page(`<h1>Troubleshooting F5 blocks</h1><p>${'When the WAF rejected a request the page says the requested URL was rejected and gives a support ID: 14396929317839226498. '.repeat(6)}</p>`)
+  t.not(provider(article), 'f5', 'an article quoting the page is a document')
 })
 
 t.test('a short denial that names a web application firewall is its block page', async t => {

@@ -103,6 +103,18 @@ t.test("a document with a vendor's challenge in one of its panes is still the do
   // A bot check's dialog over the document asks in its heading: the person must clear it first.
   const modal = page(`${menu}${PROSE}${PROSE}<div role="dialog"><h2>Robot or human?</h2><div id="px-captcha"></div></div>`, '<script>window._pxAppId = "PX1"</script>')
   t.equal(recognizePage(observe(modal, 200)).challenge?.provider, 'perimeterx', 'a dialog that asks, over the document, is a gate')
+  // Whatever the level of its heading, and however it says it is a dialog.
+  for (const open of ['<div role="dialog">', '<div class="modal" aria-modal="true">', '<section role="alertdialog">', '<dialog open>']) {
+    const name = /^<(\w+)/.exec(open)![1]
+    const h3 = page(`${menu}${PROSE}${PROSE}${open}<h3>Robot or human?</h3><div id="px-captcha"></div></${name}>`, '<script>window._pxAppId = "PX1"</script>')
+    t.equal(recognizePage(observe(h3, 200)).challenge?.provider, 'perimeterx', `${open} with an h3 that asks`)
+  }
+  // A dialog that asks nothing (cookie consent), a hidden one kept for later, and a question
+  // outside the dialog leave the document a document.
+  const consent = page(`${menu}${PROSE}${PROSE}<div role="dialog"><h3>We use cookies</h3><button>Accept</button></div><p>Robot or human?</p><div id="px-captcha"></div>`, '<script>window._pxAppId = "PX1"</script>')
+  t.same(recognizePage(observe(consent, 200)), { page_kind: 'content' }, 'a consent dialog, the question outside it')
+  const dormant = page(`${menu}${PROSE}${PROSE}<div role="dialog" aria-hidden="true"><h3>Robot or human?</h3><div id="px-captcha"></div></div>`, '<script>window._pxAppId = "PX1"</script>')
+  t.same(recognizePage(observe(dormant, 200)), { page_kind: 'content' }, 'a hidden dialog')
 })
 
 t.test('vendor names in the text are not markers', async t => {
@@ -212,13 +224,17 @@ t.test('a quiet page whose script sets a cookie and reloads it is a cookie check
   t.equal(recognizePage(observe(page('', go))).page_kind, 'challenge', 'history.go(0)')
   // Ordinary pages set cookies and reload in handlers, retries and redirects: only a quiet page
   // with nothing to press or follow, not built like an app, counts.
-  const shape = (body: string, script: string, status = 200): boolean => gateShape(factsOf(observe(page(body, script), status))).signals.includes('shape: sets a cookie and reloads')
+  const shape = (body: string, script: string, status = 200, head = ''): boolean => gateShape(factsOf(observe(page(body, head + script), status))).signals.includes('shape: sets a cookie and reloads')
   const enter = '<script>function enter () { document.cookie = "age=21"; location.reload() }</script>'
   t.notOk(shape('<h1>Are you 21 or older?</h1><a href="#" onclick="enter()">Yes</a> <a href="/">No</a>', enter), 'an age gate with links to follow')
   t.notOk(shape('<p>We use cookies.</p><button onclick="enter()">Accept</button>', enter), 'a consent notice with a button')
   t.notOk(shape('<h1>Page not found</h1><p>Go to the home page.</p>', enter, 404), 'an error page with words')
   t.notOk(shape('<div id="root"><div class="spinner">Loading…</div></div>', check + '<script src="/app.js"></script>'), "an app's shell showing its caption")
   t.ok(shape('<div id="root"><div class="spinner"></div></div>', check), "a mount point with a spinner and no app code loaded: the check's own")
+  t.notOk(shape('<div id="root"><div class="spinner">Loading…</div></div>', check, 200, '<link rel="modulepreload" href="/assets/index-4f2a.js">'), 'an app whose code is a preloaded module')
+  t.notOk(shape('<div id="root"><div class="spinner">Loading…</div></div>', check + '<script type="module">import { start } from "/assets/app.js"; start()</script>'), 'an app whose module imports its code')
+  t.notOk(shape('<div id="app"></div>', check + '<script>import("/assets/app.js").then(m => m.mount())</script>'), 'an app that imports its code when it runs')
+  t.ok(shape('<div id="root"><div class="spinner"></div></div>', check + '<link rel="preload" href="/check.css" as="style">'), 'a preloaded stylesheet is no code')
   t.notOk(shape('', '<script>window.onpageshow = e => { if (e.persisted) location.reload() }</script>'), 'a reload without a cookie')
   t.notOk(shape('', '<script>document.cookie = "lang=en"; location.href = "/en/"</script>'), 'a cookie and a redirect elsewhere')
 })

@@ -17,3 +17,9 @@ t.test('an element hidden by its inline style is left out with everything inside
 t.test('the hidden attribute is kept: streamed pages move such content into place with their script', async t => {
   t.equal(visibleText('<body><div hidden id="S:0"><p>Track title</p></div></body>'), 'Track title')
 })
+
+t.test("a '<' that opens no tag is text, as the browser's tokenizer has it", async t => {
+  t.equal(visibleText('<body>Your support ID is: < 3703682402122042742></body>'), 'Your support ID is: < 3703682402122042742>')
+  t.equal(visibleText('<body><p>1 < 2 and 3 > 2</p><!-- note --><p>end</p></body>'), '1 < 2 and 3 > 2\nend')
+  t.equal(visibleText('<!DOCTYPE html><?xml-stylesheet x?><body><b>bold</b></body>'), 'bold', 'declarations and tags still go')
+})

@@ -72,7 +72,8 @@ export function visibleText (html: string): string {
     .replace(/<!--[\s\S]*?-->/g, '')
     .replace(NOT_RENDERED, ' '))
     .replace(LINE_BREAKING, '\n')
-    .replace(/<[^>]*>/g, '')
+    // A '<' that does not open a tag ("< 3703…>", "a < b") is text, as the browser's tokenizer has it.
+    .replace(/<(?:\/?[a-zA-Z]|[!?])[^>]*>/g, '')
   return decodeEntities(body)
     .split('\n')
     .map(line => line.replace(/[ \t\r\f\u00a0]+/g, ' ').trim())
