@@ -82,6 +82,8 @@ export function gateShape (f: PageFacts): GateShape {
   if (first) signals.push('shape: runs a script first')
   const cookie = cookieCheck(f, links, controls)
   if (cookie) signals.push('shape: sets a cookie and reloads')
+  const submits = submitsItself(f, links)
+  if (submits) signals.push('shape: its script submits its form to the same site')
 
   const chrome = siteChrome(f)
   const nav = f.tags.some(tag => tag.name === 'article') || chrome.navigation
@@ -101,7 +103,7 @@ export function gateShape (f: PageFacts): GateShape {
   // a page that retries by itself, or answered with a status providers serve their checks with),
   // or a bot check's own page answered with such a status, or a page that is only there to run
   // its script before anything is shown.
-  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie
+  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits
   const gate = step && little && cameBackWrong && (fields === 0 || f.challengeStatus)
   return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus }
 }
@@ -146,6 +148,21 @@ function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
   const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))
   const app = f.appMarkup && loadsCode(f)
   return quiet && !app && links === 0 && controls === 0 && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)
+}
+
+// A notice on its way ("please wait, you will be forwarded") whose script submits its form, and
+// the form goes back to the same site: the check posts its answer (a token, a computed value) to
+// the site, which lets the browser through or serves the notice again. The host follows a form
+// that submits itself (docs/spec.md section 6), so a live fetch ends here only when the answer
+// did not pass. Sign-in hand-offs that submit themselves (SAML, OAuth form_post) post to another
+// site, and a form a person fills in has fields; neither counts.
+const SUBMITS = /\.submit\s*\(\s*\)/
+
+function submitsItself (f: PageFacts, links: number): boolean {
+  const onItsWay = f.blank || (f.short && (IN_TRANSIT.test(f.text) || LOADING_CAPTION.test(f.text)))
+  if (!onItsWay || links > 2 || visibleFields(f) > 0 || !SUBMITS.test(f.inlineScript)) return false
+  const origin = originOf(f.url)
+  return f.tags.some(tag => tag.name === 'form' && originOf(resolve(tag.attrs.action ?? '', f.url)) === origin)
 }
 
 // Code an application brings in beside its inline script: a script from an address, a module
@@ -283,6 +300,10 @@ function closingOf (markup: string, from: number, name: string, limit: number): 
 
 function headingText (markup: string): string {
   return [...markup.matchAll(/<h[12]\b[^>]*>([\s\S]{0,400}?)<\/h[12]\s*>/g)].map(m => m[1].replace(/<[^>]*>/g, ' ')).join(' ')
+}
+
+function originOf (url: string): string {
+  try { return new URL(url).origin } catch { return '' }
 }
 
 function pathOf (url: string): string {

@@ -362,3 +362,24 @@ t.test('a vendor the page loads names the gate ahead of vendors its script only 
     t.equal(recognizePage(observe(gate, 429)).challenge?.provider, provider, `${code} names ${provider}`)
   }
 })
+
+t.test('a notice on its way whose script submits its form back to the same site is a check', async t => {
+  const signal = 'shape: its script submits its form to the same site'
+  const notice = (action: string, extra = ''): string => page(`<a href="/"><img src="/logo.png" alt="Home"></a><form action="${action}" method="POST"><h1>Please wait, you will be forwarded to the page you asked for</h1><input type="hidden" name="check" value="1">${extra}<p>If nothing happens, <input type="submit" value="click here"></p></form>` +
+    '<script>const f = document.forms[0]; f.elements.check.value = solve(); f.submit()</script>')
+  const r = recognizePage(observe(notice('/tracklist/42/set.html')))
+  t.equal(r.page_kind, 'challenge', 'a relative action')
+  t.equal(r.challenge?.provider, 'generic')
+  t.ok(r.challenge?.evidence.includes(signal), 'the signal is evidence')
+  t.equal(recognizePage(observe(notice('http://127.0.0.1/verify'))).page_kind, 'challenge', 'an absolute action on the same site')
+  t.equal(recognizePage(observe(notice(''))).page_kind, 'challenge', 'no action: the page itself')
+  // A sign-in hand-off posts to another site; a form a person fills in has fields; a page with
+  // more to read or follow is not on its way.
+  const has = (html: string): boolean => gateShape(factsOf(observe(html))).signals.includes(signal)
+  t.notOk(has(notice('https://sp.example.org/saml/acs')), 'SAML or OAuth form_post to another site')
+  t.notOk(has(notice('/search', '<input type="text" name="q">')), 'a field to fill in')
+  t.notOk(has(page('<form action="/next"><p>Please wait</p></form><script>setup()</script>')), 'a script that submits nothing')
+  t.notOk(has(page(`<form action="/next"><p>Please wait</p></form>${PROSE}<script>document.forms[0].submit()</script>`)), 'a document')
+  t.notOk(has(page(`<form action="/next"><p>Please wait</p></form><nav>${'<a href="/x">x</a>'.repeat(4)}</nav><script>document.forms[0].submit()</script>`)), 'links to follow')
+  t.notOk(has(page('<form action="/next"><p>Your order is confirmed.</p></form><script>document.forms[0].submit()</script>')), 'a page that does not say it is on its way')
+})
