@@ -28,6 +28,16 @@ const VERIFY_TEXT = new RegExp([
   'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
   // "Are you human?" in a few other languages.
   '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
+  // "I am not a robot", "are you human?" and "security check" in the languages of the regional
+  // sites scrapers meet: Italian, Dutch, Polish, Czech, Turkish, Vietnamese, Indonesian and
+  // Malay, Japanese, Korean, Arabic, Hebrew, Greek, Thai, and the security check in the
+  // languages above.
+  'non sono un robot', '(?:^|[^a-zà-ù])sei (?:un )?umano', 'ik ben geen robot', 'ben je een mens', 'nie jestem robotem', 'czy jesteś człowiekiem', 'nejsem robot',
+  'robot değilim', '[iİ]nsan mısınız', 'không phải (?:là )?(?:người máy|robot)', 'xác minh (?:rằng )?bạn (?:là )?(?:con )?người', 'bukan robot',
+  'ロボットではありません', 'ロボットでないこと', '로봇이 아닙니다', '자동\\s?입력\\s?방지', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่โปรแกรมอัตโนมัติ', 'ไม่ใช่หุ่นยนต์',
+  'sicherheits(?:über)?prüfung', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
+  'beveiligingscontrole', '(?:weryfikacja|kontrola) bezpieczeństwa', 'bezpečnostní (?:kontrola|ověření)', 'güvenlik (?:doğrulaması|kontrolü)', 'kiểm tra bảo mật',
+  '(?:verifikasi|pemeriksaan) keamanan', 'セキュリティ(?:チェック|確認)', '보안\\s?(?:확인|문자)',
   // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
   DISTIL_TEMPLATE.source
 ].join('|'), 'i')

@@ -85,10 +85,16 @@ t.test('every vendor in the table is named by its markup, and each that signs it
 t.test('"not a robot" and "are you human?" in the languages the shape reads', async t => {
   const asks = (words: string): boolean => gateShape(factsOf(observe(page(`<h1>${words}</h1><button>OK</button>`), 403))).gate
   for (const words of ['Ich bin kein Roboter', 'Je ne suis pas un robot', 'No soy un robot', 'Não sou um robô', 'Я не робот',
-    'Êtes-vous un humain ?', 'Bist du ein Mensch?', 'Sind Sie ein Mensch?', 'Você é humano?', '¿Es usted humano?']) {
+    'Êtes-vous un humain ?', 'Bist du ein Mensch?', 'Sind Sie ein Mensch?', 'Você é humano?', '¿Es usted humano?',
+    'Non sono un robot', 'Sei umano?', 'Ik ben geen robot', 'Ben je een mens?', 'Nie jestem robotem', 'Czy jesteś człowiekiem?', 'Nejsem robot',
+    'Robot değilim', 'İnsan mısınız?', 'Tôi không phải là người máy', 'Xác minh bạn là con người', 'Saya bukan robot',
+    'ロボットではありません', 'ロボットでないことを確認してください', '로봇이 아닙니다', '자동입력 방지', 'أنا لست روبوتًا', 'אני לא רובוט', 'Δεν είμαι ρομπότ',
+    'ฉันไม่ใช่โปรแกรมอัตโนมัติ', 'Sicherheitsüberprüfung', 'Vérification de sécurité', 'Verificación de seguridad', 'Verificação de segurança',
+    'Controllo di sicurezza', 'Beveiligingscontrole', 'Weryfikacja bezpieczeństwa', 'Bezpečnostní kontrola', 'Güvenlik doğrulaması', 'Kiểm tra bảo mật',
+    'Verifikasi keamanan', 'セキュリティチェック', '보안 확인']) {
     t.ok(asks(words), words)
   }
-  for (const words of ['Prefieres un humano', 'Ein Roboterarm', 'Les robots de cuisine']) t.notOk(asks(words), `${words}: not a request`)
+  for (const words of ['Prefieres un humano', 'Ein Roboterarm', 'Les robots de cuisine', 'Musei umanistici', 'Robot süpürge', 'ロボット掃除機']) t.notOk(asks(words), `${words}: not a request`)
 })
 
 t.test("a document with a vendor's challenge in one of its panes is still the document", async t => {
