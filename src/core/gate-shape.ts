@@ -38,6 +38,12 @@ const VERIFY_TEXT = new RegExp([
   'sicherheits(?:über)?prüfung', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
   'beveiligingscontrole', '(?:weryfikacja|kontrola) bezpieczeństwa', 'bezpečnostní (?:kontrola|ověření)', 'güvenlik (?:doğrulaması|kontrolü)', 'kiểm tra bảo mật',
   '(?:verifikasi|pemeriksaan) keamanan', 'セキュリティ(?:チェック|確認)', '보안\\s?(?:확인|문자)',
+  // "Checking your browser" in the same languages.
+  '(?:überprüfung|prüfung) (?:ihres|deines) browsers', 'vérification (?:de )?votre navigateur', 'vérifions votre navigateur',
+  '(?:comprobando|verificando) (?:su|tu) navegador', 'verificando (?:o )?seu navegador', '(?:controllo|verifica) (?:del )?(?:tuo )?browser',
+  'uw browser (?:wordt )?(?:gecontroleerd|controleren)', 'sprawdzanie (?:twojej )?przeglądarki', 'kontrola (?:vašeho )?prohlížeče',
+  'tarayıcınız(?:ı)? kontrol', 'kiểm tra trình duyệt', 'memeriksa (?:browser|peramban)', 'ブラウザ(?:を|の)?(?:確認|チェック)', '브라우저(?:를)?\\s?확인',
+  '(?:检查|检测)(?:您的)?浏览器', '檢查(?:您的)?瀏覽器',
   // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
   DISTIL_TEMPLATE.source
 ].join('|'), 'i')

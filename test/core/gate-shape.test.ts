@@ -91,7 +91,10 @@ t.test('"not a robot" and "are you human?" in the languages the shape reads', as
     'ロボットではありません', 'ロボットでないことを確認してください', '로봇이 아닙니다', '자동입력 방지', 'أنا لست روبوتًا', 'אני לא רובוט', 'Δεν είμαι ρομπότ',
     'ฉันไม่ใช่โปรแกรมอัตโนมัติ', 'Sicherheitsüberprüfung', 'Vérification de sécurité', 'Verificación de seguridad', 'Verificação de segurança',
     'Controllo di sicurezza', 'Beveiligingscontrole', 'Weryfikacja bezpieczeństwa', 'Bezpečnostní kontrola', 'Güvenlik doğrulaması', 'Kiểm tra bảo mật',
-    'Verifikasi keamanan', 'セキュリティチェック', '보안 확인']) {
+    'Verifikasi keamanan', 'セキュリティチェック', '보안 확인',
+    'Überprüfung Ihres Browsers', 'Vérification de votre navigateur', 'Comprobando su navegador', 'Verificando seu navegador', 'Controllo del browser',
+    'Uw browser wordt gecontroleerd', 'Sprawdzanie przeglądarki', 'Kontrola vašeho prohlížeče', 'Tarayıcınız kontrol ediliyor', 'Kiểm tra trình duyệt',
+    'Memeriksa browser Anda', 'ブラウザを確認しています', '브라우저 확인 중', '正在检查您的浏览器', '正在檢查您的瀏覽器']) {
     t.ok(asks(words), words)
   }
   for (const words of ['Prefieres un humano', 'Ein Roboterarm', 'Les robots de cuisine', 'Musei umanistici', 'Robot süpürge', 'ロボット掃除機']) t.notOk(asks(words), `${words}: not a request`)
