@@ -120,8 +120,11 @@ export function gateShape (f: PageFacts): GateShape {
   // or a bot check's own page answered with such a status, or a page that is only there to run
   // its script before anything is shown.
   const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits
-  const gate = step && little && cameBackWrong && (fields === 0 || f.challengeStatus)
-  return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus }
+  // A challenge laid over the whole page: what is under it cannot be used until it is passed.
+  const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
+  if (covered) signals.push('shape: a challenge covers the page')
+  const gate = (step && little && cameBackWrong && (fields === 0 || f.challengeStatus)) || covered
+  return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered }
 }
 
 // A page that is only there to run a script before anything is shown. Either a notice that has
@@ -256,6 +259,21 @@ function isWidget (tag: Tag, loader: boolean): boolean {
   if (tag.name === 'img') return /captcha/i.test(`${src} ${tag.attrs.alt ?? ''} ${tag.attrs.id ?? ''}`)
   if (VENDOR_CONTAINER.test(tag.attrs.class ?? '')) return loader
   return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '')
+}
+
+// Laid over the whole viewport by its inline style: fixed, and as wide and as high as the window
+// (100 %, 100vw and 100vh, or inset 0), and not hidden. A vendor injects its modal so when it
+// challenges an ordinary page; a container kept for later is hidden or not yet laid out.
+function coversPage (tag: Tag): boolean {
+  const style = (tag.attrs.style ?? '').toLowerCase().replace(/\s+/g, '')
+  if (looksHidden(tag) || !/(?:^|;)position:fixed/.test(style)) return false
+  const full = (property: string, unit: string): boolean => new RegExp(`(?:^|;)${property}:(?:100%|100${unit})`).test(style)
+  return (full('width', 'vw') && full('height', 'vh')) || /(?:^|;)inset:0(?:px)?(?:;|$)/.test(style)
+}
+
+// An element named as a challenge widget or its frame (WIDGET_NAME, WIDGET_FRAME).
+function isChallengeNamed (tag: Tag): boolean {
+  return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '') || (tag.name === 'iframe' && WIDGET_FRAME.test(tag.attrs.src ?? ''))
 }
 
 // The page's own stylesheet, script or image, served from a bot check's directory.

@@ -13,6 +13,7 @@ function observe (html: string, status: number | null = 200, url = 'http://127.0
   return { status, url, title: documentTitle(html), html, text: visibleText(html) }
 }
 const page = (body: string, head = ''): string => `<!DOCTYPE html><html><head>${head}</head><body>${body}</body></html>`
+const provider = (html: string, status = 200): string | undefined => recognizePage(observe(html, status)).challenge?.provider
 
 // ~120 words of plain prose: a document, not a notice.
 const PROSE = '<p>' + Array.from({ length: 12 }, (_, i) => `Sentence ${i} of an ordinary page talks about bread, flour, water and patience.`).join(' ') + '</p>'
@@ -124,6 +125,18 @@ t.test("a document with a vendor's challenge in one of its panes is still the do
   t.same(recognizePage(observe(consent, 200)), { page_kind: 'content' }, 'a consent dialog, the question outside it')
   const dormant = page(`${menu}${PROSE}${PROSE}<div role="dialog" aria-hidden="true"><h3>Robot or human?</h3><div id="px-captcha"></div></div>`, '<script>window._pxAppId = "PX1"</script>')
   t.same(recognizePage(observe(dormant, 200)), { page_kind: 'content' }, 'a hidden dialog')
+  // A vendor's frame laid over the whole window by its inline style, whatever its markup calls it.
+  const sensor = '<script>window._pxAppId = "PX1"</script><script src="https://client.perimeterx.net/PX1/main.min.js"></script>'
+  const over = (style: string, id = 'px-captcha-modal'): string => page(`${menu}${PROSE}${PROSE}<iframe id="${id}" style="${style}"></iframe>`, sensor)
+  const covering = recognizePage(observe(over('display: block; position: fixed; top: 0; left: 0; width: 100%; height: 100%; z-index: 2147483647;'), 200))
+  t.equal(covering.challenge?.provider, 'perimeterx', 'a challenge frame over the whole window')
+  t.ok(covering.challenge?.evidence.includes('shape: a challenge covers the page'), 'the signal is evidence')
+  t.equal(provider(over('position:fixed;inset:0')), 'perimeterx', 'inset 0')
+  t.equal(provider(over('position: fixed; width: 100vw; height: 100vh')), 'perimeterx', 'the viewport units')
+  t.same(recognizePage(observe(over('position: fixed; bottom: 0; width: 320px; height: 80px'), 200)), { page_kind: 'content' }, 'a small fixed box')
+  t.same(recognizePage(observe(over('position: absolute; width: 100%; height: 100%'), 200)), { page_kind: 'content' }, 'laid out in the page, not over it')
+  t.same(recognizePage(observe(over('display: none; position: fixed; inset: 0'), 200)), { page_kind: 'content' }, 'a hidden one kept for later')
+  t.same(recognizePage(observe(over('position: fixed; inset: 0', 'newsletter-modal'), 200)), { page_kind: 'content' }, 'a frame that is no challenge')
 })
 
 t.test('vendor names in the text are not markers', async t => {
