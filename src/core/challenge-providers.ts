@@ -12,10 +12,12 @@ const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)
 // A navigation straight to a host named as a captcha service (location.replace("https://captcha.…/")),
 // not a resource loaded from one.
 const TO_CAPTCHA_HOST = /\blocation(?:\.href)?\s*=\s*["'`]https?:\/\/captcha\.|\blocation\.(?:replace|assign)\s*\(\s*["'`]https?:\/\/captcha\./i
-// A web application firewall named beside the refusal ("blocked by the website firewall", "Page
-// code: cian_waf_block"); "waf" as a word of its own or of an identifier, not inside another
-// word. Advice ("if you are behind a corporate firewall…") names no refusal beside it.
-const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b`
+// A web application firewall, or another security layer by what it does ("network security",
+// "a security service", "bot protection"), named beside the refusal ("blocked by the website
+// firewall", "Page code: cian_waf_block", "You've been blocked by network security"); "waf" as a
+// word of its own or of an identifier, not inside another word. Advice ("if you are behind a
+// corporate firewall…") names no refusal beside it.
+const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b|\bnetwork security\b|\bsecurity (?:service|system)\b|\bbot (?:protection|detection|management)\b|\banti-?bot\b`
 const REFUSAL = String.raw`block|denied|reject|restrict|forbid|заблок|ограничен|拦截|阻止|ブロック`
 const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
@@ -40,6 +42,12 @@ function cloudflare (f: PageFacts): Detection {
   if (hasClass(f, 'cf-browser-verification')) hits.push(sure('element .cf-browser-verification'))
   for (const id of ['challenge-form', 'challenge-running', 'challenge-stage']) {
     if (hasId(f, id)) hits.push({ evidence: `element #${id}`, sufficient: f.blocking })
+  }
+  // Cloudflare's form posts to its own path or carries its token; a site's own check may call
+  // its form "challenge-form" too (DuckDuckGo's posts to anomaly.js), which says nothing.
+  const form = f.tags.find(tag => tag.attrs.id === 'challenge-form')
+  if (form?.attrs.action !== undefined && !/\/cdn-cgi\/|cf_chl/i.test(form.attrs.action)) {
+    for (const hit of hits) if (hit.evidence === 'element #challenge-form') hit.sufficient = false
   }
   if (titleIs(f, 'Attention Required! | Cloudflare')) hits.push(sure('title "Attention Required! | Cloudflare"'))
   if (titleIs(f, 'Just a moment...') && f.blocking) hits.push(sure('title "Just a moment..."'))
@@ -150,6 +158,9 @@ const F5_REFUSAL = /\b(?:rejected|blocked|denied)\b/i
 
 function f5 (f: PageFacts): Detection {
   const hits: Hit[] = []
+  // Its bot defense answers with a blank page that loads its script from /TSPD/ and works out the
+  // answer there; the same path serves the script it adds to ordinary pages, so only a blank page.
+  if (hasSrc(f, /\/TSPD\/[0-9a-f]{16,}/i, ['script'])) hits.push({ evidence: `script /TSPD/ (F5 bot defense)${f.blank ? ' on a blank page' : ''}`, sufficient: f.blank && !f.appShell })
   const supportId = f.short && F5_SUPPORT_ID.test(f.text)
   if (f.short && F5_DEFAULT.test(f.text)) hits.push({ evidence: 'text "The requested URL was rejected" (F5 default blocking page)', sufficient: supportId })
   else if (supportId) hits.push({ evidence: 'text "support ID" beside a refusal (F5 blocking page)', sufficient: F5_REFUSAL.test(f.text + ' ' + f.title) })

@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { LOADING_CAPTION, NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { LOADING_CAPTION, NAVIGATES, countWords, looksHidden, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 
@@ -19,7 +19,9 @@ const VERIFY_TEXT = new RegExp([
   'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
   'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
   'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
-  'complete the (?:security check|captcha)', 'security check', 'bot (?:check|verification|protection)',
+  'complete the (?:following |security |captcha )?(?:challenge|security check|captcha)', 'security check',
+  '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:made|sent|done) by a (?:real )?(?:human|person)',
+  'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing|that)', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
   'slide to (?:verify|complete)', '验证', '驗證',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
@@ -100,10 +102,12 @@ export function gateShape (f: PageFacts): GateShape {
   if (cookie) signals.push('shape: sets a cookie and reloads')
   const submits = submitsItself(f, links)
   if (submits) signals.push('shape: its script submits its form to the same site')
+  const work = provesWork(f, links)
+  if (work) signals.push('shape: its script works out a proof of work')
 
   const chrome = siteChrome(f)
   const nav = f.tags.some(tag => tag.name === 'article') || chrome.navigation
-  const little = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words <= GATE_MAX_WORDS
+  const little = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
   if (little) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
   const fields = visibleFields(f)
@@ -119,7 +123,7 @@ export function gateShape (f: PageFacts): GateShape {
   // a page that retries by itself, or answered with a status providers serve their checks with),
   // or a bot check's own page answered with such a status, or a page that is only there to run
   // its script before anything is shown.
-  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits
+  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
@@ -184,6 +188,21 @@ function submitsItself (f: PageFacts, links: number): boolean {
   return f.tags.some(tag => tag.name === 'form' && originOf(resolve(tag.attrs.action ?? '', f.url)) === origin)
 }
 
+// A quiet page (a caption's words at most, nothing to follow, nothing to press but a control
+// that waits disabled) whose inline script hashes in a loop, keeps what it found in a cookie and
+// moves the page on: a proof of work, the cookie its pass (MercadoLibre's "Continuar" page; the
+// same idea as Anubis, which has its own detector). A page that only sets a cookie and goes
+// elsewhere is a redirect, not this: the work is what makes it a check.
+const HASHES = /\bcrypto\.subtle\.digest\s*\(/
+const LOOPS = /\bfor\s*\(|\bwhile\s*\(/
+
+function provesWork (f: PageFacts, links: number): boolean {
+  const waiting = visibleControls(f, true) === 0
+  const script = f.inlineScript
+  return f.words <= CAPTION_MAX_WORDS && links === 0 && waiting && !(f.appMarkup && loadsCode(f)) && SETS_COOKIE.test(script) &&
+    HASHES.test(script) && LOOPS.test(script) && (RELOADS.test(script) || NAVIGATES.test(script))
+}
+
 // Code an application brings in beside its inline script: a script from an address, a module
 // preloaded for one, or a module the inline script imports.
 const IMPORTS = /\bimport\s*\(|(?:^|[;}])\s*import\s+[\w{}*,\s$]*\bfrom\s*["'`]|(?:^|[;}])\s*import\s*["'`]/m
@@ -193,9 +212,10 @@ function loadsCode (f: PageFacts): boolean {
     IMPORTS.test(f.inlineScript)
 }
 
-// Things a person can press or type into.
-function visibleControls (f: PageFacts): number {
-  return f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button')).length
+// Things a person can press or type into (only those not disabled, when `enabledOnly`).
+function visibleControls (f: PageFacts, enabledOnly = false): number {
+  return f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button') &&
+    !(enabledOnly && tag.attrs.disabled !== undefined)).length
 }
 
 // A site's chrome around a page: its footer is the same on every page, its gate included, so the
@@ -204,15 +224,38 @@ function visibleControls (f: PageFacts): number {
 const LINK = /<a\b[^>]*\shref\s*=/g
 const NAV_MAX_LINKS = 2
 
-function siteChrome (f: PageFacts): { footerLinks: number, navigation: boolean } {
-  const footers = elements(f.markup, 'footer', false)
+function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, navigation: boolean } {
+  const footers = [...elements(f.markup, 'footer', false), ...footerBlocks(f.markup)].sort((a, b) => a[0] - b[0])
+    .filter(([start], i, all) => i === 0 || start >= all[i - 1][1])
   let outside = ''
   let from = 0
   for (const [start, end] of footers) { outside += f.markup.slice(from, start); from = end }
   outside += f.markup.slice(from)
   const navigation = elements(outside, 'nav', true).some(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
   const footerLinks = footers.reduce((sum, [start, end]) => sum + (f.markup.slice(start, end).match(LINK)?.length ?? 0), 0)
-  return { footerLinks, navigation }
+  const footerWords = footers.reduce((sum, [start, end]) => sum + countWords(textOf(f.markup.slice(start, end))), 0)
+  return { footerLinks, footerWords, navigation }
+}
+
+// A footer built of other elements: the landmark role, or an element whose class or id is the
+// footer ("footer", "site-footer", "page_footer"), read to its own closing tag.
+const FOOTER_MARK = /\brole\s*=\s*["']?contentinfo\b|\b(?:class|id)\s*=\s*["']?(?:[^"'>]*\s)?(?:(?:site|page|global|main)[-_])?footer(?:["'\s>])/g
+
+function footerBlocks (markup: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = []
+  for (const mark of markup.matchAll(FOOTER_MARK)) {
+    const start = markup.lastIndexOf('<', mark.index)
+    const openEnd = markup.indexOf('>', mark.index)
+    const name = /^<([a-z][\w:-]*)/.exec(markup.slice(start, start + 64))?.[1]
+    if (name === undefined || openEnd < 0 || (spans.length > 0 && start < spans[spans.length - 1][1])) continue
+    spans.push([start, closingOf(markup, openEnd + 1, name, markup.length)])
+  }
+  return spans
+}
+
+// The words of a stretch of markup, roughly as a person reads them.
+function textOf (markup: string): string {
+  return markup.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
 }
 
 // Where each <name> element runs to its first closing tag, in one pass over lower-cased markup (an
@@ -313,8 +356,7 @@ function dialogAsks (markup: string): boolean {
     const attrs = markup.slice(start, openEnd)
     if (/\shidden\b|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden/.test(attrs)) continue
     const body = markup.slice(openEnd + 1, closingOf(markup, openEnd + 1, name, openEnd + 1 + DIALOG_READ_CHARS))
-    const text = body.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ')
-    if (VERIFY_HEADING.test(text)) return true
+    if (VERIFY_HEADING.test(textOf(body))) return true
   }
   return false
 }

@@ -73,10 +73,31 @@ t.test("F5's blocking page: its documented words with the support ID it fills in
   t.not(provider(article), 'f5', 'an article quoting the page is a document')
 })
 
+t.test("Cloudflare's challenge form is its own only when it posts to Cloudflare", async t => {
+  const form = (action: string): string => page(`<h1>Please complete the following challenge</h1><form id="challenge-form"${action}><button>Submit</button></form>`)
+  t.equal(provider(form(' action="/?__cf_chl_captcha_tk__=abc"'), 403), 'cloudflare', 'its token in the action')
+  t.equal(provider(form(' action="/cdn-cgi/l/chk_jschl"'), 403), 'cloudflare', 'its path')
+  t.equal(provider(form(''), 403), 'cloudflare', 'no action')
+  t.equal(provider(form(' action="//duckduckgo.com/anomaly.js?sv=html"'), 403), 'generic', "a site's own check that names its form the same")
+})
+
+t.test("F5's bot defense: a blank page that loads its script from /TSPD/", async t => {
+  const tspd = '<script src="/TSPD/08a336eaa2ab2000141df29539a97a439422f53f629cd1f6?type=10"></script>'
+  const r = recognizePage(observe(page('', tspd), 200))
+  t.equal(r.challenge?.provider, 'f5')
+  t.ok(r.challenge?.evidence.includes('script /TSPD/ (F5 bot defense) on a blank page'))
+  t.same(recognizePage(observe(page('<p>Opening hours: nine to five, Monday to Friday.</p>', tspd), 200)), { page_kind: 'content' }, 'the script it adds to ordinary pages')
+  t.not(provider(page('', '<script src="/TSPD/?type=25"></script>'), 200), 'f5', 'no script id, no check')
+})
+
 t.test('a short denial that names a web application firewall is its block page', async t => {
   const waf = page('<h1>Кажется, у вас включён VPN</h1><p>Отключите его и обновите страницу.</p><p>Код страницы: cian_waf_block</p>')
   t.equal(provider(waf, 403), 'generic', 'a WAF named in an identifier')
   t.equal(provider(page('<h1>Access denied</h1><p>This request was blocked by the website firewall.</p>'), 403), 'generic', '"firewall"')
+  for (const words of ["You've been blocked by network security.", 'Your request was blocked by our security service.', 'Access denied by bot protection.', 'Request rejected by the anti-bot system.']) {
+    t.equal(provider(page(`<h1>${words}</h1><p>If you think this is a mistake, file a ticket.</p>`), 403), 'generic', words)
+  }
+  t.not(provider(page('<h1>Sorry, this page is not available to you.</h1><p>Network security tips: keep your router updated.</p>'), 403), 'generic', 'a security layer named beside no refusal')
   t.not(recognizePage(observe(waf, 200)).page_kind, 'challenge', 'not without a denial status')
   t.not(provider(waf, 401), 'generic', 'a sign-in status is no firewall block')
   t.same(recognizePage(observe(page('<h1>Forbidden</h1><p>You may not view this page. If you are behind a corporate firewall, contact your administrator.</p>'), 403)), { page_kind: 'denied' }, 'advice about a firewall names no block')

@@ -64,7 +64,9 @@ t.test('every vendor in the table is named by its markup, and each that signs it
     ['<script src="https://cas.perfdrive.com/captcha.js"></script>', 'shieldsquare'],
     ['<script src="https://js.hcaptcha.com/1/api.js"></script>', 'hcaptcha'],
     ['<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>', 'turnstile'],
-    ['<script src="//g.alicdn.com/AWSC/CAPTCHA/0.0.1/awsc.js"></script>', 'alibaba']
+    ['<script src="//g.alicdn.com/AWSC/CAPTCHA/0.0.1/awsc.js"></script>', 'alibaba'],
+    ['<link rel="stylesheet" href="/TSPD/?type=25">', 'f5'],
+    ['<script>sessionStorage.setItem("distil_referrer", document.referrer)</script>', 'distil']
   ]
   for (const [head, provider] of markup) {
     t.equal(recognizePage(observe(page('<h1>Security check</h1><div class="captcha-holder"></div><button>Verify</button>', head), 403)).challenge?.provider, provider, provider)
@@ -90,6 +92,7 @@ t.test('"not a robot" and "are you human?" in the languages the shape reads', as
     'Non sono un robot', 'Sei umano?', 'Ik ben geen robot', 'Ben je een mens?', 'Nie jestem robotem', 'Czy jesteś człowiekiem?', 'Nejsem robot',
     'Robot değilim', 'İnsan mısınız?', 'Tôi không phải là người máy', 'Xác minh bạn là con người', 'Saya bukan robot',
     'ロボットではありません', 'ロボットでないことを確認してください', '로봇이 아닙니다', '자동입력 방지', 'أنا لست روبوتًا', 'אני לא רובוט', 'Δεν είμαι ρομπότ',
+    'Please complete the following challenge', 'Confirm you are human', 'This search was made by a human', 'Select all squares containing a duck',
     'ฉันไม่ใช่โปรแกรมอัตโนมัติ', 'Sicherheitsüberprüfung', 'Vérification de sécurité', 'Verificación de seguridad', 'Verificação de segurança',
     'Controllo di sicurezza', 'Beveiligingscontrole', 'Weryfikacja bezpieczeństwa', 'Bezpečnostní kontrola', 'Güvenlik doğrulaması', 'Kiểm tra bảo mật',
     'Verifikasi keamanan', 'セキュリティチェック', '보안 확인',
@@ -404,4 +407,32 @@ t.test('a notice on its way whose script submits its form back to the same site 
   t.notOk(has(page(`<form action="/next"><p>Please wait</p></form>${PROSE}<script>document.forms[0].submit()</script>`)), 'a document')
   t.notOk(has(page(`<form action="/next"><p>Please wait</p></form><nav>${'<a href="/x">x</a>'.repeat(4)}</nav><script>document.forms[0].submit()</script>`)), 'links to follow')
   t.notOk(has(page('<form action="/next"><p>Your order is confirmed.</p></form><script>document.forms[0].submit()</script>')), 'a page that does not say it is on its way')
+})
+
+t.test("a site's footer is its chrome: its words are not the gate's", async t => {
+  const footer = (open: string, close: string): string => `${open}${Array.from({ length: 30 }, (_, i) => `<a href="/f${i}">Footer link number ${i}</a> |`).join(' ')}${close}`
+  const gate = (chrome: string): string => page(`<h1>Ich bin kein Roboter</h1><p>${'Bitte löse diesen kurzen Test. '.repeat(5)}</p><div class="g-recaptcha" data-sitekey="x"></div>${chrome}`, '<script src="https://www.google.com/recaptcha/api.js"></script>')
+  for (const [open, close] of [['<div class="footer">', '</div>'], ['<div id="site-footer">', '</div>'], ['<div role="contentinfo">', '</div>'], ['<footer>', '</footer>']]) {
+    t.ok(gateShape(factsOf(observe(gate(footer(open, close)), 405))).gate, `${open}: its words and links are the site's`)
+  }
+  t.notOk(gateShape(factsOf(observe(gate(footer('<div class="links">', '</div>')), 405))).gate, 'the same words in the page are the page\'s')
+  t.notOk(gateShape(factsOf(observe(gate(footer('<div class="footer-content">', '</div>')), 405))).gate, 'only an element that is the footer, not a part named after it')
+})
+
+t.test('a quiet page whose script works out a proof of work and moves on is a check', async t => {
+  const signal = 'shape: its script works out a proof of work'
+  const work = 'const sha = async s => Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(s))));' +
+    'async function solve () { let n = 0; for (;;n++) { const h = await sha(seed + n); if (h[0] === 0) break } document.cookie = `_pass=${seed};${n}; path=/`; window.location.href = "/notebook" } solve()'
+  const button = (attrs: string): string => `<div id="root"><button id="continue-button" ${attrs}><span class="spinner"></span> <span>Continuar</span></button></div>`
+  const r = recognizePage(observe(page(button('disabled="disabled"'), `<script type="module">${work}</script>`)))
+  t.equal(r.page_kind, 'challenge', 'a disabled button while the script works')
+  t.equal(r.challenge?.provider, 'generic')
+  t.ok(r.challenge?.evidence.includes(signal), 'the signal is evidence')
+  t.equal(recognizePage(observe(page('', `<script>${work.replace('window.location.href = "/notebook"', 'location.reload()')}</script>`))).page_kind, 'challenge', 'a blank page that reloads')
+  const has = (html: string): boolean => gateShape(factsOf(observe(html))).signals.includes(signal)
+  t.notOk(has(page(button(''), `<script>${work}</script>`)), 'a button to press now')
+  t.notOk(has(page('', '<script>document.cookie = "lang=en"; for (const k of keys) use(k); location.href = "/en/"</script>')), 'a cookie and a redirect, no hashing')
+  t.notOk(has(page(button('disabled'), `<script src="/app.js"></script><script>${work}</script>`)), "an app's shell that loads its code")
+  t.notOk(has(page(`${button('disabled')}<a href="/help">Help</a>`, `<script>${work}</script>`)), 'a link to follow')
+  t.notOk(has(page(button('disabled'), `<script>${work.replace('document.cookie = `_pass=${seed};${n}; path=/`;', '')}</script>`)), 'no cookie kept')
 })
