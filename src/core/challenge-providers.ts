@@ -55,6 +55,11 @@ function cloudflare (f: PageFacts): Detection {
       f.short && /\bray id\b/i.test(f.text) && /you have been blocked|verify(?:ing)? you are human|security of your connection|checking your browser/i.test(f.text)) {
     hits.push(sure(`status ${f.status} + server: cloudflare + Ray ID challenge notice`))
   }
+  // A site's own block page behind Cloudflare prints the Ray ID Cloudflare gave the request
+  // (16 hex digits), as the custom pages' ::RAY_ID:: placeholder fills it in; a capture without
+  // headers keeps only that.
+  const ray = f.short && (f.status === 403 || f.status === 429) ? /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i.exec(f.text) : null
+  if (ray !== null) hits.push(sure(`text "${ray[0]}" on a short ${f.status ?? ''} page`))
   // Its 1xxx block pages (1005, 1006, 1020…) share the cf-error-details layout with origin
   // errors (522, 1016…): the error code tells a block from an outage, and without one the status.
   const error = cloudflareErrorPage(f)

@@ -108,10 +108,15 @@ function firstMarker (markers: string, among: (vendor: Vendor) => boolean, marke
 }
 
 // Distil's "Pardon our interruption" template, which Imperva serves as Advanced Bot Protection
-// since it bought Distil: its reasons name two browser plugins ("a third-party browser plugin,
-// such as Ghostery or NoScript, is preventing JavaScript…") in every language it is served in.
-// gate-shape.ts reads the same words as a request for the step.
-export const DISTIL_TEMPLATE = /javascript[\s\S]{0,160}ghostery[\s\S]{1,8}noscript|ghostery[\s\S]{1,8}noscript[\s\S]{0,80}javascript/i
+// since it bought Distil, by two of its reasons in every language it is served in: it names two
+// browser plugins ("a third-party browser plugin, such as Ghostery or NoScript, is preventing
+// JavaScript…"), and it says the visitor moved "with super-human speed" (a power user). Sites
+// that restyle the page keep one or the other. gate-shape.ts reads the same words as a request
+// for the step.
+export const DISTIL_TEMPLATE = new RegExp([
+  String.raw`javascript[\s\S]{0,160}ghostery[\s\S]{1,8}noscript|ghostery[\s\S]{1,8}noscript[\s\S]{0,80}javascript`,
+  String.raw`super[\s-]?human speed|velocidad super[\s-]?humana|velocidade super[\s-]?humana|vitesse surhumaine|übermenschliche[rn]? geschwindigkeit|velocità sovrumana`
+].join('|'), 'i')
 
 // The template's wording is its own, on a gate of any length.
 function templateOf (f: PageFacts): Named {

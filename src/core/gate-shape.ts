@@ -18,7 +18,8 @@ const GATE_MAX_LINKS = 8
 const VERIFY_TEXT = new RegExp([
   'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
   'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
-  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
+  'press (?:&|and) hold', 'pardon our interruption', '(?:unusual|abnormal|suspicious) (?:traffic|activity|access|requests?)',
+  '(?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be)? (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
   'complete the (?:following |security |captcha )?(?:challenge|security check|captcha)', 'security check',
   '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:made|sent|done) by a (?:real )?(?:human|person)',
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing|that)', 'bot (?:check|verification|protection)',
@@ -26,6 +27,8 @@ const VERIFY_TEXT = new RegExp([
   'slide to (?:verify|complete)', '验证', '驗證',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
+  // "Abnormal access", "you are a bot" in a few other languages.
+  '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセス', '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
   'не робот', 'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
   'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
   // "Are you human?" in a few other languages.
@@ -84,7 +87,9 @@ export function gateShape (f: PageFacts): GateShape {
   const widget = f.tags.some(tag => isWidget(tag, loader))
   if (widget) signals.push('shape: verification widget')
   const headings = headingText(f.markup)
-  const asks = VERIFY_HEADING.test(f.title) || VERIFY_HEADING.test(headings) || (f.short && VERIFY_TEXT.test(f.text)) || dialogAsks(f.markup)
+  // A vendor's template is read on a page of any length: its wording is its own.
+  const asks = VERIFY_HEADING.test(f.title) || VERIFY_HEADING.test(headings) || (f.short && VERIFY_TEXT.test(f.text)) || dialogAsks(f.markup) ||
+    DISTIL_TEMPLATE.test(f.text)
   if (asks) signals.push('shape: asks for verification')
   const action = singleAction(f)
   if (action) signals.push('shape: a single action')

@@ -81,6 +81,18 @@ t.test("Cloudflare's challenge form is its own only when it posts to Cloudflare"
   t.equal(provider(form(' action="//duckduckgo.com/anomaly.js?sv=html"'), 403), 'generic', "a site's own check that names its form the same")
 })
 
+t.test("a site's own short refusal printing Cloudflare's Ray ID is Cloudflare's block", async t => {
+  const block = page('<h1>Request Blocked</h1><p>You have been blocked. Contact support with the following information:</p><p>Your Ray ID for this request is 8b60e6b8ef84d09b</p>')
+  for (const status of [403, 429]) {
+    const r = recognizePage(observe(block, status))
+    t.equal(r.challenge?.provider, 'cloudflare', `at ${status}`)
+    t.ok(r.challenge?.evidence.includes(`text "Ray ID for this request is 8b60e6b8ef84d09b" on a short ${status} page`))
+  }
+  t.not(recognizePage(observe(block, 200)).page_kind, 'challenge', 'at 200 it is no refusal')
+  t.not(provider(block.replace('8b60e6b8ef84d09b', '8b60e6b8'), 403), 'cloudflare', 'an ID that is no Ray ID')
+  t.not(provider(block.replace('Ray ID', 'order ID'), 403), 'cloudflare', 'another ID of 16 hex digits')
+})
+
 t.test("F5's bot defense: a blank page that loads its script from /TSPD/", async t => {
   const tspd = '<script src="/TSPD/08a336eaa2ab2000141df29539a97a439422f53f629cd1f6?type=10"></script>'
   const r = recognizePage(observe(page('', tspd), 200))

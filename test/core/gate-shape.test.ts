@@ -301,6 +301,19 @@ t.test("Distil's interruption template, and other ways a notice says it took the
   t.equal(recognizePage(observe(automated, 403)).page_kind, 'challenge', 'Russian: "took your actions for automated ones"')
   const english = page('<h1>Sorry</h1><p>We received automated requests from your network.</p><button>Try again</button>')
   t.equal(recognizePage(observe(english, 403)).page_kind, 'challenge', 'English: "automated requests"')
+  // "Abnormal access", "we think you are a bot": a site's own block says why it took the visitor for one.
+  for (const words of ['Access was restricted because abnormal access was detected.', 'Suspicious activity from your network.', 'We think you are a bot.',
+    '비정상적인 접근으로 일시적으로 서비스 접속이 제한 되었습니다.', '检测到异常访问，请稍后再试。', '不正なアクセスを検知しました。', 'Algo en tu navegador nos hizo pensar que eres un bot.']) {
+    t.equal(recognizePage(observe(page(`<p>${words}</p>`), 403)).page_kind, 'challenge', words)
+  }
+  t.not(recognizePage(observe(page('<p>Our robots are abnormal in size.</p>'), 403)).page_kind, 'challenge', 'look-alike words')
+  // Distil's template by its other reason, in the languages it is served in, on a page longer than a notice.
+  const footerWords = `<div class="mt-SharedFooter">${'Part of a group of classified sites with many brands and offices. '.repeat(6)}</div>`
+  for (const reason of ['You are a power user moving through this website with super-human speed.', 'Eres un usuario avanzado que se mueve con velocidad super humana.',
+    'Vous naviguez sur ce site à une vitesse surhumaine.', 'Sie bewegen sich mit übermenschlicher Geschwindigkeit durch diese Website.']) {
+    const r = recognizePage(observe(page(`<h1>Oops</h1><p>${reason}</p>${footerWords}`), 403))
+    t.equal(r.challenge?.provider, 'imperva', reason)
+  }
 })
 
 t.test("a bot check's own page: its assets come from a challenge directory", async t => {
