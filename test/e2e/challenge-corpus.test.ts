@@ -59,12 +59,14 @@ t.test('every real capture is recognised through Chromium at its real status', a
   const host = await startHost(t)
   const site = await startFixtureServer(t, routes)
   const outcomes: Outcome[] = []
-  // Two fetches at a time (the host's pool keeps windows ready): the corpus is large.
+  // Two fetches at a time (the host's pool keeps windows ready): the corpus is large. Each fetch's
+  // deadline is generous: some captured pages are heavy (a rendered news or finance page takes
+  // about 5 s here), and the deadline bounds a page that never settles, it times nothing.
   const answers = new Map<string, { status: number, body: FetchBody }>()
   const queue = [...fixtures]
   await Promise.all([0, 1].map(async () => {
     for (let f = queue.shift(); f !== undefined; f = queue.shift()) {
-      const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/${f.file}`, capture: ['text'], timeout_ms: 5000 }) })
+      const res = await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/${f.file}`, capture: ['text'], timeout_ms: 15000 }) })
       answers.set(f.file, { status: res.status, body: await res.json() as FetchBody })
     }
   }))
