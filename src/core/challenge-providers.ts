@@ -19,9 +19,16 @@ const TO_CAPTCHA_HOST = /\blocation(?:\.href)?\s*=\s*["'`]https?:\/\/captcha\.|\
 // corporate firewall…") names no refusal beside it.
 const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b|\bnetwork security\b|\bsecurity (?:service|system)\b|\bbot (?:protection|detection|management)\b|\banti-?bot\b`
 const REFUSAL = String.raw`block|denied|reject|restrict|forbid|заблок|ограничен|拦截|阻止|ブロック`
-const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
+export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|your request is being verified|verify(?:ing)? (?:that )?you are (?:a )?human/i
+
+const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
+
+// The words of markup, hidden ones too: tags, scripts and styles left out.
+function markupText (markup: string): string {
+  return markup.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ')
+}
 
 // Infrastructure providers come first: when a WAF's page embeds a CAPTCHA
 // vendor's widget, the WAF is the one blocking.
@@ -56,10 +63,11 @@ function cloudflare (f: PageFacts): Detection {
     hits.push(sure(`status ${f.status} + server: cloudflare + Ray ID challenge notice`))
   }
   // A site's own block page behind Cloudflare prints the Ray ID Cloudflare gave the request
-  // (16 hex digits), as the custom pages' ::RAY_ID:: placeholder fills it in; a capture without
-  // headers keeps only that.
-  const ray = f.short && (f.status === 403 || f.status === 429) ? /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i.exec(f.text) : null
-  if (ray !== null) hits.push(sure(`text "${ray[0]}" on a short ${f.status ?? ''} page`))
+  // (16 hex digits), as the custom pages' ::RAY_ID:: placeholder fills it in, shown or in a
+  // details box a button opens; a capture without headers keeps only that.
+  const refusal = f.short && (f.status === 403 || f.status === 429)
+  const ray = refusal ? RAY_ID.exec(f.text) ?? RAY_ID.exec(markupText(f.markup)) : null
+  if (ray !== null) hits.push(sure(`text "${ray[0].replace(/\s+/g, ' ')}" on a short ${f.status ?? ''} page`))
   // Its 1xxx block pages (1005, 1006, 1020…) share the cf-error-details layout with origin
   // errors (522, 1016…): the error code tells a block from an outage, and without one the status.
   const error = cloudflareErrorPage(f)

@@ -7,6 +7,7 @@
 import { LOADING_CAPTION, NAVIGATES, countWords, looksHidden, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
+import { WAF_BLOCK } from './challenge-providers.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -23,7 +24,7 @@ const VERIFY_TEXT = new RegExp([
   'complete the (?:following |security |captcha )?(?:challenge|security check|captcha)', 'security check',
   '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:made|sent|done) by a (?:real )?(?:human|person)',
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing|that)', 'bot (?:check|verification|protection)',
-  'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
+  'enter the characters', 'type the characters', 'continue shopping', 'one (?:more|last) step', 'solve (?:the|this) (?:puzzle|captcha)',
   'slide to (?:verify|complete)', '验证', '驗證',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
@@ -40,7 +41,7 @@ const VERIFY_TEXT = new RegExp([
   'non sono un robot', '(?:^|[^a-zà-ù])sei (?:un )?umano', 'ik ben geen robot', 'ben je een mens', 'nie jestem robotem', 'czy jesteś człowiekiem', 'nejsem robot',
   'robot değilim', '[iİ]nsan mısınız', 'không phải (?:là )?(?:người máy|robot)', 'xác minh (?:rằng )?bạn (?:là )?(?:con )?người', 'bukan robot',
   'ロボットではありません', 'ロボットでないこと', '로봇이 아닙니다', '자동\\s?입력\\s?방지', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่โปรแกรมอัตโนมัติ', 'ไม่ใช่หุ่นยนต์',
-  'sicherheits(?:über)?prüfung', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
+  'une dernière étape', 'r(?:é|e)sou?(?:dre|lvez) le défi', 'sicherheits(?:über)?prüfung', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
   'beveiligingscontrole', '(?:weryfikacja|kontrola) bezpieczeństwa', 'bezpečnostní (?:kontrola|ověření)', 'güvenlik (?:doğrulaması|kontrolü)', 'kiểm tra bảo mật',
   '(?:verifikasi|pemeriksaan) keamanan', 'セキュリティ(?:チェック|確認)', '보안\\s?(?:확인|문자)',
   // "Checking your browser" in the same languages.
@@ -109,6 +110,10 @@ export function gateShape (f: PageFacts): GateShape {
   if (submits) signals.push('shape: its script submits its form to the same site')
   const work = provesWork(f, links)
   if (work) signals.push('shape: its script works out a proof of work')
+  // A refusal that names the security layer which made it ("blocked by our security system"),
+  // answered with a refusal status: the block of a bot check, whatever else the notice explains.
+  const refusedAsBot = (f.status === 403 || f.status === 429) && WAF_BLOCK.test(f.text)
+  if (refusedAsBot) signals.push('shape: a security layer refused it')
 
   const chrome = siteChrome(f)
   const nav = f.tags.some(tag => tag.name === 'article') || chrome.navigation
@@ -128,7 +133,7 @@ export function gateShape (f: PageFacts): GateShape {
   // a page that retries by itself, or answered with a status providers serve their checks with),
   // or a bot check's own page answered with such a status, or a page that is only there to run
   // its script before anything is shown.
-  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work
+  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
@@ -338,11 +343,16 @@ function singleAction (f: PageFacts): boolean {
   return controls.length === 1
 }
 
-// Fields a person types into, apart from the one a captcha asks for.
+// Fields a person types into, apart from the one a captcha asks for and the site's search box,
+// which a site's header carries on every page, its gate included (Bing's check page).
 function visibleFields (f: PageFacts): number {
   return f.tags.filter(tag => !looksHidden(tag) && (tag.name === 'textarea' ||
     (tag.name === 'input' && /^(?:|text|email|password|tel|search|number|url)$/i.test((tag.attrs.type ?? '').trim()))) &&
-    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)).length
+    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`) && !isSearchBox(tag)).length
+}
+
+function isSearchBox (tag: Tag): boolean {
+  return (tag.attrs.type ?? '').trim().toLowerCase() === 'search' || tag.attrs.role === 'searchbox'
 }
 
 // A dialog over the page (role dialog or alertdialog, aria-modal, an open <dialog>) that is not

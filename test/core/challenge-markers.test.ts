@@ -91,6 +91,9 @@ t.test("a site's own short refusal printing Cloudflare's Ray ID is Cloudflare's 
   t.not(recognizePage(observe(block, 200)).page_kind, 'challenge', 'at 200 it is no refusal')
   t.not(provider(block.replace('8b60e6b8ef84d09b', '8b60e6b8'), 403), 'cloudflare', 'an ID that is no Ray ID')
   t.not(provider(block.replace('Ray ID', 'order ID'), 403), 'cloudflare', 'another ID of 16 hex digits')
+  const details = page('<h1>Security check</h1><p>If this goes on, send us the IP and Ray ID shown in the details.</p><div id="details" style="display:none"><li>Ray ID - 96df6dd86c8ed1e7</li></div><button>Details</button>')
+  t.equal(provider(details, 403), 'cloudflare', 'the Ray ID in a details box a button opens')
+  t.not(provider(page('<h1>Security check</h1><p>Send us the details.</p>', '<script>var cfg = { "ray id": "96df6dd86c8ed1e7" }</script>'), 403), 'cloudflare', 'a Ray ID in a script is not printed')
 })
 
 t.test("F5's bot defense: a blank page that loads its script from /TSPD/", async t => {

@@ -92,7 +92,7 @@ t.test('"not a robot" and "are you human?" in the languages the shape reads', as
     'Non sono un robot', 'Sei umano?', 'Ik ben geen robot', 'Ben je een mens?', 'Nie jestem robotem', 'Czy jesteś człowiekiem?', 'Nejsem robot',
     'Robot değilim', 'İnsan mısınız?', 'Tôi không phải là người máy', 'Xác minh bạn là con người', 'Saya bukan robot',
     'ロボットではありません', 'ロボットでないことを確認してください', '로봇이 아닙니다', '자동입력 방지', 'أنا لست روبوتًا', 'אני לא רובוט', 'Δεν είμαι ρομπότ',
-    'Please complete the following challenge', 'Confirm you are human', 'This search was made by a human', 'Select all squares containing a duck',
+    'One last step', 'Une dernière étape', 'Veuillez résoudre le défi ci-dessous', 'Please complete the following challenge', 'Confirm you are human', 'This search was made by a human', 'Select all squares containing a duck',
     'ฉันไม่ใช่โปรแกรมอัตโนมัติ', 'Sicherheitsüberprüfung', 'Vérification de sécurité', 'Verificación de seguridad', 'Verificação de segurança',
     'Controllo di sicurezza', 'Beveiligingscontrole', 'Weryfikacja bezpieczeństwa', 'Bezpečnostní kontrola', 'Güvenlik doğrulaması', 'Kiểm tra bảo mật',
     'Verifikasi keamanan', 'セキュリティチェック', '보안 확인',
@@ -448,4 +448,25 @@ t.test('a quiet page whose script works out a proof of work and moves on is a ch
   t.notOk(has(page(button('disabled'), `<script src="/app.js"></script><script>${work}</script>`)), "an app's shell that loads its code")
   t.notOk(has(page(`${button('disabled')}<a href="/help">Help</a>`, `<script>${work}</script>`)), 'a link to follow')
   t.notOk(has(page(button('disabled'), `<script>${work.replace('document.cookie = `_pass=${seed};${n}; path=/`;', '')}</script>`)), 'no cookie kept')
+})
+
+t.test("a site's search box in its header does not make its check page a form", async t => {
+  const header = (field: string): string => `<header><form action="/search">${field}<input type="submit" value="Search"></form></header>`
+  const check = (field: string): string => page(`${header(field)}<h1>One last step</h1><p>Please solve the challenge below to continue.</p><div class="cf-turnstile" data-sitekey="x"></div>`,
+    '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>')
+  t.equal(recognizePage(observe(check('<input type="search" name="q">'))).challenge?.provider, 'turnstile', 'a search box')
+  t.equal(recognizePage(observe(check('<input name="q" role="searchbox">'))).challenge?.provider, 'turnstile', 'a search box by its role')
+  t.not(recognizePage(observe(check('<input type="email" name="email">'))).page_kind, 'challenge', 'a field to fill in is the page\'s purpose')
+})
+
+t.test('a refusal that names the security layer which made it is a block, however much it explains', async t => {
+  const causes = '<h2>Common causes</h2><ul>' + ['Unusual network activity from your connection', 'Browsing many pages very quickly', 'Use of automated tools or scrapers',
+    'A shared network address that others misused', 'Browser extensions that change requests'].map(c => `<li>${c}, which our systems may read as a threat to other users.</li>`).join('') + '</ul>'
+  const block = page(`<h1>Request Blocked</h1><p>Our security system detected suspicious activity. Your request was temporarily blocked to protect users and system integrity. We apologize for any inconvenience.</p>${causes}<a href="/support">Contact support</a>`)
+  const r = recognizePage(observe(block, 403))
+  t.equal(r.challenge?.provider, 'generic', 'at 403')
+  t.ok(r.challenge?.evidence.includes('shape: a security layer refused it'), 'the signal is evidence')
+  t.not(recognizePage(observe(block, 200)).page_kind, 'challenge', 'at 200 it refuses nothing')
+  const menu = `<nav>${['Jobs', 'Companies', 'Salaries', 'Blog'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</nav>`
+  t.not(recognizePage(observe(page(`${menu}${block}`), 403)).page_kind, 'challenge', "a site's navigation around it makes a document")
 })
