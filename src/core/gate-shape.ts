@@ -254,13 +254,20 @@ const FOOTER_MARK = /\brole\s*=\s*["']?contentinfo\b|\b(?:class|id)\s*=\s*["']?(
 function footerBlocks (markup: string): Array<[number, number]> {
   const spans: Array<[number, number]> = []
   for (const mark of markup.matchAll(FOOTER_MARK)) {
-    const start = markup.lastIndexOf('<', mark.index)
-    const openEnd = markup.indexOf('>', mark.index)
-    const name = /^<([a-z][\w:-]*)/.exec(markup.slice(start, start + 64))?.[1]
-    if (name === undefined || openEnd < 0 || (spans.length > 0 && start < spans[spans.length - 1][1])) continue
-    spans.push([start, closingOf(markup, openEnd + 1, name, markup.length)])
+    const element = openingAt(markup, mark.index)
+    if (element === undefined || (spans.length > 0 && element.start < spans[spans.length - 1][1])) continue
+    spans.push([element.start, closingOf(markup, element.openEnd + 1, element.name, markup.length)])
   }
   return spans
+}
+
+// The element whose opening tag holds the character at `at`: where the tag starts and ends, and
+// the element's name.
+function openingAt (markup: string, at: number): { start: number, openEnd: number, name: string } | undefined {
+  const start = markup.lastIndexOf('<', at)
+  const openEnd = markup.indexOf('>', at)
+  const name = /^<([a-z][\w:-]*)/.exec(markup.slice(start, start + 64))?.[1]
+  return start < 0 || openEnd < 0 || name === undefined ? undefined : { start, openEnd, name }
 }
 
 // The words of a stretch of markup, roughly as a person reads them.
@@ -364,12 +371,10 @@ const DIALOG_READ_CHARS = 4000
 
 function dialogAsks (markup: string): boolean {
   for (const mark of markup.matchAll(DIALOG_MARK)) {
-    const start = mark[0].startsWith('<') ? mark.index : markup.lastIndexOf('<', mark.index)
-    const openEnd = markup.indexOf('>', mark.index)
-    const name = /^<([a-z][\w:-]*)/.exec(markup.slice(start, start + 64))?.[1]
-    if (name === undefined || openEnd < 0) continue
-    const attrs = markup.slice(start, openEnd)
-    if (/\shidden\b|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden/.test(attrs)) continue
+    const element = openingAt(markup, mark.index)
+    if (element === undefined) continue
+    const { start, openEnd, name } = element
+    if (/\shidden\b|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden/.test(markup.slice(start, openEnd))) continue
     const body = markup.slice(openEnd + 1, closingOf(markup, openEnd + 1, name, openEnd + 1 + DIALOG_READ_CHARS))
     if (VERIFY_HEADING.test(textOf(body))) return true
   }
