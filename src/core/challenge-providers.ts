@@ -18,8 +18,12 @@ const TO_CAPTCHA_HOST = /\blocation(?:\.href)?\s*=\s*["'`]https?:\/\/captcha\.|\
 // word of its own or of an identifier, not inside another word. Advice ("if you are behind a
 // corporate firewall…") names no refusal beside it.
 const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b|\bnetwork security\b|\bsecurity (?:service|system)\b|\bbot (?:protection|detection|management)\b|\banti-?bot\b`
-const REFUSAL = String.raw`block|denied|reject|restrict|forbid|заблок|ограничен|拦截|阻止|ブロック`
+// Whole words ("blockchain" is no block), an identifier's part too (cian_waf_block).
+const REFUSAL = String.raw`(?<![a-z])(?:block(?:ed|s|ing)?|denied|reject(?:ed|s)?|restrict(?:ed|s|ion)?|forbid(?:den)?)(?![a-z])|заблок|ограничен|拦截|阻止|ブロック`
 export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
+// Why a security layer refuses a visitor, as a notice words it: bots, automation, suspicious or
+// unusual traffic, scraping. An account lock-out or an intranet's refusal names none of these.
+export const BOT_WORD = /\bbots?\b|\bautomat|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|your request is being verified|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
@@ -27,7 +31,7 @@ const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
 
 // The words of markup, hidden ones too: tags, scripts and styles left out.
 function markupText (markup: string): string {
-  return markup.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ')
+  return markup.replace(/<(script|style)(?=[\s/>])[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ')
 }
 
 // Infrastructure providers come first: when a WAF's page embeds a CAPTCHA
@@ -164,9 +168,9 @@ function akamai (f: PageFacts): Detection {
 // F5 BIG-IP ASM / Advanced WAF's default blocking page, by its documented wording: "The requested
 // URL was rejected. Please consult with your administrator. Your support ID is: <id>". It is
 // served with 200 by default, so only its words say it is a block. A custom page in the site's
-// own words usually keeps the support ID the WAF fills in beside a refusal.
+// own words usually keeps the support ID the WAF fills in (about 19 digits) beside a refusal.
 const F5_DEFAULT = /the requested url was rejected\.?\s*please consult with your administrator/i
-const F5_SUPPORT_ID = /\bsupport id(?: is)?\s*:?[\s<[(#]*\d{8,}/i
+const F5_SUPPORT_ID = /\bsupport id(?: is)?\s*:?[\s<[(#]*\d{15,}/i
 const F5_REFUSAL = /\b(?:rejected|blocked|denied)\b/i
 
 function f5 (f: PageFacts): Detection {
@@ -271,7 +275,9 @@ function generic (f: PageFacts): Detection {
   if (phrase !== null) hits.push(sure(`text "${phrase[0].toLowerCase()}" on a short page`))
   // A short denial that says a web application firewall refused the request ("Page code:
   // cian_waf_block") is that firewall's block page, not the site's own "forbidden".
-  const waf = f.short && (f.status === 403 || f.status === 429) ? WAF_BLOCK.exec(f.text) : null
+  const found = f.short && (f.status === 403 || f.status === 429) ? WAF_BLOCK.exec(f.text) : null
+  // "Our security system" refuses accounts and intranet visitors too: only with a reason a bot has.
+  const waf = found !== null && (!/security (?:service|system)/i.test(found[0]) || BOT_WORD.test(f.text)) ? found : null
   if (waf !== null) hits.push(sure(`text "${waf[0].replace(/\s+/g, ' ').slice(0, 60)}" on a short denial`))
   // A "visitor" interstitial: nothing to read, titled as one, a script that sets a cookie and
   // moves on. The title matters: many sign-in and app pages are a blank body and a script too.

@@ -7,7 +7,7 @@
 import { LOADING_CAPTION, NAVIGATES, countWords, looksHidden, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
-import { WAF_BLOCK } from './challenge-providers.js'
+import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -19,17 +19,17 @@ const GATE_MAX_LINKS = 8
 const VERIFY_TEXT = new RegExp([
   'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
   'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
-  'press (?:&|and) hold', 'pardon our interruption', '(?:unusual|abnormal|suspicious) (?:traffic|activity|access|requests?)',
-  '(?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be)? (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
-  'complete the (?:following |security |captcha )?(?:challenge|security check|captcha)', 'security check',
-  '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:made|sent|done) by a (?:real )?(?:human|person)',
-  'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing|that)', 'bot (?:check|verification|protection)',
-  'enter the characters', 'type the characters', 'continue shopping', 'one (?:more|last) step', 'solve (?:the|this) (?:puzzle|captcha)',
+  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', '(?:abnormal|suspicious) (?:traffic|access|requests)', 'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)',
+  '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
+  'complete the (?:security check|captcha)', 'security check',
+  '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)',
+  'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
+  'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
   'slide to (?:verify|complete)', '验证', '驗證',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   // "Abnormal access", "you are a bot" in a few other languages.
-  '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセス', '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
+  '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
   'не робот', 'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
   'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
   // "Are you human?" in a few other languages.
@@ -41,15 +41,15 @@ const VERIFY_TEXT = new RegExp([
   'non sono un robot', '(?:^|[^a-zà-ù])sei (?:un )?umano', 'ik ben geen robot', 'ben je een mens', 'nie jestem robotem', 'czy jesteś człowiekiem', 'nejsem robot',
   'robot değilim', '[iİ]nsan mısınız', 'không phải (?:là )?(?:người máy|robot)', 'xác minh (?:rằng )?bạn (?:là )?(?:con )?người', 'bukan robot',
   'ロボットではありません', 'ロボットでないこと', '로봇이 아닙니다', '자동\\s?입력\\s?방지', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่โปรแกรมอัตโนมัติ', 'ไม่ใช่หุ่นยนต์',
-  'une dernière étape', 'r(?:é|e)sou?(?:dre|lvez) le défi', 'sicherheits(?:über)?prüfung', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
+  'r(?:é|e)sou?(?:dre|lvez) le défi', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
   'beveiligingscontrole', '(?:weryfikacja|kontrola) bezpieczeństwa', 'bezpečnostní (?:kontrola|ověření)', 'güvenlik (?:doğrulaması|kontrolü)', 'kiểm tra bảo mật',
   '(?:verifikasi|pemeriksaan) keamanan', 'セキュリティ(?:チェック|確認)', '보안\\s?(?:확인|문자)',
   // "Checking your browser" in the same languages.
   '(?:überprüfung|prüfung) (?:ihres|deines) browsers', 'vérification (?:de )?votre navigateur', 'vérifions votre navigateur',
   '(?:comprobando|verificando) (?:su|tu) navegador', 'verificando (?:o )?seu navegador', '(?:controllo|verifica) (?:del )?(?:tuo )?browser',
   'uw browser (?:wordt )?(?:gecontroleerd|controleren)', 'sprawdzanie (?:twojej )?przeglądarki', 'kontrola (?:vašeho )?prohlížeče',
-  'tarayıcınız(?:ı)? kontrol', 'kiểm tra trình duyệt', 'memeriksa (?:browser|peramban)', 'ブラウザ(?:を|の)?(?:確認|チェック)', '브라우저(?:를)?\\s?확인',
-  '(?:检查|检测)(?:您的)?浏览器', '檢查(?:您的)?瀏覽器',
+  'tarayıcınız(?:ı)? kontrol ediliyor', 'đang kiểm tra trình duyệt', 'sedang memeriksa (?:browser|peramban)', 'ブラウザ(?:を|の)?(?:確認|チェック)(?:しています|中)', '브라우저(?:를)?\\s?확인\\s?중',
+  '正在(?:检查|检测)(?:您的)?浏览器', '正在檢查(?:您的)?瀏覽器',
   // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
   DISTIL_TEMPLATE.source
 ].join('|'), 'i')
@@ -110,9 +110,10 @@ export function gateShape (f: PageFacts): GateShape {
   if (submits) signals.push('shape: its script submits its form to the same site')
   const work = provesWork(f, links)
   if (work) signals.push('shape: its script works out a proof of work')
-  // A refusal that names the security layer which made it ("blocked by our security system"),
-  // answered with a refusal status: the block of a bot check, whatever else the notice explains.
-  const refusedAsBot = (f.status === 403 || f.status === 429) && WAF_BLOCK.test(f.text)
+  // A refusal that names the security layer which made it ("blocked by our security system") and
+  // why (bots, suspicious traffic), answered with a refusal status: the block of a bot check,
+  // whatever else the notice explains.
+  const refusedAsBot = (f.status === 403 || f.status === 429) && WAF_BLOCK.test(f.text) && BOT_WORD.test(f.text)
   if (refusedAsBot) signals.push('shape: a security layer refused it')
 
   const chrome = siteChrome(f)
@@ -120,7 +121,7 @@ export function gateShape (f: PageFacts): GateShape {
   const little = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
   if (little) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
-  const fields = visibleFields(f)
+  const fields = visibleFields(f, widget)
   if (fields > 0) signals.push('shape: form fields')
 
   const path = CHALLENGE_PATH.test(pathOf(f.url))
@@ -188,29 +189,34 @@ function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
 // the site, which lets the browser through or serves the notice again. The host follows a form
 // that submits itself (docs/spec.md section 6), so a live fetch ends here only when the answer
 // did not pass. Sign-in hand-offs that submit themselves (SAML, OAuth form_post) post to another
-// site, and a form a person fills in has fields; neither counts.
+// site, a form a person fills in has fields, and a form the script submits without filling in an
+// answer (a log-out, a payment return) checks nothing; none of them counts.
 const SUBMITS = /\.submit\s*\(\s*\)/
+// The answer it fills in before submitting: a field's value set by the script. A log-out or a
+// payment return submits a form as the server wrote it.
+const FILLS = /\.value\s*=(?!=)/
 
 function submitsItself (f: PageFacts, links: number): boolean {
   const onItsWay = f.blank || (f.short && (IN_TRANSIT.test(f.text) || LOADING_CAPTION.test(f.text)))
-  if (!onItsWay || links > 2 || visibleFields(f) > 0 || !SUBMITS.test(f.inlineScript)) return false
+  if (!onItsWay || links > 2 || visibleFields(f, false) > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
   const origin = originOf(f.url)
-  return f.tags.some(tag => tag.name === 'form' && originOf(resolve(tag.attrs.action ?? '', f.url)) === origin)
+  return f.tags.some(tag => tag.name === 'form' && tag.attrs.action !== undefined && tag.attrs.action.trim() !== '' && originOf(resolve(tag.attrs.action, f.url)) === origin)
 }
 
 // A quiet page (a caption's words at most, nothing to follow, nothing to press but a control
 // that waits disabled) whose inline script hashes in a loop, keeps what it found in a cookie and
-// moves the page on: a proof of work, the cookie its pass (MercadoLibre's "Continuar" page; the
+// moves the page on: a proof of work (a search with no bound but its answer), the cookie its pass (MercadoLibre's "Continuar" page; the
 // same idea as Anubis, which has its own detector). A page that only sets a cookie and goes
 // elsewhere is a redirect, not this: the work is what makes it a check.
 const HASHES = /\bcrypto\.subtle\.digest\s*\(/
-const LOOPS = /\bfor\s*\(|\bwhile\s*\(/
+// A search with no bound but the answer: an endless loop, or a target of leading zeros.
+const SEARCHES = /\bfor\s*\(\s*[^;)]*;\s*;|\bwhile\s*\(\s*(?:true|1|!)|\bNumber\.MAX_SAFE_INTEGER\b|["'`]0["'`]\s*\.repeat\s*\(|\.startsWith\s*\(\s*["'`]0+["'`]/
 
 function provesWork (f: PageFacts, links: number): boolean {
   const waiting = visibleControls(f, true) === 0
   const script = f.inlineScript
   return f.words <= CAPTION_MAX_WORDS && links === 0 && waiting && !(f.appMarkup && loadsCode(f)) && SETS_COOKIE.test(script) &&
-    HASHES.test(script) && LOOPS.test(script) && (RELOADS.test(script) || NAVIGATES.test(script))
+    HASHES.test(script) && SEARCHES.test(script) && (RELOADS.test(script) || NAVIGATES.test(script))
 }
 
 // Code an application brings in beside its inline script: a script from an address, a module
@@ -235,8 +241,7 @@ const LINK = /<a\b[^>]*\shref\s*=/g
 const NAV_MAX_LINKS = 2
 
 function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, navigation: boolean } {
-  const footers = [...elements(f.markup, 'footer', false), ...footerBlocks(f.markup)].sort((a, b) => a[0] - b[0])
-    .filter(([start], i, all) => i === 0 || start >= all[i - 1][1])
+  const footers = outermost([...elements(f.markup, 'footer', false), ...footerBlocks(f.markup)])
   let outside = ''
   let from = 0
   for (const [start, end] of footers) { outside += f.markup.slice(from, start); from = end }
@@ -247,32 +252,32 @@ function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, 
   return { footerLinks, footerWords, navigation }
 }
 
+// The spans not inside another (by start, then the furthest end kept so far).
+function outermost (spans: Array<[number, number]>): Array<[number, number]> {
+  const kept: Array<[number, number]> = []
+  for (const span of [...spans].sort((a, b) => a[0] - b[0] || b[1] - a[1])) {
+    if (kept.length === 0 || span[0] >= kept[kept.length - 1][1]) kept.push(span)
+  }
+  return kept
+}
+
 // A footer built of other elements: the landmark role, or an element whose class or id is the
 // footer ("footer", "site-footer", "page_footer"), read to its own closing tag.
-const FOOTER_MARK = /\brole\s*=\s*["']?contentinfo\b|\b(?:class|id)\s*=\s*["']?(?:[^"'>]*\s)?(?:(?:site|page|global|main)[-_])?footer(?:["'\s>])/g
+const FOOTER_TAG = /<([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?contentinfo\b|\b(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:site|page|global|main)[-_])?footer(?=["'\s>])))[^<>]{0,4000}>/g
 
 function footerBlocks (markup: string): Array<[number, number]> {
   const spans: Array<[number, number]> = []
-  for (const mark of markup.matchAll(FOOTER_MARK)) {
-    const element = openingAt(markup, mark.index)
-    if (element === undefined || (spans.length > 0 && element.start < spans[spans.length - 1][1])) continue
-    spans.push([element.start, closingOf(markup, element.openEnd + 1, element.name, markup.length)])
+  for (const tag of markup.matchAll(FOOTER_TAG)) {
+    if (spans.length > 0 && tag.index < spans[spans.length - 1][1]) continue
+    const openEnd = tag.index + tag[0].length
+    spans.push([tag.index, closingOf(markup, openEnd, tag[1], markup.length)])
   }
   return spans
 }
 
-// The element whose opening tag holds the character at `at`: where the tag starts and ends, and
-// the element's name.
-function openingAt (markup: string, at: number): { start: number, openEnd: number, name: string } | undefined {
-  const start = markup.lastIndexOf('<', at)
-  const openEnd = markup.indexOf('>', at)
-  const name = /^<([a-z][\w:-]*)/.exec(markup.slice(start, start + 64))?.[1]
-  return start < 0 || openEnd < 0 || name === undefined ? undefined : { start, openEnd, name }
-}
-
 // The words of a stretch of markup, roughly as a person reads them.
 function textOf (markup: string): string {
-  return markup.replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
+  return markup.replace(/<(script|style)(?=[\s/>])[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
 }
 
 // Where each <name> element runs to its first closing tag, in one pass over lower-cased markup (an
@@ -322,19 +327,22 @@ function isWidget (tag: Tag, loader: boolean): boolean {
 }
 
 // Laid over the whole viewport by its inline style: fixed, and as wide and as high as the window
-// (100 %, 100vw and 100vh, or inset 0), and not hidden. A vendor injects its modal so when it
+// (100 %, 100vw and 100vh, or inset 0), and not hidden (nor see-through, nor letting clicks
+// through). A vendor injects its modal so when it
 // challenges an ordinary page; a container kept for later is hidden or not yet laid out.
 function coversPage (tag: Tag): boolean {
   const style = (tag.attrs.style ?? '').toLowerCase().replace(/\s+/g, '')
-  if (looksHidden(tag) || !/(?:^|;)position:fixed/.test(style)) return false
+  if (looksHidden(tag) || /(?:^|;)(?:opacity:0(?:\.0*)?|pointer-events:none)(?:;|$)/.test(style) || !/(?:^|;)position:fixed/.test(style)) return false
   const full = (property: string, unit: string): boolean => new RegExp(`(?:^|;)${property}:(?:100%|100${unit})`).test(style)
   return (full('width', 'vw') && full('height', 'vh')) || /(?:^|;)inset:0(?:px)?(?:;|$)/.test(style)
 }
 
 // An element named as a challenge widget or its frame (WIDGET_NAME, WIDGET_FRAME).
 function isChallengeNamed (tag: Tag): boolean {
-  return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '') || (tag.name === 'iframe' && WIDGET_FRAME.test(tag.attrs.src ?? ''))
+  return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '') || (tag.name === 'iframe' && COVER_FRAME.test(tag.attrs.src ?? ''))
 }
+// A captcha vendor's frame, not any address with "challenge" in it (a bank's 3-D Secure step).
+const COVER_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource/i
 
 // The page's own stylesheet, script or image, served from a bot check's directory.
 function isCheckAsset (tag: Tag): boolean {
@@ -350,12 +358,14 @@ function singleAction (f: PageFacts): boolean {
   return controls.length === 1
 }
 
-// Fields a person types into, apart from the one a captcha asks for and the site's search box,
-// which a site's header carries on every page, its gate included (Bing's check page).
-function visibleFields (f: PageFacts): number {
+// Fields a person types into, apart from the one a captcha asks for and, beside a challenge
+// widget, the site's search box, which a site's header carries on every page, its gate included
+// (Bing's check page). Without a widget a search box may be the page's purpose (no results for
+// "captcha").
+function visibleFields (f: PageFacts, widget: boolean): number {
   return f.tags.filter(tag => !looksHidden(tag) && (tag.name === 'textarea' ||
     (tag.name === 'input' && /^(?:|text|email|password|tel|search|number|url)$/i.test((tag.attrs.type ?? '').trim()))) &&
-    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`) && !isSearchBox(tag)).length
+    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`) && !(widget && isSearchBox(tag))).length
 }
 
 function isSearchBox (tag: Tag): boolean {
@@ -365,18 +375,19 @@ function isSearchBox (tag: Tag): boolean {
 // A dialog over the page (role dialog or alertdialog, aria-modal, an open <dialog>) that is not
 // hidden: a bot check that puts its step in one asks there, under a heading of any level. Found
 // by its attribute and read up to its own closing tag, so a page's other text does not count.
-const DIALOG_MARK = /\brole\s*=\s*["']?(?:alert)?dialog\b|\baria-modal\s*=\s*["']?true\b|<dialog\b[^>]*\bopen\b/g
+const DIALOG_TAG = /<([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?(?:alert)?dialog\b|\baria-modal\s*=\s*["']?true\b|\sopen\b))[^<>]{0,4000}>/g
 /** What of a dialog is read: its step is near its top. */
 const DIALOG_READ_CHARS = 4000
 
 function dialogAsks (markup: string): boolean {
-  for (const mark of markup.matchAll(DIALOG_MARK)) {
-    const element = openingAt(markup, mark.index)
-    if (element === undefined) continue
-    const { start, openEnd, name } = element
-    if (/\shidden\b|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden/.test(markup.slice(start, openEnd))) continue
-    const body = markup.slice(openEnd + 1, closingOf(markup, openEnd + 1, name, openEnd + 1 + DIALOG_READ_CHARS))
-    if (VERIFY_HEADING.test(textOf(body))) return true
+  for (const tag of markup.matchAll(DIALOG_TAG)) {
+    const name = tag[1]
+    // "open" makes a dialog only of a <dialog>.
+    if (!/\b(?:role|aria-modal)\s*=/.test(tag[0]) && name !== 'dialog') continue
+    if (/\shidden\b|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden/.test(tag[0])) continue
+    const openEnd = tag.index + tag[0].length
+    const body = markup.slice(openEnd, closingOf(markup, openEnd, name, openEnd + DIALOG_READ_CHARS))
+    if (VERIFY_TEXT.test(textOf(body))) return true
   }
   return false
 }

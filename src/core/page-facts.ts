@@ -133,7 +133,8 @@ const TAG = /<([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g
 const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 // Bodies whose markup is not elements of the page: script source, style, and
 // fallbacks a script-enabled Chromium does not render.
-const OPAQUE_BODY = /<(script|style|textarea|title|template|noscript)\b((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/\1\s*>/gi
+// The name ends where the tag's name does: <style-swatch> is another element.
+const OPAQUE_BODY = /<(script|style|textarea|title|template|noscript)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/\1\s*>/gi
 
 function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[] } {
   const scripts: string[] = []

@@ -66,15 +66,16 @@ t.test("F5's blocking page: its documented words with the support ID it fills in
   }
   t.equal(provider(stock.replace('14396929317839226498', '< 14396929317839226498>')), 'f5', 'an ID printed inside stray angle brackets is still text')
   t.not(provider(stock.replace(/Your support ID is: \d+/, '')), 'f5', 'the words without a support ID are not enough')
-  const custom = page('<h1>Sorry, your request was blocked.</h1><p>If you think this is a mistake, contact us with your support ID: 9238472938472934.</p>')
+  const custom = page('<h1>Sorry, your request was blocked.</h1><p>If you think this is a mistake, contact us with your support ID: 9238472938472934551.</p>')
   t.equal(provider(custom, 403), 'f5', "a site's own words keep the support ID beside a refusal")
   t.not(provider(page('<p>Thanks for writing. Your support ID is 92384729 and we will answer within a day.</p>')), 'f5', 'a support ticket number beside no refusal')
+  t.not(provider(page('<p>Payment declined. Your card was denied by the issuer. Support ID: 987654321.</p>')), 'f5', "a short ID is not F5's")
   const article = page(`<h1>Troubleshooting F5 blocks</h1><p>${'When the WAF rejected a request the page says the requested URL was rejected and gives a support ID: 14396929317839226498. '.repeat(6)}</p>`)
   t.not(provider(article), 'f5', 'an article quoting the page is a document')
 })
 
 t.test("Cloudflare's challenge form is its own only when it posts to Cloudflare", async t => {
-  const form = (action: string): string => page(`<h1>Please complete the following challenge</h1><form id="challenge-form"${action}><button>Submit</button></form>`)
+  const form = (action: string): string => page(`<h1>Please complete the challenge below to confirm you are human</h1><form id="challenge-form"${action}><button>Submit</button></form>`)
   t.equal(provider(form(' action="/?__cf_chl_captcha_tk__=abc"'), 403), 'cloudflare', 'its token in the action')
   t.equal(provider(form(' action="/cdn-cgi/l/chk_jschl"'), 403), 'cloudflare', 'its path')
   t.equal(provider(form(''), 403), 'cloudflare', 'no action')
@@ -109,7 +110,7 @@ t.test('a short denial that names a web application firewall is its block page',
   const waf = page('<h1>Кажется, у вас включён VPN</h1><p>Отключите его и обновите страницу.</p><p>Код страницы: cian_waf_block</p>')
   t.equal(provider(waf, 403), 'generic', 'a WAF named in an identifier')
   t.equal(provider(page('<h1>Access denied</h1><p>This request was blocked by the website firewall.</p>'), 403), 'generic', '"firewall"')
-  for (const words of ["You've been blocked by network security.", 'Your request was blocked by our security service.', 'Access denied by bot protection.', 'Request rejected by the anti-bot system.']) {
+  for (const words of ["You've been blocked by network security.", 'Your request was blocked by our security service: it looked automated.', 'Access denied by bot protection.', 'Request rejected by the anti-bot system.']) {
     t.equal(provider(page(`<h1>${words}</h1><p>If you think this is a mistake, file a ticket.</p>`), 403), 'generic', words)
   }
   t.not(provider(page('<h1>Sorry, this page is not available to you.</h1><p>Network security tips: keep your router updated.</p>'), 403), 'generic', 'a security layer named beside no refusal')

@@ -92,16 +92,20 @@ t.test('"not a robot" and "are you human?" in the languages the shape reads', as
     'Non sono un robot', 'Sei umano?', 'Ik ben geen robot', 'Ben je een mens?', 'Nie jestem robotem', 'Czy jesteś człowiekiem?', 'Nejsem robot',
     'Robot değilim', 'İnsan mısınız?', 'Tôi không phải là người máy', 'Xác minh bạn là con người', 'Saya bukan robot',
     'ロボットではありません', 'ロボットでないことを確認してください', '로봇이 아닙니다', '자동입력 방지', 'أنا لست روبوتًا', 'אני לא רובוט', 'Δεν είμαι ρομπότ',
-    'One last step', 'Une dernière étape', 'Veuillez résoudre le défi ci-dessous', 'Please complete the following challenge', 'Confirm you are human', 'This search was made by a human', 'Select all squares containing a duck',
-    'ฉันไม่ใช่โปรแกรมอัตโนมัติ', 'Sicherheitsüberprüfung', 'Vérification de sécurité', 'Verificación de seguridad', 'Verificação de segurança',
+    'Veuillez résoudre le défi ci-dessous', 'Please complete the challenge below to confirm you are human', 'Confirm you are human', 'Select all squares containing a duck',
+    'ฉันไม่ใช่โปรแกรมอัตโนมัติ', 'Vérification de sécurité', 'Verificación de seguridad', 'Verificação de segurança',
     'Controllo di sicurezza', 'Beveiligingscontrole', 'Weryfikacja bezpieczeństwa', 'Bezpečnostní kontrola', 'Güvenlik doğrulaması', 'Kiểm tra bảo mật',
     'Verifikasi keamanan', 'セキュリティチェック', '보안 확인',
     'Überprüfung Ihres Browsers', 'Vérification de votre navigateur', 'Comprobando su navegador', 'Verificando seu navegador', 'Controllo del browser',
-    'Uw browser wordt gecontroleerd', 'Sprawdzanie przeglądarki', 'Kontrola vašeho prohlížeče', 'Tarayıcınız kontrol ediliyor', 'Kiểm tra trình duyệt',
-    'Memeriksa browser Anda', 'ブラウザを確認しています', '브라우저 확인 중', '正在检查您的浏览器', '正在檢查您的瀏覽器']) {
+    'Uw browser wordt gecontroleerd', 'Sprawdzanie przeglądarki', 'Kontrola vašeho prohlížeče', 'Tarayıcınız kontrol ediliyor', 'Đang kiểm tra trình duyệt',
+    'Sedang memeriksa browser Anda', 'ブラウザを確認しています', '브라우저 확인 중', '正在检查您的浏览器', '正在檢查您的瀏覽器']) {
     t.ok(asks(words), words)
   }
-  for (const words of ['Prefieres un humano', 'Ein Roboterarm', 'Les robots de cuisine', 'Musei umanistici', 'Robot süpürge', 'ロボット掃除機']) t.notOk(asks(words), `${words}: not a request`)
+  for (const words of ['Prefieres un humano', 'Ein Roboterarm', 'Les robots de cuisine', 'Musei umanistici', 'Robot süpürge', 'ロボット掃除機',
+    // Advice and ordinary pages that share words with a check: imperatives, not a check in progress.
+    'One last step: confirm your email', 'Made by a human, not AI', 'Report suspicious activity on your account', 'Complete the challenge and earn your badge',
+    'Select all images that you want to download', 'ログアウトしました。不正アクセス防止のため、ブラウザを閉じてください。', '请检查您的浏览器设置或网络连接后重试',
+    '브라우저를 확인해 주세요', 'Lütfen tarayıcınızı kontrol edin', 'Silakan memeriksa browser Anda', 'Ihr Termin zur Sicherheitsprüfung', 'Do customers think you are a bot?']) t.notOk(asks(words), `${words}: not a request`)
 })
 
 t.test("a document with a vendor's challenge in one of its panes is still the document", async t => {
@@ -302,7 +306,7 @@ t.test("Distil's interruption template, and other ways a notice says it took the
   const english = page('<h1>Sorry</h1><p>We received automated requests from your network.</p><button>Try again</button>')
   t.equal(recognizePage(observe(english, 403)).page_kind, 'challenge', 'English: "automated requests"')
   // "Abnormal access", "we think you are a bot": a site's own block says why it took the visitor for one.
-  for (const words of ['Access was restricted because abnormal access was detected.', 'Suspicious activity from your network.', 'We think you are a bot.',
+  for (const words of ['Access was restricted because abnormal access was detected.', 'We detected suspicious activity from your network.', 'We think you are a bot.',
     '비정상적인 접근으로 일시적으로 서비스 접속이 제한 되었습니다.', '检测到异常访问，请稍后再试。', '不正なアクセスを検知しました。', 'Algo en tu navegador nos hizo pensar que eres un bot.']) {
     t.equal(recognizePage(observe(page(`<p>${words}</p>`), 403)).page_kind, 'challenge', words)
   }
@@ -410,7 +414,7 @@ t.test('a notice on its way whose script submits its form back to the same site 
   t.equal(r.challenge?.provider, 'generic')
   t.ok(r.challenge?.evidence.includes(signal), 'the signal is evidence')
   t.equal(recognizePage(observe(notice('http://127.0.0.1/verify'))).page_kind, 'challenge', 'an absolute action on the same site')
-  t.equal(recognizePage(observe(notice(''))).page_kind, 'challenge', 'no action: the page itself')
+  t.notOk(gateShape(factsOf(observe(notice('')))).signals.includes(signal), 'no action (a pop-up callback posting back): not named as a check')
   // A sign-in hand-off posts to another site; a form a person fills in has fields; a page with
   // more to read or follow is not on its way.
   const has = (html: string): boolean => gateShape(factsOf(observe(html))).signals.includes(signal)
@@ -469,4 +473,29 @@ t.test('a refusal that names the security layer which made it is a block, howeve
   t.not(recognizePage(observe(block, 200)).page_kind, 'challenge', 'at 200 it refuses nothing')
   const menu = `<nav>${['Jobs', 'Companies', 'Salaries', 'Blog'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</nav>`
   t.not(recognizePage(observe(page(`${menu}${block}`), 403)).page_kind, 'challenge', "a site's navigation around it makes a document")
+})
+
+t.test('ordinary pages that look like the new rules are not gates', async t => {
+  const content = (html: string, status = 200): void => { t.not(recognizePage(observe(html, status)).page_kind, 'challenge', html.slice(0, 90)) }
+  // A search for a verification word, with no widget: the search box is the page's purpose.
+  content(page('<form action="/search"><input type="search" name="q" value="captcha"><button>Search</button></form><p>No results for captcha.</p>', '<title>Search results for captcha - Acme Docs</title>'))
+  // A consent dialog that lists reCAPTCHA among its services asks nothing.
+  content(page('<main><h1>Acme Studio</h1><p>We design furniture in Lisbon.</p><a href="/shop">Shop</a></main><div role="dialog" aria-modal="true"><h3>Cookies</h3><p>We use cookies for analytics and Google reCAPTCHA.</p><button>Accept</button><button>Reject</button></div>'))
+  // A bank's 3-D Secure frame over a checkout, and a captcha container kept see-through for later.
+  content(page(`<nav>${'<a href="/x">x</a>'.repeat(4)}</nav>${PROSE}${PROSE}<iframe src="https://acs.bank.test/3ds2/challenge?txn=1" style="position:fixed;top:0;left:0;width:100%;height:100%"></iframe>`))
+  content(page(`<nav>${'<a href="/x">x</a>'.repeat(4)}</nav>${PROSE}${PROSE}<div class="geetest_box_wrap" style="position:fixed;width:100%;height:100%;opacity:0;pointer-events:none"></div>`))
+  // A log-out form and a payment return submit what the server wrote; a sign-in bootstrap hashes once.
+  content(page('<p>Logging you out, please wait…</p><form id="logout" action="/logout" method="POST"><input type="hidden" name="_token" value="abc"></form>', '<script>setTimeout(function () { document.getElementById("logout").submit() }, 1500)</script>'))
+  content(page('<p>Redirecting…</p>', '<script>const v = new Uint8Array(32); for (let i = 0; i < v.length; i++) v[i] = rnd(); crypto.subtle.digest("SHA-256", v).then(h => { document.cookie = "pkce=" + enc(v); location.href = "https://idp.test/authorize?code_challenge=" + enc(h) })</script>'))
+  // Refusals that name a security layer but no bot, and a word that only starts like "block".
+  content(page('<h1>Account locked</h1><p>After several failed attempts our security system has blocked sign-in to this account for 30 minutes. You can reset your password.</p>'), 403)
+  content(page('<p>Our blockchain security service is only available to verified members.</p>'), 403)
+})
+
+t.test('footers inside footers count once, and an element named like style is not one', async t => {
+  const words = (n: number, w: string): string => Array.from({ length: n }, () => w).join(' ')
+  const html = page(`<h1>Security check</h1><p>${words(190, 'word')}</p><footer><div class="footer">${words(20, 'foot')}</div><div class="footer">${words(40, 'foot')}</div></footer>`)
+  t.notOk(gateShape(factsOf(observe(html, 403))).signals.includes('shape: little else on the page'), '190 words of the page stay the page\'s')
+  const swatch = factsOf(observe(page('<style>p { color: red }</style><style-swatch color="red">Red</style-swatch><p>Pick a colour.</p>')))
+  t.ok(swatch.tags.some(tag => tag.name === 'style-swatch'), '<style-swatch> is an element of the page, not a style body')
 })

@@ -3,7 +3,7 @@
 // what a script-enabled browser does not render (head, scripts, styles,
 // noscript fallbacks, iframe fallbacks) and keeps the rest as collapsed text.
 
-const NOT_RENDERED = /<(head|script|style|noscript|template|iframe|textarea|title)\b[^>]*>[\s\S]*?<\/\1\s*>/gi
+const NOT_RENDERED = /<(head|script|style|noscript|template|iframe|textarea|title)(?=[\s/>])[^>]*>[\s\S]*?<\/\1\s*>/gi
 const LINE_BREAKING = /<\/?(?:address|article|aside|blockquote|br|center|dd|div|dl|dt|fieldset|figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|td|th|tr|ul)\b[^>]*>/gi
 
 const NAMED: Record<string, string> = {
