@@ -5,6 +5,7 @@ import {
 } from './page-facts.js'
 import { cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
+import { textOf } from './markup-elements.js'
 
 // A string in a script that ends at a challenge page (its last path segment names a captcha, a
 // challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
@@ -28,11 +29,6 @@ export const BOT_WORD = /\bbots?\b|\bautomat|\bsuspicious\b|\bunusual\b|\babnorm
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|your request is being verified|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
 const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
-
-// The words of markup, hidden ones too: tags, scripts and styles left out.
-function markupText (markup: string): string {
-  return markup.replace(/<(script|style)(?=[\s/>])[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ')
-}
 
 // Infrastructure providers come first: when a WAF's page embeds a CAPTCHA
 // vendor's widget, the WAF is the one blocking.
@@ -70,7 +66,7 @@ function cloudflare (f: PageFacts): Detection {
   // (16 hex digits), as the custom pages' ::RAY_ID:: placeholder fills it in, shown or in a
   // details box a button opens; a capture without headers keeps only that.
   const refusal = f.short && (f.status === 403 || f.status === 429)
-  const ray = refusal ? RAY_ID.exec(f.text) ?? RAY_ID.exec(markupText(f.markup)) : null
+  const ray = refusal ? RAY_ID.exec(f.text) ?? RAY_ID.exec(textOf(f.markup)) : null
   if (ray !== null) hits.push(sure(`text "${ray[0].replace(/\s+/g, ' ')}" on a short ${f.status ?? ''} page`))
   // Its 1xxx block pages (1005, 1006, 1020…) share the cf-error-details layout with origin
   // errors (522, 1016…): the error code tells a block from an outage, and without one the status.

@@ -7,54 +7,14 @@
 import { LOADING_CAPTION, NAVIGATES, countWords, looksHidden, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
+import { VERIFY_HEADING, VERIFY_TEXT } from './gate-words.js'
+import { dialogTexts, elements, footerBlocks, headingText, outermost, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
 /** Links a gate may carry (help, privacy, the vendor): a site's navigation has more. */
 const GATE_MAX_LINKS = 8
-
-// What a verification step says. Read only in the title, the headings, and a short page's text,
-// so an article about CAPTCHAs is not one.
-const VERIFY_TEXT = new RegExp([
-  'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
-  'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
-  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', '(?:abnormal|suspicious) (?:traffic|access|requests)', 'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)',
-  '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
-  'complete the (?:security check|captcha)', 'security check',
-  '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)',
-  'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
-  'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
-  'slide to (?:verify|complete)', '验证', '驗證',
-  // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
-  // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
-  // "Abnormal access", "you are a bot" in a few other languages.
-  '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
-  'не робот', 'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
-  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
-  // "Are you human?" in a few other languages.
-  '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
-  // "I am not a robot", "are you human?" and "security check" in the languages of the regional
-  // sites scrapers meet: Italian, Dutch, Polish, Czech, Turkish, Vietnamese, Indonesian and
-  // Malay, Japanese, Korean, Arabic, Hebrew, Greek, Thai, and the security check in the
-  // languages above.
-  'non sono un robot', '(?:^|[^a-zà-ù])sei (?:un )?umano', 'ik ben geen robot', 'ben je een mens', 'nie jestem robotem', 'czy jesteś człowiekiem', 'nejsem robot',
-  'robot değilim', '[iİ]nsan mısınız', 'không phải (?:là )?(?:người máy|robot)', 'xác minh (?:rằng )?bạn (?:là )?(?:con )?người', 'bukan robot',
-  'ロボットではありません', 'ロボットでないこと', '로봇이 아닙니다', '자동\\s?입력\\s?방지', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่โปรแกรมอัตโนมัติ', 'ไม่ใช่หุ่นยนต์',
-  'r(?:é|e)sou?(?:dre|lvez) le défi', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
-  'beveiligingscontrole', '(?:weryfikacja|kontrola) bezpieczeństwa', 'bezpečnostní (?:kontrola|ověření)', 'güvenlik (?:doğrulaması|kontrolü)', 'kiểm tra bảo mật',
-  '(?:verifikasi|pemeriksaan) keamanan', 'セキュリティ(?:チェック|確認)', '보안\\s?(?:확인|문자)',
-  // "Checking your browser" in the same languages.
-  '(?:überprüfung|prüfung) (?:ihres|deines) browsers', 'vérification (?:de )?votre navigateur', 'vérifions votre navigateur',
-  '(?:comprobando|verificando) (?:su|tu) navegador', 'verificando (?:o )?seu navegador', '(?:controllo|verifica) (?:del )?(?:tuo )?browser',
-  'uw browser (?:wordt )?(?:gecontroleerd|controleren)', 'sprawdzanie (?:twojej )?przeglądarki', 'kontrola (?:vašeho )?prohlížeče',
-  'tarayıcınız(?:ı)? kontrol ediliyor', 'đang kiểm tra trình duyệt', 'sedang memeriksa (?:browser|peramban)', 'ブラウザ(?:を|の)?(?:確認|チェック)(?:しています|中)', '브라우저(?:를)?\\s?확인\\s?중',
-  '正在(?:检查|检测)(?:您的)?浏览器', '正在檢查(?:您的)?瀏覽器',
-  // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
-  DISTIL_TEMPLATE.source
-].join('|'), 'i')
-// A title or heading may name the step by the bare word (a text that merely mentions it may not).
-const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')
 
 // Where providers send a request they want to look at.
 const CHALLENGE_PATH = /\/(?:captcha|challenge|sorry|blocked|validatecaptcha|distil_r_captcha|_sec\/|cdn-cgi\/challenge-platform|px-captcha|verify)/i
@@ -252,57 +212,6 @@ function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, 
   return { footerLinks, footerWords, navigation }
 }
 
-// The spans not inside another (by start, then the furthest end kept so far).
-function outermost (spans: Array<[number, number]>): Array<[number, number]> {
-  const kept: Array<[number, number]> = []
-  for (const span of [...spans].sort((a, b) => a[0] - b[0] || b[1] - a[1])) {
-    if (kept.length === 0 || span[0] >= kept[kept.length - 1][1]) kept.push(span)
-  }
-  return kept
-}
-
-// A footer built of other elements: the landmark role, or an element whose class or id is the
-// footer ("footer", "site-footer", "page_footer"), read to its own closing tag.
-const FOOTER_TAG = /<([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?contentinfo\b|\b(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:site|page|global|main)[-_])?footer(?=["'\s>])))[^<>]{0,4000}>/g
-
-function footerBlocks (markup: string): Array<[number, number]> {
-  const spans: Array<[number, number]> = []
-  for (const tag of markup.matchAll(FOOTER_TAG)) {
-    if (spans.length > 0 && tag.index < spans[spans.length - 1][1]) continue
-    const openEnd = tag.index + tag[0].length
-    spans.push([tag.index, closingOf(markup, openEnd, tag[1], markup.length)])
-  }
-  return spans
-}
-
-// The words of a stretch of markup, roughly as a person reads them.
-function textOf (markup: string): string {
-  return markup.replace(/<(script|style)(?=[\s/>])[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
-}
-
-// Where each <name> element runs to its first closing tag, in one pass over lower-cased markup (an
-// element opened inside one belongs to it). An element never closed runs to the end when
-// `unclosedRuns`, else is no element. Scanning rather than a lazy regex: a page with thousands of
-// unclosed tags would make the regex read the rest of the page once for each.
-function elements (markup: string, name: string, unclosedRuns: boolean): Array<[number, number]> {
-  const spans: Array<[number, number]> = []
-  const open = new RegExp(`<${name}\\b`, 'g')
-  const close = new RegExp(`</${name}\\s*>`, 'g')
-  for (let from = 0; ;) {
-    open.lastIndex = from
-    const start = open.exec(markup)?.index
-    if (start === undefined) return spans
-    close.lastIndex = start
-    const end = close.exec(markup)
-    if (end === null) {
-      if (unclosedRuns) spans.push([start, markup.length])
-      return spans
-    }
-    spans.push([start, end.index + end[0].length])
-    from = end.index + end[0].length
-  }
-}
-
 // A script element the browser runs (not JSON data or a template).
 function runsScript (tag: Tag): boolean {
   return tag.name === 'script' && /^(?:|text\/javascript|application\/javascript|module)$/i.test((tag.attrs.type ?? '').trim())
@@ -372,47 +281,16 @@ function isSearchBox (tag: Tag): boolean {
   return (tag.attrs.type ?? '').trim().toLowerCase() === 'search' || tag.attrs.role === 'searchbox'
 }
 
-// A dialog over the page (role dialog or alertdialog, aria-modal, an open <dialog>) that is not
-// hidden: a bot check that puts its step in one asks there, under a heading of any level. Found
-// by its attribute and read up to its own closing tag, so a page's other text does not count.
-const DIALOG_TAG = /<([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?(?:alert)?dialog\b|\baria-modal\s*=\s*["']?true\b|\sopen\b))[^<>]{0,4000}>/g
-/** What of a dialog is read: its step is near its top. */
-const DIALOG_READ_CHARS = 4000
-
-function dialogAsks (markup: string): boolean {
-  for (const tag of markup.matchAll(DIALOG_TAG)) {
-    const name = tag[1]
-    // "open" makes a dialog only of a <dialog>.
-    if (!/\b(?:role|aria-modal)\s*=/.test(tag[0]) && name !== 'dialog') continue
-    if (/\shidden\b|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden/.test(tag[0])) continue
-    const openEnd = tag.index + tag[0].length
-    const body = markup.slice(openEnd, closingOf(markup, openEnd, name, openEnd + DIALOG_READ_CHARS))
-    if (VERIFY_TEXT.test(textOf(body))) return true
-  }
-  return false
-}
-
-// Where the element opened just before `from` closes (its own name counted on the way in and
-// out), or `limit`, whichever comes first.
-function closingOf (markup: string, from: number, name: string, limit: number): number {
-  const tag = new RegExp(`<(/?)${name}\\b`, 'g')
-  tag.lastIndex = from
-  let depth = 1
-  for (let m = tag.exec(markup); m !== null && m.index < limit; m = tag.exec(markup)) {
-    depth += m[1] === '/' ? -1 : 1
-    if (depth === 0) return m.index
-  }
-  return Math.min(limit, markup.length)
-}
-
-function headingText (markup: string): string {
-  return [...markup.matchAll(/<h[12]\b[^>]*>([\s\S]{0,400}?)<\/h[12]\s*>/g)].map(m => m[1].replace(/<[^>]*>/g, ' ')).join(' ')
-}
-
 function originOf (url: string): string {
   try { return new URL(url).origin } catch { return '' }
 }
 
 function pathOf (url: string): string {
   try { return new URL(url).pathname } catch { return '' }
+}
+
+// A bot check that puts its step in a dialog over the page asks there, under a heading of any level.
+function dialogAsks (markup: string): boolean {
+  for (const text of dialogTexts(markup)) if (VERIFY_TEXT.test(text)) return true
+  return false
 }

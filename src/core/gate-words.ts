@@ -1,0 +1,44 @@
+// What a verification step says (docs/spec.md section 6): the phrases a gate uses to ask for one,
+// in the languages of the sites scrapers meet. gate-shape.ts reads them only in the title, the
+// headings, a dialog and a short page's text, so an article about CAPTCHAs is not one.
+import { DISTIL_TEMPLATE } from './challenge-vendors.js'
+
+export const VERIFY_TEXT = new RegExp([
+  'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
+  'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
+  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', '(?:abnormal|suspicious) (?:traffic|access|requests)', 'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)',
+  '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
+  'complete the (?:security check|captcha)', 'security check',
+  '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)',
+  'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
+  'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
+  'slide to (?:verify|complete)', '验证', '驗證',
+  // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
+  // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
+  // "Abnormal access", "you are a bot" in a few other languages.
+  '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
+  'не робот', 'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
+  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
+  // "Are you human?" in a few other languages.
+  '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
+  // "I am not a robot", "are you human?" and "security check" in the languages of the regional
+  // sites scrapers meet: Italian, Dutch, Polish, Czech, Turkish, Vietnamese, Indonesian and
+  // Malay, Japanese, Korean, Arabic, Hebrew, Greek, Thai, and the security check in the
+  // languages above.
+  'non sono un robot', '(?:^|[^a-zà-ù])sei (?:un )?umano', 'ik ben geen robot', 'ben je een mens', 'nie jestem robotem', 'czy jesteś człowiekiem', 'nejsem robot',
+  'robot değilim', '[iİ]nsan mısınız', 'không phải (?:là )?(?:người máy|robot)', 'xác minh (?:rằng )?bạn (?:là )?(?:con )?người', 'bukan robot',
+  'ロボットではありません', 'ロボットでないこと', '로봇이 아닙니다', '자동\\s?입력\\s?방지', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่โปรแกรมอัตโนมัติ', 'ไม่ใช่หุ่นยนต์',
+  'r(?:é|e)sou?(?:dre|lvez) le défi', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
+  'beveiligingscontrole', '(?:weryfikacja|kontrola) bezpieczeństwa', 'bezpečnostní (?:kontrola|ověření)', 'güvenlik (?:doğrulaması|kontrolü)', 'kiểm tra bảo mật',
+  '(?:verifikasi|pemeriksaan) keamanan', 'セキュリティ(?:チェック|確認)', '보안\\s?(?:확인|문자)',
+  // "Checking your browser" in the same languages.
+  '(?:überprüfung|prüfung) (?:ihres|deines) browsers', 'vérification (?:de )?votre navigateur', 'vérifions votre navigateur',
+  '(?:comprobando|verificando) (?:su|tu) navegador', 'verificando (?:o )?seu navegador', '(?:controllo|verifica) (?:del )?(?:tuo )?browser',
+  'uw browser (?:wordt )?(?:gecontroleerd|controleren)', 'sprawdzanie (?:twojej )?przeglądarki', 'kontrola (?:vašeho )?prohlížeče',
+  'tarayıcınız(?:ı)? kontrol ediliyor', 'đang kiểm tra trình duyệt', 'sedang memeriksa (?:browser|peramban)', 'ブラウザ(?:を|の)?(?:確認|チェック)(?:しています|中)', '브라우저(?:를)?\\s?확인\\s?중',
+  '正在(?:检查|检测)(?:您的)?浏览器', '正在檢查(?:您的)?瀏覽器',
+  // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
+  DISTIL_TEMPLATE.source
+].join('|'), 'i')
+// A title or heading may name the step by the bare word (a text that merely mentions it may not).
+export const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')

@@ -1,0 +1,93 @@
+// Reading raw markup by its elements without a parser: where an element runs to its own closing
+// tag, a site's footer blocks, a page's visible dialogs and headings, and the words a stretch of
+// markup shows. Recognition (gate-shape.ts, challenge-providers.ts) reads pages as they came, so
+// these scan in one pass and bound every lookahead: a 2 MB page of unclosed tags must stay cheap.
+
+// The words of a stretch of markup, roughly as a person reads them, hidden ones too: scripts,
+// styles, tags and character references left out.
+export function textOf (markup: string): string {
+  return markup.replace(/<(script|style)(?=[\s/>])[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
+}
+
+// Where each <name> element runs to its first closing tag, in one pass over lower-cased markup (an
+// element opened inside one belongs to it). An element never closed runs to the end when
+// `unclosedRuns`, else is no element. Scanning rather than a lazy regex: a page with thousands of
+// unclosed tags would make the regex read the rest of the page once for each.
+export function elements (markup: string, name: string, unclosedRuns: boolean): Array<[number, number]> {
+  const spans: Array<[number, number]> = []
+  const open = new RegExp(`<${name}\\b`, 'g')
+  const close = new RegExp(`</${name}\\s*>`, 'g')
+  for (let from = 0; ;) {
+    open.lastIndex = from
+    const start = open.exec(markup)?.index
+    if (start === undefined) return spans
+    close.lastIndex = start
+    const end = close.exec(markup)
+    if (end === null) {
+      if (unclosedRuns) spans.push([start, markup.length])
+      return spans
+    }
+    spans.push([start, end.index + end[0].length])
+    from = end.index + end[0].length
+  }
+}
+
+// Where the element opened just before `from` closes (its own name counted on the way in and
+// out), or `limit`, whichever comes first.
+export function closingOf (markup: string, from: number, name: string, limit: number): number {
+  const tag = new RegExp(`<(/?)${name}\\b`, 'g')
+  tag.lastIndex = from
+  let depth = 1
+  for (let m = tag.exec(markup); m !== null && m.index < limit; m = tag.exec(markup)) {
+    depth += m[1] === '/' ? -1 : 1
+    if (depth === 0) return m.index
+  }
+  return Math.min(limit, markup.length)
+}
+
+// The spans not inside another (by start, then the furthest end kept so far).
+export function outermost (spans: Array<[number, number]>): Array<[number, number]> {
+  const kept: Array<[number, number]> = []
+  for (const span of [...spans].sort((a, b) => a[0] - b[0] || b[1] - a[1])) {
+    if (kept.length === 0 || span[0] >= kept[kept.length - 1][1]) kept.push(span)
+  }
+  return kept
+}
+
+// A footer built of other elements: the landmark role, or an element whose class or id is the
+// footer ("footer", "site-footer", "page_footer"), read to its own closing tag.
+const FOOTER_TAG = /<([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?contentinfo\b|\b(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:site|page|global|main)[-_])?footer(?=["'\s>])))[^<>]{0,4000}>/g
+
+export function footerBlocks (markup: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = []
+  for (const tag of markup.matchAll(FOOTER_TAG)) {
+    if (spans.length > 0 && tag.index < spans[spans.length - 1][1]) continue
+    const openEnd = tag.index + tag[0].length
+    spans.push([tag.index, closingOf(markup, openEnd, tag[1], markup.length)])
+  }
+  return spans
+}
+
+// A dialog over the page (role dialog or alertdialog, aria-modal, an open <dialog>) that is not
+// hidden. Found by its attribute and read up to its own closing tag, so a page's other text is
+// not the dialog's.
+const DIALOG_TAG = /<([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?(?:alert)?dialog\b|\baria-modal\s*=\s*["']?true\b|\sopen\b))[^<>]{0,4000}>/g
+/** What of a dialog is read: what it asks is near its top. */
+const DIALOG_READ_CHARS = 4000
+
+/** The words of each visible dialog, one at a time (a reader that finds what it wants stops early). */
+export function * dialogTexts (markup: string): Generator<string> {
+  for (const tag of markup.matchAll(DIALOG_TAG)) {
+    const name = tag[1]
+    // "open" makes a dialog only of a <dialog>.
+    if (!/\b(?:role|aria-modal)\s*=/.test(tag[0]) && name !== 'dialog') continue
+    if (/\shidden\b|aria-hidden\s*=\s*["']?true|display\s*:\s*none|visibility\s*:\s*hidden/.test(tag[0])) continue
+    const openEnd = tag.index + tag[0].length
+    yield textOf(markup.slice(openEnd, closingOf(markup, openEnd, name, openEnd + DIALOG_READ_CHARS)))
+  }
+}
+
+/** The words of the page's first- and second-level headings. */
+export function headingText (markup: string): string {
+  return [...markup.matchAll(/<h[12]\b[^>]*>([\s\S]{0,400}?)<\/h[12]\s*>/g)].map(m => m[1].replace(/<[^>]*>/g, ' ')).join(' ')
+}

@@ -1,0 +1,45 @@
+import t from 'tap'
+import { closingOf, dialogTexts, elements, footerBlocks, headingText, outermost, textOf } from '../../src/core/markup-elements.js'
+
+// Reading raw markup by its elements (src/core/markup-elements.ts): the pieces recognition builds
+// on, each on the smallest markup that shows it.
+
+t.test('textOf keeps the words and drops scripts, styles, tags and character references', async t => {
+  const words = textOf('<p>Ray&nbsp;ID: <b>abc</b></p><script>var hidden = 1</script><style>p{}</style><style-swatch>kept</style-swatch>')
+  t.same(words.split(/\s+/).filter(Boolean), ['Ray', 'ID:', 'abc', 'kept'])
+})
+
+t.test('elements runs each element to its first closing tag; an unclosed one runs to the end only when asked', async t => {
+  const markup = '<nav>a</nav><p>x</p><nav>b'
+  t.same(elements(markup, 'nav', false), [[0, 12]])
+  t.same(elements(markup, 'nav', true), [[0, 12], [20, markup.length]])
+  t.same(elements('<navigation>', 'nav', true), [], '<navigation> is no <nav>')
+})
+
+t.test('closingOf counts nested elements of the same name, and stops at its limit', async t => {
+  const markup = '<div><div>inner</div>outer</div>after'
+  t.equal(closingOf(markup, 5, 'div', markup.length), markup.indexOf('</div>', 16), 'the outer closing tag, past the inner one')
+  t.equal(closingOf(markup, 5, 'div', 10), 10, 'the limit when the closing tag lies beyond it')
+  t.equal(closingOf('<div>never closed', 5, 'div', 100), '<div>never closed'.length, 'the end of the markup before the limit')
+})
+
+t.test('outermost keeps the spans not inside another', async t => {
+  t.same(outermost([[10, 20], [0, 30], [12, 15], [40, 50]]), [[0, 30], [40, 50]])
+})
+
+t.test('footerBlocks finds footers built of other elements, each read to its own closing tag', async t => {
+  const markup = '<div class="main"><p>body</p></div><div class="site-footer"><div>links</div></div><section role="contentinfo">c</section>'
+  const spans = footerBlocks(markup)
+  t.same(spans.map(([start, end]) => markup.slice(start, end)), ['<div class="site-footer"><div>links</div>', '<section role="contentinfo">c'])
+  t.same(footerBlocks('<div class="footerless">x</div><div class="footer-links">y</div>'), [], 'a class that only begins with "footer" is not one')
+})
+
+t.test('dialogTexts reads visible dialogs only, to their own closing tag', async t => {
+  const markup = '<div role="dialog"><p>Are you human?</p></div><p>outside</p>' +
+    '<div role="dialog" hidden><p>hidden one</p></div><details open><p>not a dialog</p></details><dialog open>native</dialog>'
+  t.same([...dialogTexts(markup)].map(text => text.trim().replace(/\s+/g, ' ')), ['Are you human?', 'native'])
+})
+
+t.test('headingText reads the first- and second-level headings', async t => {
+  t.equal(headingText('<h1>One <i>step</i></h1><h3>not this</h3><h2>Two</h2>').replace(/\s+/g, ' ').trim(), 'One step Two')
+})
