@@ -13,12 +13,16 @@ export function google (f: PageFacts): Detection {
   const form = f.tags.some(tag => tag.name === 'form' && tag.attrs.id === 'captcha-form')
   const widget = findVisibleWidget(f, 'g-recaptcha')
   if (form && widget !== undefined) hits.push({ evidence: 'form #captcha-form with a reCAPTCHA widget (Google sorry page)', sufficient: f.blocking })
+  // Google Scholar's own check: its form #gs_captcha_f, the reCAPTCHA rendered into #gs_captcha_c
+  // by its script (no g-recaptcha class in the markup).
+  const scholar = f.tags.some(tag => tag.name === 'form' && tag.attrs.id === 'gs_captcha_f') ? findVisible(f, tag => tag.attrs.id === 'gs_captcha_c') : undefined
+  if (scholar !== undefined) hits.push({ evidence: 'form #gs_captcha_f with its reCAPTCHA container (Google Scholar)', sufficient: f.blocking })
   if (f.short && /our systems have detected unusual traffic from your computer network/i.test(f.text)) {
     const vendor = vendorOf(f)?.provider
     const googles = vendor === undefined || vendor === 'recaptcha'
     hits.push({ evidence: 'text "our systems have detected unusual traffic" (Google sorry page)', sufficient: googles })
   }
-  return { hits, widget: widget !== undefined ? '.g-recaptcha' : undefined }
+  return { hits, widget: widget !== undefined ? '.g-recaptcha' : scholar !== undefined ? '#gs_captcha_c' : undefined }
 }
 
 export function turnstile (f: PageFacts): Detection {

@@ -78,8 +78,15 @@ export function gateShape (f: PageFacts): GateShape {
 
   const chrome = siteChrome(f)
   const nav = f.tags.some(tag => tag.name === 'article') || chrome.navigation
-  const little = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
-  if (little) signals.push('shape: little else on the page')
+  const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
+  // A site's own check served in its own layout (its header, menus and footer around a CAPTCHA
+  // vendor's widget that asks: Google Scholar's, Bing's): on a short page with no article, the
+  // widget is what there is, and the links are the site's chrome. The vendor's loader must be
+  // there: in a site's layout, an element merely named "captcha" may be anything.
+  const framed = !bare && widget && loader && asks && f.short && !f.tags.some(tag => tag.name === 'article')
+  if (framed) signals.push("shape: a widget that asks, in the site's own layout")
+  const little = bare || framed
+  if (bare) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
   const fields = visibleFields(f, widget)
   if (fields > 0) signals.push('shape: form fields')
@@ -277,8 +284,14 @@ function visibleFields (f: PageFacts, widget: boolean): number {
     !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`) && !(widget && isSearchBox(tag))).length
 }
 
+// A search box by its type or role, or by how the site names it (name "q", or "search" in its
+// name, id, class, placeholder or label: "search__input", "Search by brand").
+const SEARCH_NAME = /(?:^|[^a-z])search(?:[^a-z]|$)/i
+
 function isSearchBox (tag: Tag): boolean {
-  return (tag.attrs.type ?? '').trim().toLowerCase() === 'search' || tag.attrs.role === 'searchbox'
+  const { type, role, name, id, placeholder } = tag.attrs
+  return (type ?? '').trim().toLowerCase() === 'search' || role === 'searchbox' || name === 'q' ||
+    SEARCH_NAME.test(`${name ?? ''} ${id ?? ''} ${tag.attrs.class ?? ''} ${placeholder ?? ''} ${tag.attrs['aria-label'] ?? ''}`)
 }
 
 function originOf (url: string): string {

@@ -154,6 +154,25 @@ t.test("Google's sorry page is named as such", async t => {
   t.notOk(other.challenge?.evidence.some(e => e.includes('Google sorry page')), 'and Google is not named in the evidence')
 })
 
+t.test("Google Scholar's own check is Google's, and an Akamai reference passed to a framed block page names Akamai", async t => {
+  const menu = `<div id="gs_hdr">${['Profile', 'Library', 'Alerts', 'Metrics', 'Settings', 'Sign in'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</div>`
+  const scholar = (container: string): string => page(`${menu}<h1>Please show you're not a robot</h1><form method="GET" id="gs_captcha_f">${container}</form>`,
+    '<script src="//www.google.com/recaptcha/api.js?render=explicit" async defer></script>')
+  const r = recognizePage(observe(scholar('<div id="gs_captcha_c"></div>')))
+  t.equal(r.challenge?.provider, 'google', 'its form and the container its script renders reCAPTCHA into')
+  t.equal(r.widget_selector, '#gs_captcha_c')
+  t.ok(r.challenge?.evidence.includes('form #gs_captcha_f with its reCAPTCHA container (Google Scholar)'))
+  t.not(recognizePage(observe(scholar('<div id="gs_captcha_c" style="display:none"></div>'))).challenge?.provider, 'google', 'not with the container hidden')
+
+  const framed = (src: string): string => page(`<div id="iframe-container"><iframe src="${src}"></iframe></div>`, '<title>Shop | Security</title>')
+  const block = recognizePage(observe(framed('https://static.shop.test/security/BlockandCaptcha.html?RefId=0.86b3afc3.1766565325.1bc5d6e8&ip=1'), 403))
+  t.equal(block.challenge?.provider, 'akamai', 'the edge reference in the frame address names Akamai')
+  t.notOk(recognizePage(observe(framed('https://static.shop.test/security/BlockandCaptcha.html?RefId=0.86b3afc3.17665653250.1bc5d6e8'), 403)).challenge?.provider === 'akamai',
+    'not a number that only looks like one (eleven digits where the epoch has ten)')
+  const video = page(`<h1>Trailer</h1>${'<p>Watch the trailer of the film, then read the reviews below.</p>'.repeat(12)}<iframe src="https://video.test/embed?v=0.86b3afc3.1766565325.1bc5d6e8"></iframe>`)
+  t.same(recognizePage(observe(video)), { page_kind: 'content' }, 'on an ordinary page the same address decides nothing')
+})
+
 t.test('a blank page that sends the browser on to a captcha page', async t => {
   const punish = page('<script>var u=location.protocol+"//shop.test/item/1.html/_____tmd_____/punish?x5secdata=abc&x5step=1";location.replace(u)</script>')
   const r = recognizePage(observe(punish))

@@ -92,7 +92,7 @@ t.test('"not a robot" and "are you human?" in the languages the shape reads', as
     'Non sono un robot', 'Sei umano?', 'Ik ben geen robot', 'Ben je een mens?', 'Nie jestem robotem', 'Czy jesteś człowiekiem?', 'Nejsem robot',
     'Robot değilim', 'İnsan mısınız?', 'Tôi không phải là người máy', 'Xác minh bạn là con người', 'Saya bukan robot',
     'ロボットではありません', 'ロボットでないことを確認してください', '로봇이 아닙니다', '자동입력 방지', 'أنا لست روبوتًا', 'אני לא רובוט', 'Δεν είμαι ρομπότ',
-    'Veuillez résoudre le défi ci-dessous', 'Please complete the challenge below to confirm you are human', 'Confirm you are human', 'Select all squares containing a duck',
+    'Veuillez résoudre le défi ci-dessous', 'Please solve the challenge below to continue', 'Please complete the challenge below to confirm you are human', 'Confirm you are human', 'Select all squares containing a duck',
     'ฉันไม่ใช่โปรแกรมอัตโนมัติ', 'Vérification de sécurité', 'Verificación de seguridad', 'Verificação de segurança',
     'Controllo di sicurezza', 'Beveiligingscontrole', 'Weryfikacja bezpieczeństwa', 'Bezpečnostní kontrola', 'Güvenlik doğrulaması', 'Kiểm tra bảo mật',
     'Verifikasi keamanan', 'セキュリティチェック', '보안 확인',
@@ -103,7 +103,7 @@ t.test('"not a robot" and "are you human?" in the languages the shape reads', as
   }
   for (const words of ['Prefieres un humano', 'Ein Roboterarm', 'Les robots de cuisine', 'Musei umanistici', 'Robot süpürge', 'ロボット掃除機',
     // Advice and ordinary pages that share words with a check: imperatives, not a check in progress.
-    'One last step: confirm your email', 'Made by a human, not AI', 'Report suspicious activity on your account', 'Complete the challenge and earn your badge',
+    'One last step: confirm your email', 'Made by a human, not AI', 'Report suspicious activity on your account', 'Complete the challenge and earn your badge', 'Take the quiz below to continue the course',
     'Select all images that you want to download', 'ログアウトしました。不正アクセス防止のため、ブラウザを閉じてください。', '请检查您的浏览器设置或网络连接后重试',
     '브라우저를 확인해 주세요', 'Lütfen tarayıcınızı kontrol edin', 'Silakan memeriksa browser Anda', 'Ihr Termin zur Sicherheitsprüfung', 'Do customers think you are a bot?']) t.notOk(asks(words), `${words}: not a request`)
 })
@@ -461,6 +461,35 @@ t.test("a site's search box in its header does not make its check page a form", 
   t.equal(recognizePage(observe(check('<input type="search" name="q">'))).challenge?.provider, 'turnstile', 'a search box')
   t.equal(recognizePage(observe(check('<input name="q" role="searchbox">'))).challenge?.provider, 'turnstile', 'a search box by its role')
   t.not(recognizePage(observe(check('<input type="email" name="email">'))).page_kind, 'challenge', 'a field to fill in is the page\'s purpose')
+})
+
+t.test("a site's own check in its own layout: a CAPTCHA vendor's widget that asks, its header and menus around it", async t => {
+  const menu = `<header><nav>${['Jobs', 'Companies', 'Salaries', 'Courses', 'Blog'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</nav>` +
+    '<form action="/search"><input type="text" class="search__input" name="search" placeholder="Search by name"><button>Go</button></form></header>'
+  const footer = `<footer>${['About', 'Privacy', 'Terms', 'Help'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</footer>`
+  const loader = '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>'
+  const check = (body: string, head = loader): string => page(`${menu}${body}${footer}`, head)
+  const step = '<h1>One last step</h1><p>Please solve the challenge below to continue.</p><div class="cf-turnstile" data-sitekey="x"></div>'
+  const r = recognizePage(observe(check(step)))
+  t.equal(r.challenge?.provider, 'turnstile', 'the widget that asks is the page')
+  t.ok(r.challenge?.evidence.includes("shape: a widget that asks, in the site's own layout"), 'the signal is evidence')
+  t.notOk(r.challenge?.evidence.includes('shape: little else on the page'), 'the page is not bare')
+  t.notOk(gateShape(factsOf(observe(check(step.replace('class="cf-turnstile"', 'id="captcha-box"'), '')))).gate, 'an element named "captcha" without a vendor loader is not enough in a layout')
+  t.notOk(gateShape(factsOf(observe(check(step.replace('<h1>One last step</h1><p>Please solve the challenge below to continue.</p>', '<h1>Contact</h1>'))))).gate, 'a widget that asks nothing')
+  t.notOk(gateShape(factsOf(observe(check(`<article>${step}</article>`)))).gate, 'inside an article')
+  t.notOk(gateShape(factsOf(observe(check(`${step}${PROSE}`)))).gate, 'beside more words than a notice')
+  t.notOk(gateShape(factsOf(observe(check(`${step}<input type="email" name="email">`)))).gate, 'beside a field to fill in')
+})
+
+t.test("a site's search box beside a widget is known by its name too", async t => {
+  const gate = (field: string): boolean => gateShape(factsOf(observe(page(`<form action="/find">${field}</form><h1>Security check</h1><div class="h-captcha" data-sitekey="x"></div>`,
+    '<script src="https://hcaptcha.com/1/api.js"></script>')))).gate
+  for (const field of ['<input name="q">', '<input type="text" name="search">', '<input id="site-search" type="text">', '<input type="text" placeholder="Search products">', '<input type="text" aria-label="Search">']) {
+    t.ok(gate(field), `${field}: a search box`)
+  }
+  for (const field of ['<input type="text" name="username">', '<input type="text" name="researcher">', '<input type="text" placeholder="Searching for a job? Leave your email">']) {
+    t.notOk(gate(field), `${field}: a field to fill in`)
+  }
 })
 
 t.test('a refusal that names the security layer which made it is a block, however much it explains', async t => {
