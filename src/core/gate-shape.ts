@@ -4,10 +4,10 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { LOADING_CAPTION, NAVIGATES, countWords, looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, tagsOf, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
-import { VERIFY_HEADING, VERIFY_TEXT } from './gate-words.js'
+import { VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
 import { dialogTexts, elements, footerBlocks, headingText, outermost, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 
@@ -46,10 +46,12 @@ export function gateShape (f: PageFacts): GateShape {
   const signals: string[] = []
   const loader = f.tags.some(tag => tag.name === 'script' && /recaptcha|hcaptcha|turnstile/i.test(tag.attrs.src ?? ''))
   const widget = f.tags.some(tag => isWidget(tag, loader))
+  // What the form holding the widget holds besides it, if a form does.
+  const widgetForm = widget ? formsHolding(f.markup, tag => isWidget(tag, loader)) : []
   if (widget) signals.push('shape: verification widget')
   const headings = headingText(f.markup)
   // A vendor's template is read on a page of any length: its wording is its own.
-  const asks = VERIFY_HEADING.test(f.title) || VERIFY_HEADING.test(headings) || (f.short && VERIFY_TEXT.test(f.text)) || dialogAsks(f.markup) ||
+  const asks = VERIFY_HEADING.test(f.title) || VERIFY_HEADING.test(headings) || (f.short && VERIFY_TEXT.test(f.text)) || dialogAsks(f.markup, VERIFY_TEXT) ||
     DISTIL_TEMPLATE.test(f.text)
   if (asks) signals.push('shape: asks for verification')
   const action = singleAction(f)
@@ -77,31 +79,38 @@ export function gateShape (f: PageFacts): GateShape {
   if (refusedAsBot) signals.push('shape: a security layer refused it')
 
   const chrome = siteChrome(f)
+  // A short notice, or one that is short once the site's chrome around it is left out.
+  const notice = f.short || chrome.mainWords <= SHORT_NOTICE_MAX_WORDS
   const nav = f.tags.some(tag => tag.name === 'article') || chrome.navigation
   const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
   // A site's own check served in its own layout (its header, menus and footer around a CAPTCHA
   // vendor's widget that asks: Google Scholar's, Bing's): on a short page with no article, the
   // widget is what there is, and the links are the site's chrome. The vendor's loader must be
   // there: in a site's layout, an element merely named "captcha" may be anything.
-  const framed = !bare && widget && loader && asks && f.short && !f.tags.some(tag => tag.name === 'article')
+  // It asks in so many words (not the bare word "captcha", not a cart's "continue shopping"), and
+  // the form that holds the widget has nothing else to fill in or choose (a poll's, a lookup's).
+  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(f.text)) || dialogAsks(f.markup, VERIFY_STEP)
+  const framed = !bare && widget && loader && asksForStep && notice && !f.tags.some(tag => tag.name === 'article') &&
+    !widgetForm.some(tag => isField(tag) || isChoice(tag))
   if (framed) signals.push("shape: a widget that asks, in the site's own layout")
   const little = bare || framed
   if (bare) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
-  const fields = visibleFields(f, widget)
+  const fields = visibleFields(f, widget, widgetForm)
   if (fields > 0) signals.push('shape: form fields')
 
   const path = CHALLENGE_PATH.test(pathOf(f.url))
   if (path) signals.push('shape: challenge path')
   if (f.challengeStatus) signals.push(`shape: status ${f.status ?? ''}`.trim())
   if (f.short) signals.push('shape: short notice')
-  const cameBackWrong = f.short || f.challengeStatus || path
+  else if (notice) signals.push("shape: short notice inside the site's chrome")
+  const cameBackWrong = notice || f.challengeStatus || path
 
   // The step itself: a widget on a notice, or a request for verification with one thing to do (or
   // a page that retries by itself, or answered with a status providers serve their checks with),
   // or a bot check's own page answered with such a status, or a page that is only there to run
   // its script before anything is shown.
-  const step = (widget && (f.short || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
+  const step = (widget && (notice || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
@@ -165,7 +174,7 @@ const FILLS = /\.value\s*=(?!=)/
 
 function submitsItself (f: PageFacts, links: number): boolean {
   const onItsWay = f.blank || (f.short && (IN_TRANSIT.test(f.text) || LOADING_CAPTION.test(f.text)))
-  if (!onItsWay || links > 2 || visibleFields(f, false) > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
+  if (!onItsWay || links > 2 || visibleFields(f, false, []) > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
   const origin = originOf(f.url)
   return f.tags.some(tag => tag.name === 'form' && tag.attrs.action !== undefined && tag.attrs.action.trim() !== '' && originOf(resolve(tag.attrs.action, f.url)) === origin)
 }
@@ -207,16 +216,25 @@ function visibleControls (f: PageFacts, enabledOnly = false): number {
 const LINK = /<a\b[^>]*\shref\s*=/g
 const NAV_MAX_LINKS = 2
 
-function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, navigation: boolean } {
+function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, navigation: boolean, mainWords: number } {
   const footers = outermost([...elements(f.markup, 'footer', false), ...footerBlocks(f.markup)])
-  let outside = ''
-  let from = 0
-  for (const [start, end] of footers) { outside += f.markup.slice(from, start); from = end }
-  outside += f.markup.slice(from)
+  const outside = without(f.markup, footers)
   const navigation = elements(outside, 'nav', true).some(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
   const footerLinks = footers.reduce((sum, [start, end]) => sum + (f.markup.slice(start, end).match(LINK)?.length ?? 0), 0)
   const footerWords = footers.reduce((sum, [start, end]) => sum + countWords(textOf(f.markup.slice(start, end))), 0)
-  return { footerLinks, footerWords, navigation }
+  // The words of the page's own part: all but its head, header, navigation, asides and footers,
+  // hidden words counted too (so a hidden menu never makes a page look shorter than it is).
+  const chrome = outermost(['head', 'header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)))
+  const mainWords = countWords(textOf(without(outside, chrome)))
+  return { footerLinks, footerWords, navigation, mainWords }
+}
+
+// The markup with the given spans (sorted, not overlapping) cut out.
+function without (markup: string, spans: Array<[number, number]>): string {
+  let kept = ''
+  let from = 0
+  for (const [start, end] of spans) { kept += markup.slice(from, start); from = end }
+  return kept + markup.slice(from)
 }
 
 // A script element the browser runs (not JSON data or a template).
@@ -277,11 +295,27 @@ function singleAction (f: PageFacts): boolean {
 // Fields a person types into, apart from the one a captcha asks for and, beside a challenge
 // widget, the site's search box, which a site's header carries on every page, its gate included
 // (Bing's check page). Without a widget a search box may be the page's purpose (no results for
-// "captcha").
-function visibleFields (f: PageFacts, widget: boolean): number {
-  return f.tags.filter(tag => !looksHidden(tag) && (tag.name === 'textarea' ||
-    (tag.name === 'input' && /^(?:|text|email|password|tel|search|number|url)$/i.test((tag.attrs.type ?? '').trim()))) &&
-    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`) && !(widget && isSearchBox(tag))).length
+// "captcha"); inside the widget's own form it is what the widget guards (a records lookup).
+function visibleFields (f: PageFacts, widget: boolean, widgetForm: Tag[]): number {
+  const count = (tags: Tag[], spared: (tag: Tag) => boolean): number => tags.filter(tag => isField(tag) && !spared(tag)).length
+  if (!widget) return count(f.tags, () => false)
+  return count(f.tags, isSearchBox) + count(widgetForm, tag => !isSearchBox(tag))
+}
+
+// A visible field a person types into, not the one a captcha asks for.
+function isField (tag: Tag): boolean {
+  return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && /^(?:|text|email|password|tel|search|number|url)$/i.test((tag.attrs.type ?? '').trim()))) &&
+    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)
+}
+
+// A visible choice to make: a list, a radio button, a checkbox.
+function isChoice (tag: Tag): boolean {
+  return !looksHidden(tag) && (tag.name === 'select' || (tag.name === 'input' && /^(?:radio|checkbox)$/i.test((tag.attrs.type ?? '').trim())))
+}
+
+// The elements of the forms that hold an element `holds` picks out.
+function formsHolding (markup: string, holds: (tag: Tag) => boolean): Tag[] {
+  return elements(markup, 'form', true).map(([start, end]) => tagsOf(markup.slice(start, end))).filter(tags => tags.some(holds)).flat()
 }
 
 // A search box by its type or role, or by how the site names it (name "q", or "search" in its
@@ -303,7 +337,7 @@ function pathOf (url: string): string {
 }
 
 // A bot check that puts its step in a dialog over the page asks there, under a heading of any level.
-function dialogAsks (markup: string): boolean {
-  for (const text of dialogTexts(markup)) if (VERIFY_TEXT.test(text)) return true
+function dialogAsks (markup: string, words: RegExp): boolean {
+  for (const text of dialogTexts(markup)) if (words.test(text)) return true
   return false
 }

@@ -3,15 +3,16 @@
 // headings, a dialog and a short page's text, so an article about CAPTCHAs is not one.
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 
-export const VERIFY_TEXT = new RegExp([
+// The phrases that ask for the step in so many words.
+export const VERIFY_STEP = new RegExp([
   'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
   'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
   'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', '(?:abnormal|suspicious) (?:traffic|access|requests)', 'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)',
   '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
   'complete the (?:security check|captcha)', 'security check',
-  '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)', 'the challenge below to continue',
+  '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)', 'solve the challenge below to continue', 'verify yourself to continue',
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
-  'enter the characters', 'type the characters', 'continue shopping', 'one more step', 'solve (?:the|this) (?:puzzle|captcha)',
+  'enter the characters', 'type the characters', 'solve (?:the|this) (?:puzzle|captcha)',
   'slide to (?:verify|complete)', '验证', '驗證',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
@@ -40,5 +41,9 @@ export const VERIFY_TEXT = new RegExp([
   // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
   DISTIL_TEMPLATE.source
 ].join('|'), 'i')
+// A check's way on, which a shop's cart or a sign-up's last page says too: asks only with the
+// rest of the page shaped like a notice, never to make a site's own layout a gate (gate-shape.ts).
+const WAY_ON = ['continue shopping', 'one more step']
+export const VERIFY_TEXT = new RegExp(`${VERIFY_STEP.source}|${WAY_ON.join('|')}`, 'i')
 // A title or heading may name the step by the bare word (a text that merely mentions it may not).
 export const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')

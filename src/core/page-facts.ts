@@ -150,7 +150,8 @@ function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptA
   return { tags: tagsOf(stripped), inlineScript: scripts.join('\n'), noscriptAway }
 }
 
-function tagsOf (markup: string): Tag[] {
+/** The elements' opening tags in a stretch of markup, with their attributes. */
+export function tagsOf (markup: string): Tag[] {
   const tags: Tag[] = []
   for (const [, name, rawAttrs] of markup.matchAll(TAG)) {
     const attrs: Record<string, string> = {}

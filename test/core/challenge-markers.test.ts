@@ -169,6 +169,9 @@ t.test("Google Scholar's own check is Google's, and an Akamai reference passed t
   t.equal(block.challenge?.provider, 'akamai', 'the edge reference in the frame address names Akamai')
   t.notOk(recognizePage(observe(framed('https://static.shop.test/security/BlockandCaptcha.html?RefId=0.86b3afc3.17665653250.1bc5d6e8'), 403)).challenge?.provider === 'akamai',
     'not a number that only looks like one (eleven digits where the epoch has ten)')
+  const turnstile = page('<h1>One last step</h1><p>Please solve the challenge below to continue.</p><div class="cf-turnstile" data-sitekey="x"></div>',
+    '<title>One last step</title><link rel="stylesheet" href="/app.css?v=3.5f3a2b.1700000000.0001"><script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>')
+  t.equal(recognizePage(observe(turnstile)).challenge?.provider, 'turnstile', 'a cache-buster of the same shape, not named as a reference, names nobody')
   const video = page(`<h1>Trailer</h1>${'<p>Watch the trailer of the film, then read the reviews below.</p>'.repeat(12)}<iframe src="https://video.test/embed?v=0.86b3afc3.1766565325.1bc5d6e8"></iframe>`)
   t.same(recognizePage(observe(video)), { page_kind: 'content' }, 'on an ordinary page the same address decides nothing')
 })

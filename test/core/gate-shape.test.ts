@@ -92,7 +92,7 @@ t.test('"not a robot" and "are you human?" in the languages the shape reads', as
     'Non sono un robot', 'Sei umano?', 'Ik ben geen robot', 'Ben je een mens?', 'Nie jestem robotem', 'Czy jesteś człowiekiem?', 'Nejsem robot',
     'Robot değilim', 'İnsan mısınız?', 'Tôi không phải là người máy', 'Xác minh bạn là con người', 'Saya bukan robot',
     'ロボットではありません', 'ロボットでないことを確認してください', '로봇이 아닙니다', '자동입력 방지', 'أنا لست روبوتًا', 'אני לא רובוט', 'Δεν είμαι ρομπότ',
-    'Veuillez résoudre le défi ci-dessous', 'Please solve the challenge below to continue', 'Please complete the challenge below to confirm you are human', 'Confirm you are human', 'Select all squares containing a duck',
+    'Veuillez résoudre le défi ci-dessous', 'Please solve the challenge below to continue', 'Please verify yourself to continue', 'Please complete the challenge below to confirm you are human', 'Confirm you are human', 'Select all squares containing a duck',
     'ฉันไม่ใช่โปรแกรมอัตโนมัติ', 'Vérification de sécurité', 'Verificación de seguridad', 'Verificação de segurança',
     'Controllo di sicurezza', 'Beveiligingscontrole', 'Weryfikacja bezpieczeństwa', 'Bezpečnostní kontrola', 'Güvenlik doğrulaması', 'Kiểm tra bảo mật',
     'Verifikasi keamanan', 'セキュリティチェック', '보안 확인',
@@ -479,6 +479,41 @@ t.test("a site's own check in its own layout: a CAPTCHA vendor's widget that ask
   t.notOk(gateShape(factsOf(observe(check(`<article>${step}</article>`)))).gate, 'inside an article')
   t.notOk(gateShape(factsOf(observe(check(`${step}${PROSE}`)))).gate, 'beside more words than a notice')
   t.notOk(gateShape(factsOf(observe(check(`${step}<input type="email" name="email">`)))).gate, 'beside a field to fill in')
+})
+
+t.test("a site's own pages that carry a widget in its layout stay content (fifth review)", async t => {
+  const loader = '<script src="https://www.google.com/recaptcha/api.js"></script>'
+  const widget = '<div class="g-recaptcha" data-sitekey="x"></div>'
+  const layout = (title: string, main: string): string => page(`<header><a href="/">Acme</a><nav>${['Shop', 'News', 'About', 'Help', 'Login'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</nav>` +
+    `<form action="/search" role="search"><input type="text" name="q" placeholder="Search"><button>Go</button></form></header><main>${main}</main><footer><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer>`,
+  `<title>${title}</title>${loader}`)
+  const content = (html: string): boolean => !gateShape(factsOf(observe(html))).gate
+  const radios = ['Pepperoni', 'Mushroom', 'Pineapple'].map((v, i) => `<label><input type="radio" name="v" value="${i}"> ${v}</label>`).join('')
+  t.ok(content(layout('Poll', `<h1>Vote: best pizza topping</h1><form method="post">${radios}<p>Please confirm you are not a robot.</p>${widget}<button>Vote</button></form>`)), "a poll: the widget's form has choices to make")
+  t.ok(content(layout('Report this listing', `<h1>Report this listing</h1><form method="post"><select name="reason"><option>Spam</option></select><p>Complete the security check below, then submit.</p>${widget}<button>Report</button></form>`)), 'a report form with a list to choose from')
+  t.ok(content(layout('reCAPTCHA demo', `<h1>reCAPTCHA v2 demo</h1><p>Tick the box and press submit to see the token.</p><form method="post">${widget}<button>Submit</button></form>`)), 'a demo names the widget, it does not ask')
+  t.ok(content(layout('Your cart', `<h1>Your cart</h1><p>1 × Blue mug, $12.00</p><a href="/">Continue shopping</a><form method="post" action="/checkout">${widget}<button>Checkout</button></form>`)), "a cart's way on is not a step")
+  t.ok(content(layout('Business entity search', `<h1>Business entity search</h1><form action="/entities"><input type="text" name="q" placeholder="Company name"><p>Complete the security check to search.</p>${widget}<button>Search</button></form>`)),
+    "a lookup: a search box inside the widget's own form is what the widget guards")
+  t.ok(gateShape(factsOf(observe(layout('Create account, step 2', `<h1>One more step</h1><p>Confirm you are human to finish creating your account.</p><form method="post"><input type="hidden" name="token" value="x">${widget}<button>Create account</button></form>`)))).gate,
+    'a step that asks in so many words, with nothing else in its form, is a gate')
+  const mfa = page('<h1>Two-step verification</h1><p>We sent a notification to your phone. Approve it, or complete the challenge below to continue.</p><button>Send again</button>', '<title>Two-step verification</title>')
+  t.ok(content(mfa), 'only "solve the challenge below to continue" asks')
+})
+
+t.test("a notice that is short once the site's header and footer are left out", async t => {
+  const tagline = '<p>Buy and sell electronics, cars, fashion apparel, collectibles, sporting goods, digital cameras, baby items, coupons, and everything else on the marketplace.</p>'
+  const header = `<header><a href="/">Home</a> <a href="/help">Help</a> <a href="/sell">Sell</a>${tagline}</header>`
+  const footer = `<footer>${tagline}${tagline}<a href="/about">About</a> <a href="/privacy">Privacy</a></footer>`
+  const loader = '<script src="https://hcaptcha.com/1/api.js"></script>'
+  const notice = '<h1>Please verify yourself to continue</h1><p>To keep the marketplace a safe place to buy and sell, we will occasionally ask you to verify yourself.</p><div class="h-captcha" data-sitekey="x"></div>'
+  const check = (main: string): string => page(`${header}${main}${footer}`, `<title>Security measure</title>${loader}`)
+  const r = recognizePage(observe(check(notice)))
+  t.equal(r.challenge?.provider, 'hcaptcha')
+  t.ok(r.challenge?.evidence.includes("shape: short notice inside the site's chrome"), 'the signal is evidence')
+  t.notOk(r.challenge?.evidence.includes('shape: short notice'), 'the page as a whole is not short')
+  t.notOk(gateShape(factsOf(observe(check(`${notice}${PROSE}`)))).gate, 'a longer page of its own is not')
+  t.notOk(gateShape(factsOf(observe(check(`${notice}<div style="display:none">${PROSE}</div>`)))).gate, "hidden words of the page's own part count: they never make it look shorter")
 })
 
 t.test("a site's search box beside a widget is known by its name too", async t => {
