@@ -141,6 +141,9 @@ export interface FirstScore { gates: number, recognized: number, provider_right:
  * The held-out pages scored whole and batch by batch, with each batch's first score (before any
  * rule looked at its pages) beside it: which number is blind is said, not implied.
  */
+/** How many of the latest blind batches are pooled on their own. */
+const LATEST_BATCHES = 4
+
 function heldOutViews (outcomes: Outcome[], firstScores: Record<string, FirstScore>): string[] {
   const heldOut = outcomes.filter(o => o.split === 'held_out')
   const examined = heldOut.filter(o => o.examined !== undefined)
@@ -157,11 +160,15 @@ function heldOutViews (outcomes: Outcome[], firstScores: Record<string, FirstSco
         lines.push(`  - batch ${batch} blind, as first scored with the rules of commit ${first.rules_at}: ${first.recognized}/${first.gates} gates recognized, ${first.provider_right}/${first.gates} = ${pct(first.provider_right, first.gates)} with the right provider, ${first.false_positives} false positive${first.false_positives === 1 ? '' : 's'} among ${first.other_pages} other pages`)
       }
     }
-    const blind = Object.values(firstScores)
-    if (blind.length > 1) {
-      const sum = (key: keyof Omit<FirstScore, 'rules_at'>): number => blind.reduce((total, first) => total + first[key], 0)
-      lines.push(`- the blind batches pooled: ${sum('recognized')}/${sum('gates')} gates recognized, ${sum('provider_right')}/${sum('gates')} = ${pct(sum('provider_right'), sum('gates'))} with the right provider, ${sum('false_positives')} false positive${sum('false_positives') === 1 ? '' : 's'} among ${sum('other_pages')} other pages`)
+    // Pooled over all blind batches, and over the latest ones: rules grow batch by batch, so the
+    // latest say how they do now on pages nobody here has seen.
+    const blind = Object.entries(firstScores).sort(([a], [b]) => Number(a) - Number(b)).map(([, first]) => first)
+    const pooled = (label: string, scores: FirstScore[]): string => {
+      const sum = (key: keyof Omit<FirstScore, 'rules_at'>): number => scores.reduce((total, first) => total + first[key], 0)
+      return `- ${label}: ${sum('recognized')}/${sum('gates')} gates recognized, ${sum('provider_right')}/${sum('gates')} = ${pct(sum('provider_right'), sum('gates'))} with the right provider, ${sum('false_positives')} false positive${sum('false_positives') === 1 ? '' : 's'} among ${sum('other_pages')} other pages`
     }
+    if (blind.length > 1) lines.push(pooled('the blind batches pooled', blind))
+    if (blind.length > LATEST_BATCHES) lines.push(pooled(`the latest ${LATEST_BATCHES} blind batches pooled`, blind.slice(-LATEST_BATCHES)))
   }
   if (examined.length > 0) {
     lines.push('', 'Examined held-out pages (a rule was changed after their wrong answer was seen, so their answers now are not blind; they stay scored above):', '')
