@@ -79,19 +79,24 @@ export function gateShape (f: PageFacts): GateShape {
   if (refusedAsBot) signals.push('shape: a security layer refused it')
 
   const chrome = siteChrome(f)
-  // A short notice, or one that is short once the site's chrome around it is left out.
-  const notice = f.short || chrome.mainWords <= SHORT_NOTICE_MAX_WORDS
+  // It asks in so many words (not the bare word "captcha", not a cart's "continue shopping").
+  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(f.text)) || dialogAsks(f.markup, VERIFY_STEP)
+  // A short notice; or one that is short once the site's chrome around it is left out, that asks
+  // in so many words and holds a vendor's widget itself (its frame, or its container with the
+  // loader), not in the header or footer: a footer's "protected by reCAPTCHA" line or a help
+  // page's screenshot named "captcha" makes no notice of a thank-you page (sixth review).
+  const notice = f.short || (chrome.mainWords <= SHORT_NOTICE_MAX_WORDS && asksForStep &&
+    tagsOf(chrome.main).some(tag => isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))))
   const nav = f.tags.some(tag => tag.name === 'article') || chrome.navigation
   const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
   // A site's own check served in its own layout (its header, menus and footer around a CAPTCHA
   // vendor's widget that asks: Google Scholar's, Bing's): on a short page with no article, the
   // widget is what there is, and the links are the site's chrome. The vendor's loader must be
-  // there: in a site's layout, an element merely named "captcha" may be anything.
-  // It asks in so many words (not the bare word "captcha", not a cart's "continue shopping"), and
-  // the form that holds the widget has nothing else to fill in or choose (a poll's, a lookup's).
-  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(f.text)) || dialogAsks(f.markup, VERIFY_STEP)
+  // there: in a site's layout, an element merely named "captcha" may be anything. The form that
+  // holds the widget has nothing else to fill in or choose (a poll's, a lookup's), and the page
+  // carries no more words than a gate, footers aside (a header can hold an article's hero).
   const framed = !bare && widget && loader && asksForStep && notice && !f.tags.some(tag => tag.name === 'article') &&
-    !widgetForm.some(tag => isField(tag) || isChoice(tag))
+    f.words - chrome.footerWords <= GATE_MAX_WORDS && !widgetForm.some(tag => isField(tag) || isChoice(tag))
   if (framed) signals.push("shape: a widget that asks, in the site's own layout")
   const little = bare || framed
   if (bare) signals.push('shape: little else on the page')
@@ -216,7 +221,7 @@ function visibleControls (f: PageFacts, enabledOnly = false): number {
 const LINK = /<a\b[^>]*\shref\s*=/g
 const NAV_MAX_LINKS = 2
 
-function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, navigation: boolean, mainWords: number } {
+function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, navigation: boolean, main: string, mainWords: number } {
   const footers = outermost([...elements(f.markup, 'footer', false), ...footerBlocks(f.markup)])
   const outside = without(f.markup, footers)
   const navigation = elements(outside, 'nav', true).some(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
@@ -225,8 +230,8 @@ function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, 
   // The words of the page's own part: all but its head, header, navigation, asides and footers,
   // hidden words counted too (so a hidden menu never makes a page look shorter than it is).
   const chrome = outermost(['head', 'header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)))
-  const mainWords = countWords(textOf(without(outside, chrome)))
-  return { footerLinks, footerWords, navigation, mainWords }
+  const main = without(outside, chrome)
+  return { footerLinks, footerWords, navigation, main, mainWords: countWords(textOf(main)) }
 }
 
 // The markup with the given spans (sorted, not overlapping) cut out.

@@ -6,7 +6,55 @@
 // The words of a stretch of markup, roughly as a person reads them, hidden ones too: scripts,
 // styles, tags and character references left out.
 export function textOf (markup: string): string {
-  return markup.replace(/<(script|style)(?=[\s/>])[\s\S]*?<\/\1\s*>/g, ' ').replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
+  return replaceElements(markup, /<(script|style)(?=[\s/>])/gi, () => ' ').replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
+}
+
+/**
+ * Each element whose opening tag `open` finds (a global pattern, the element's name its first
+ * group), up to its first closing tag, replaced by what `replace` makes of its opening tag and
+ * body: what `markup.replace(/<(name)…>([\s\S]*?)<\/\1\s*>/gi, …)` does, in one pass. An opening
+ * tag with no closing tag after it stays as it is, known at once by the last closing tag of its
+ * name: a lazy pattern would read the rest of the page for each such tag.
+ */
+export function replaceElements (markup: string, open: RegExp, replace: (tag: RegExpExecArray, body: string) => string): string {
+  const lastClose = new Map<string, number>()
+  const closer = (name: string): RegExp => new RegExp(`</${name}\\s*>`, 'gi')
+  const lastCloseOf = (name: string): number => {
+    let last = lastClose.get(name)
+    if (last === undefined) {
+      last = -1
+      for (const close of markup.matchAll(closer(name))) last = close.index
+      lastClose.set(name, last)
+    }
+    return last
+  }
+  let kept = ''
+  let from = 0
+  open.lastIndex = 0
+  for (let tag = open.exec(markup); tag !== null; tag = open.exec(markup)) {
+    const name = tag[1].toLowerCase()
+    const bodyStart = tag.index + tag[0].length
+    if (lastCloseOf(name) < bodyStart) { open.lastIndex = tag.index + 1; continue }
+    const close = closer(name)
+    close.lastIndex = bodyStart
+    const end = close.exec(markup)!
+    kept += markup.slice(from, tag.index) + replace(tag, markup.slice(bodyStart, end.index))
+    from = open.lastIndex = end.index + end[0].length
+  }
+  return kept + markup.slice(from)
+}
+
+/** The markup without its comments (`<!-- … -->`); a comment never closed stays, as it would with a lazy pattern. */
+export function withoutComments (markup: string): string {
+  let kept = ''
+  let from = 0
+  for (let start = markup.indexOf('<!--'); start !== -1; start = markup.indexOf('<!--', from)) {
+    const end = markup.indexOf('-->', start + 4)
+    if (end === -1) break
+    kept += markup.slice(from, start)
+    from = end + 3
+  }
+  return kept + markup.slice(from)
 }
 
 // Where each <name> element runs to its first closing tag, in one pass over lower-cased markup (an

@@ -2,6 +2,7 @@
 // rendered HTML, visible text and headers, plus the small predicates the detectors share.
 // Pure, like the rest of src/core.
 import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
+import { replaceElements, withoutComments } from './markup-elements.js'
 
 // Interstitials and denial notices run to a few dozen words (Cloudflare's block
 // page, the longest common one, is ~120 but has a decisive title); a page with
@@ -134,12 +135,12 @@ const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 // Bodies whose markup is not elements of the page: script source, style, and
 // fallbacks a script-enabled Chromium does not render.
 // The name ends where the tag's name does: <style-swatch> is another element.
-const OPAQUE_BODY = /<(script|style|textarea|title|template|noscript)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/\1\s*>/gi
+const OPAQUE_OPEN = /<(script|style|textarea|title|template|noscript)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi
 
 function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[] } {
   const scripts: string[] = []
   const fallbacks: string[] = []
-  const stripped = html.replace(/<!--[\s\S]*?-->/g, '').replace(OPAQUE_BODY, (_m, name: string, attrs: string, body: string) => {
+  const stripped = replaceElements(withoutComments(html), OPAQUE_OPEN, ([, name, attrs], body) => {
     if (name.toLowerCase() === 'script' && !/type\s*=\s*["']?application\/(?:ld\+)?json/i.test(attrs)) scripts.push(body)
     if (name.toLowerCase() === 'noscript') fallbacks.push(body)
     return `<${name}${attrs}></${name}>`

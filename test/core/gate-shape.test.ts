@@ -516,6 +516,22 @@ t.test("a notice that is short once the site's header and footer are left out", 
   t.notOk(gateShape(factsOf(observe(check(`${notice}<div style="display:none">${PROSE}</div>`)))).gate, "hidden words of the page's own part count: they never make it look shorter")
 })
 
+t.test("a page short only without its chrome is a notice only when it asks and holds a vendor's widget itself (sixth review)", async t => {
+  const header = '<header class="site-header"><a href="/">Acme</a> <a href="/shop">Shop</a> <a href="/help">Help</a></header>'
+  const footer = (extra = ''): string => `<footer class="site-footer">${Array.from({ length: 30 }, (_, i) => `<a href="/f${i}">Footer link number ${i}</a>`).join(' ')}` +
+    `<p>Registered in England and Wales, company number 01234567. All rights reserved. Prices include VAT where applicable.</p>${extra}</footer>`
+  const content = (main: string, head = '', extra = ''): boolean => !gateShape(factsOf(observe(page(`${header}<main>${main}</main>${footer(extra)}`, head)))).gate
+  t.ok(content('<h1>Thank you!</h1><p>Your message has been sent. We will get back to you within two working days.</p>',
+    '<title>Thank you</title><script src="https://www.google.com/recaptcha/api.js?render=k"></script>', '<p class="recaptcha-terms">This site is protected by reCAPTCHA.</p>'),
+  "a thank-you page with the footer's reCAPTCHA line")
+  t.ok(content('<h1>Complete your payment</h1><p>Your bank asks you to confirm this payment.</p><iframe src="https://acs.bank.test/3ds2/challenge?tx=1"></iframe>', '<title>Checkout</title>'), "a bank's 3-D Secure step")
+  t.ok(content('<h1>Security checkup</h1><p>Review your recent sign-ins and recovery options.</p><button>Start checkup</button>', '<title>Security checkup</title>'), 'an account page that names a security check')
+  t.ok(content('<h1>Turning on spam protection</h1><p>Open Settings, then switch on spam protection.</p><img src="/help/img/captcha-settings.png" alt="Settings">', '<title>Help</title>'), "a help page's screenshot")
+  const hero = page(`<header class="hero"><nav>${['Home', 'Blog', 'About', 'Shop'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</nav><h1>How human verification works</h1>${PROSE}${PROSE}${PROSE}</header>` +
+    '<main><div class="g-recaptcha" data-sitekey="k"></div></main>', '<title>Human verification explained</title><script src="https://www.google.com/recaptcha/api.js"></script>')
+  t.notOk(gateShape(factsOf(observe(hero))).gate, 'an article in a hero header is more words than a gate, whatever element holds it')
+})
+
 t.test("a site's search box beside a widget is known by its name too", async t => {
   const gate = (field: string): boolean => gateShape(factsOf(observe(page(`<form action="/find">${field}</form><h1>Security check</h1><div class="h-captcha" data-sitekey="x"></div>`,
     '<script src="https://hcaptcha.com/1/api.js"></script>')))).gate

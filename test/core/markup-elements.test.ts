@@ -1,5 +1,5 @@
 import t from 'tap'
-import { closingOf, dialogTexts, elements, footerBlocks, headingText, outermost, textOf } from '../../src/core/markup-elements.js'
+import { closingOf, dialogTexts, elements, footerBlocks, headingText, outermost, replaceElements, textOf, withoutComments } from '../../src/core/markup-elements.js'
 
 // Reading raw markup by its elements (src/core/markup-elements.ts): the pieces recognition builds
 // on, each on the smallest markup that shows it.
@@ -42,4 +42,23 @@ t.test('dialogTexts reads visible dialogs only, to their own closing tag', async
 
 t.test('headingText reads the first- and second-level headings', async t => {
   t.equal(headingText('<h1>One <i>step</i></h1><h3>not this</h3><h2>Two</h2>').replace(/\s+/g, ' ').trim(), 'One step Two')
+})
+
+t.test('replaceElements does what the lazy pattern does, an unclosed opening tag left as it is', async t => {
+  const lazy = /<(script|style)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/\1\s*>/gi
+  const open = /<(script|style)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi
+  for (const markup of [
+    '<p>a</p><script>var x = "<b>"</script><p>b</p>', '<STYLE a>p{}</style ><style-swatch>kept</style-swatch>', '<script>never closed<p>text</p>',
+    '<style a><style a><style a></style>after', '<script src="x.js"></script><script>1</SCRIPT><script>2', '<style>a</script>b</style><script>c</style>d</script>',
+    '<script a=">">x</script>', '<script '.repeat(50), ''
+  ]) {
+    t.equal(replaceElements(markup, open, ([, name, attrs], body) => `[${name}|${attrs}|${body}]`),
+      markup.replace(lazy, (_m, name: string, attrs: string, body: string) => `[${name}|${attrs}|${body}]`), JSON.stringify(markup))
+  }
+})
+
+t.test('withoutComments does what the lazy pattern does, an unclosed comment left as it is', async t => {
+  for (const markup of ['a<!-- b -->c<!--d-->e', '<!-->x-->y', 'a<!-- never closed', '<!-- one --><!-- two', '<!--'.repeat(20), 'no comment']) {
+    t.equal(withoutComments(markup), markup.replace(/<!--[\s\S]*?-->/g, ''), JSON.stringify(markup))
+  }
 })
