@@ -352,6 +352,13 @@ t.test('panel exchange, lease and control', async (t) => {
     await waitForControl(v.page)
     await waitForFrames(v.page)
 
+    // The panel gives up on a poll after 2.5 s; on a loaded machine releasing and taking control
+    // takes longer than that, and the held request would be gone. Its give-up waits while the
+    // answer is held (only the stale check is under test here), and is put back after.
+    await v.page.evaluate(() => {
+      (window as any).afhttpTestAbort = AbortController.prototype.abort
+      AbortController.prototype.abort = function () {}
+    })
     const net = await v.page.createCDPSession()
     let held = ''
     let heldBody = ''
@@ -375,6 +382,7 @@ t.test('panel exchange, lease and control', async (t) => {
     // Polls run one after another, so none is answered while this one is held back.
     const { status_answers: answered, status_stale: staleBefore } = await stats()
     await net.send('Fetch.continueRequest', { requestId: held })
+    await v.page.evaluate(() => { AbortController.prototype.abort = (window as any).afhttpTestAbort })
     await v.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.status_answers > n, { timeout: 20_000 }, answered)
     const after = await stats()
     // (The load-time poll may have met the same race by itself before: counted apart.)
