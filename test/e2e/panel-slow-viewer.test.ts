@@ -89,8 +89,6 @@ t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full 
     const [slowMid, fastMid] = [await stats(slow.page), await stats(fast.page)]
     const leanFrom = (await widths(slow.page)).length
     await slow.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.frames >= n + 5, { timeout: 30_000 }, slowMid.frames)
-    // A loaded machine can leave the fast viewer without a frame in that stretch: wait for two.
-    await fast.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.frames >= n + 2, { timeout: 30_000 }, fastMid.frames)
     stretch = { slowMid, fastMid, slowEnd: await stats(slow.page), fastEnd: await stats(fast.page), leanFrom }
     if (triesOfFull() === tries || attempt === 4) break
     await slowAloneOnLean()
