@@ -87,7 +87,8 @@ export function gateShape (f: PageFacts): GateShape {
   // page's screenshot named "captcha" makes no notice of a thank-you page (sixth review).
   const notice = f.short || (chrome.mainWords <= SHORT_NOTICE_MAX_WORDS && asksForStep &&
     tagsOf(chrome.main).some(tag => isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))))
-  const nav = f.tags.some(tag => tag.name === 'article') || chrome.navigation
+  const article = f.tags.some(tag => tag.name === 'article')
+  const nav = article || chrome.navigation
   const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
   // A site's own check served in its own layout (its header, menus and footer around a CAPTCHA
   // vendor's widget that asks: Google Scholar's, Bing's): on a short page with no article, the
@@ -95,7 +96,7 @@ export function gateShape (f: PageFacts): GateShape {
   // there: in a site's layout, an element merely named "captcha" may be anything. The form that
   // holds the widget has nothing else to fill in or choose (a poll's, a lookup's), and the page
   // carries no more words than a gate, footers aside (a header can hold an article's hero).
-  const framed = !bare && widget && loader && asksForStep && notice && !f.tags.some(tag => tag.name === 'article') &&
+  const framed = !bare && widget && loader && asksForStep && notice && !article &&
     f.words - chrome.footerWords <= GATE_MAX_WORDS && !widgetForm.some(tag => isField(tag) || isChoice(tag))
   if (framed) signals.push("shape: a widget that asks, in the site's own layout")
   const little = bare || framed
