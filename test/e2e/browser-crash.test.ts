@@ -73,7 +73,10 @@ t.test('a renderer hung by while(true){}: bounded answers everywhere', async (t)
 
   const h0 = Date.now()
   const health = await host.api('/health')
-  t.ok(Date.now() - h0 < 3_000, '/health stays bounded while a tab hangs')
+  // Bounded, not fast: its checks get 1.5 s (src/routes/health.ts); an unbounded probe of the hung
+  // tab would wait for the 30 s protocol timeout. A loaded CI machine took over 3 s to answer.
+  const healthMs = Date.now() - h0
+  t.ok(healthMs < 10_000, `/health stays bounded while a tab hangs (${healthMs} ms)`)
   t.ok([200, 503].includes(health.status))
 
   const other = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/article` }) })).json() as { ok: boolean }
