@@ -8,7 +8,7 @@ import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHi
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
-import { dialogTexts, elements, footerBlocks, headingText, outermost, textOf } from './markup-elements.js'
+import { dialogTexts, elements, footerBlocks, headingText, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
@@ -95,9 +95,10 @@ export function gateShape (f: PageFacts): GateShape {
   // widget is what there is, and the links are the site's chrome. The vendor's loader must be
   // there: in a site's layout, an element merely named "captcha" may be anything. The form that
   // holds the widget has nothing else to fill in or choose (a poll's, a lookup's), and the page
-  // carries no more words than a gate, footers aside (a header can hold an article's hero).
+  // carries no more words than a gate, footers, sidebars and cookie banners aside (a header can
+  // hold an article's hero).
   const framed = !bare && widget && loader && asksForStep && notice && !article &&
-    f.words - chrome.footerWords <= GATE_MAX_WORDS && !widgetForm.some(tag => isField(tag) || isChoice(tag))
+    f.words - chrome.footerWords - chrome.sideWords <= GATE_MAX_WORDS && !widgetForm.some(tag => isField(tag) || isChoice(tag))
   if (framed) signals.push("shape: a widget that asks, in the site's own layout")
   const little = bare || framed
   if (bare) signals.push('shape: little else on the page')
@@ -222,17 +223,20 @@ function visibleControls (f: PageFacts, enabledOnly = false): number {
 const LINK = /<a\b[^>]*\shref\s*=/g
 const NAV_MAX_LINKS = 2
 
-function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, navigation: boolean, main: string, mainWords: number } {
+function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, sideWords: number, navigation: boolean, main: string, mainWords: number } {
   const footers = outermost([...elements(f.markup, 'footer', false), ...footerBlocks(f.markup)])
   const outside = without(f.markup, footers)
   const navigation = elements(outside, 'nav', true).some(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
   const footerLinks = footers.reduce((sum, [start, end]) => sum + (f.markup.slice(start, end).match(LINK)?.length ?? 0), 0)
   const footerWords = footers.reduce((sum, [start, end]) => sum + countWords(textOf(f.markup.slice(start, end))), 0)
-  // The words of the page's own part: all but its head, header, navigation, asides and footers,
-  // hidden words counted too (so a hidden menu never makes a page look shorter than it is).
-  const chrome = outermost(['head', 'header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)))
+  // The words of the page's own part: all but its head, header, navigation, asides, sidebars,
+  // cookie banners and footers, hidden words counted too (so a hidden menu never makes a page
+  // look shorter than it is).
+  const sides = sideBlocks(outside)
+  const chrome = outermost([...['head', 'header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...sides])
   const main = without(outside, chrome)
-  return { footerLinks, footerWords, navigation, main, mainWords: countWords(textOf(main)) }
+  const sideWords = outermost(sides).reduce((sum, [start, end]) => sum + countWords(textOf(outside.slice(start, end))), 0)
+  return { footerLinks, footerWords, sideWords, navigation, main, mainWords: countWords(textOf(main)) }
 }
 
 // The markup with the given spans (sorted, not overlapping) cut out.

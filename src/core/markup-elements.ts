@@ -107,8 +107,25 @@ export function outermost (spans: Array<[number, number]>): Array<[number, numbe
 const FOOTER_TAG = /<([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?contentinfo\b|\b(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:site|page|global|main)[-_])?footer(?=["'\s>])))[^<>]{0,4000}>/g
 
 export function footerBlocks (markup: string): Array<[number, number]> {
+  return blocksOpenedBy(markup, FOOTER_TAG)
+}
+
+// Side chrome built of other elements: a landmark role for navigation, a banner or an aside; an
+// element whose class or id is a sidebar ("sidebar", "left-sidebar", "side-bar"); or a cookie or
+// consent banner (a token that names cookies, consent or the GDPR: "js-consent-banner",
+// "onetrust-consent-sdk", "cookie-notice"). Never the page's body, its main part, a form or a
+// control: a class there says what the page offers, not where its chrome is.
+const SIDE_TAG = /<(?!(?:html|body|main|form|input|label|button|select|textarea|a|iframe|img|script|style|link|meta)\b)([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?(?:navigation|banner|complementary)\b|\b(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:(?:left|right|site|page|main|primary|secondary)[-_])?side[-_]?bar|[\w-]{0,40}?(?:cookie|consent|gdpr)[\w-]{0,40})(?=["'\s>])))[^<>]{0,4000}>/gi
+
+export function sideBlocks (markup: string): Array<[number, number]> {
+  return blocksOpenedBy(markup, SIDE_TAG)
+}
+
+// Each element whose opening tag the pattern finds, read to its own closing tag; one inside an
+// earlier one is part of it.
+function blocksOpenedBy (markup: string, opening: RegExp): Array<[number, number]> {
   const spans: Array<[number, number]> = []
-  for (const tag of markup.matchAll(FOOTER_TAG)) {
+  for (const tag of markup.matchAll(opening)) {
     if (spans.length > 0 && tag.index < spans[spans.length - 1][1]) continue
     const openEnd = tag.index + tag[0].length
     spans.push([tag.index, closingOf(markup, openEnd, tag[1], markup.length)])

@@ -532,6 +532,26 @@ t.test("a page short only without its chrome is a notice only when it asks and h
   t.notOk(gateShape(factsOf(observe(hero))).gate, 'an article in a hero header is more words than a gate, whatever element holds it')
 })
 
+t.test("a site's sidebar and cookie banner are its chrome, not its notice's words", async t => {
+  const blurb = '<p>Find centralized, trusted content and collaborate around the technologies you use most. Connect and share knowledge within a single location that is structured and easy to search.</p>'
+  const sidebar = (attrs: string): string => `<div ${attrs}><a href="/questions">Questions</a> <a href="/tags">Tags</a>${blurb}${blurb}</div>`
+  const cookies = (attrs: string): string => `<div ${attrs}><p>By clicking "Accept all cookies", you agree we can store cookies on your device and disclose information in accordance with our Cookie Policy.</p><button>Accept all cookies</button><button>Customize settings</button></div>`
+  const header = `<header>${['Products', 'Teams', 'About'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}${blurb}</header>`
+  const footer = `<footer>${['Help', 'Privacy', 'Terms'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}${blurb}</footer>`
+  const step = '<h1>Human verification</h1><p>We can\'t quite tell if you\'re a person or a script. Check the CAPTCHA box, and we\'ll be out of your way.</p><p>Please verify you are a human.</p>' +
+    '<form method="post"><div class="g-recaptcha" data-sitekey="k"></div><button>Submit</button></form>'
+  const check = (side: string, banner: string, main = step): string => page(`${header}${side}<div id="content">${main}</div>${footer}${banner}`,
+    '<title>Human verification</title><script src="https://www.google.com/recaptcha/api.js"></script>')
+  for (const [side, banner] of [['id="left-sidebar"', 'class="js-consent-banner"'], ['class="sidebar"', 'id="onetrust-banner-sdk"'], ['role="navigation"', 'class="cookie-notice bottom"']]) {
+    const r = recognizePage(observe(check(sidebar(side), cookies(banner))))
+    t.equal(r.challenge?.provider, 'recaptcha', `${side}, ${banner}`)
+  }
+  t.notOk(gateShape(factsOf(observe(check(sidebar('class="column"'), cookies('class="notice"'))))).gate, 'without them, their words are the page\'s own')
+  t.notOk(gateShape(factsOf(observe(check(sidebar('id="left-sidebar"'), cookies('class="js-consent-banner"'), `${step}${PROSE}`)))).gate, 'a longer page of its own is not')
+  t.notOk(gateShape(factsOf(observe(page(`<main class="has-sidebar">${step}${PROSE}</main>`, '<script src="https://www.google.com/recaptcha/api.js"></script>')))).gate,
+    "a class that only mentions a sidebar is not one, and a page's main part is never chrome")
+})
+
 t.test("a site's search box beside a widget is known by its name too", async t => {
   const gate = (field: string): boolean => gateShape(factsOf(observe(page(`<form action="/find">${field}</form><h1>Security check</h1><div class="h-captcha" data-sitekey="x"></div>`,
     '<script src="https://hcaptcha.com/1/api.js"></script>')))).gate

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { closingOf, dialogTexts, elements, footerBlocks, headingText, outermost, replaceElements, textOf, withoutComments } from '../../src/core/markup-elements.js'
+import { closingOf, dialogTexts, elements, footerBlocks, headingText, outermost, replaceElements, sideBlocks, textOf, withoutComments } from '../../src/core/markup-elements.js'
 
 // Reading raw markup by its elements (src/core/markup-elements.ts): the pieces recognition builds
 // on, each on the smallest markup that shows it.
@@ -32,6 +32,13 @@ t.test('footerBlocks finds footers built of other elements, each read to its own
   const spans = footerBlocks(markup)
   t.same(spans.map(([start, end]) => markup.slice(start, end)), ['<div class="site-footer"><div>links</div>', '<section role="contentinfo">c'])
   t.same(footerBlocks('<div class="footerless">x</div><div class="footer-links">y</div>'), [], 'a class that only begins with "footer" is not one')
+})
+
+t.test('sideBlocks finds sidebars, navigation and banner landmarks, and cookie banners, each read up to its own closing tag', async t => {
+  const markup = '<div id="left-sidebar"><div>menu</div></div><main class="sidebar">m</main><div role="navigation">n</div>' +
+    '<div class="ff bar js-consent-banner"><p>cookies</p></div><div class="has-sidebar">x</div><form class="consent-form">f</form><div class="CybotCookiebotDialog">c</div>'
+  t.same(sideBlocks(markup).map(([start, end]) => markup.slice(start, end)),
+    ['<div id="left-sidebar"><div>menu</div>', '<div role="navigation">n', '<div class="ff bar js-consent-banner"><p>cookies</p>', '<div class="CybotCookiebotDialog">c'])
 })
 
 t.test('dialogTexts reads visible dialogs only, to their own closing tag', async t => {
