@@ -8,7 +8,7 @@ import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHi
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
-import { dialogTexts, elements, footerBlocks, headingText, outermost, sideBlocks, textOf } from './markup-elements.js'
+import { closedOverlays, dialogTexts, elements, footerBlocks, headingText, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
@@ -103,7 +103,7 @@ export function gateShape (f: PageFacts): GateShape {
   const little = bare || framed
   if (bare) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
-  const fields = visibleFields(f, widget, widgetForm)
+  const fields = visibleFields(f, widget, widgetForm, loader)
   if (fields > 0) signals.push('shape: form fields')
 
   const path = CHALLENGE_PATH.test(pathOf(f.url))
@@ -181,7 +181,7 @@ const FILLS = /\.value\s*=(?!=)/
 
 function submitsItself (f: PageFacts, links: number): boolean {
   const onItsWay = f.blank || (f.short && (IN_TRANSIT.test(f.text) || LOADING_CAPTION.test(f.text)))
-  if (!onItsWay || links > 2 || visibleFields(f, false, []) > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
+  if (!onItsWay || links > 2 || visibleFields(f, false, [], false) > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
   const origin = originOf(f.url)
   return f.tags.some(tag => tag.name === 'form' && tag.attrs.action !== undefined && tag.attrs.action.trim() !== '' && originOf(resolve(tag.attrs.action, f.url)) === origin)
 }
@@ -306,10 +306,15 @@ function singleAction (f: PageFacts): boolean {
 // widget, the site's search box, which a site's header carries on every page, its gate included
 // (Bing's check page). Without a widget a search box may be the page's purpose (no results for
 // "captcha"); inside the widget's own form it is what the widget guards (a records lookup).
-function visibleFields (f: PageFacts, widget: boolean, widgetForm: Tag[]): number {
+function visibleFields (f: PageFacts, widget: boolean, widgetForm: Tag[], loader: boolean): number {
   const count = (tags: Tag[], spared: (tag: Tag) => boolean): number => tags.filter(tag => isField(tag) && !spared(tag)).length
   if (!widget) return count(f.tags, () => false)
-  return count(f.tags, isSearchBox) + count(widgetForm, tag => !isSearchBox(tag))
+  // Beside a widget, the fields of an overlay the page keeps closed (a feedback or newsletter form
+  // its stylesheet hides until a person opens it) are not on show; an overlay that holds the
+  // widget is the step itself, and its fields count.
+  const closed = closedOverlays(f.markup).map(([start, end]) => tagsOf(f.markup.slice(start, end))).filter(tags => !tags.some(tag => isWidget(tag, loader)))
+  const shown = count(f.tags, isSearchBox) - closed.reduce((sum, tags) => sum + count(tags, isSearchBox), 0)
+  return Math.max(0, shown) + count(widgetForm, tag => !isSearchBox(tag))
 }
 
 // A visible field a person types into, not the one a captcha asks for.

@@ -121,6 +121,23 @@ export function sideBlocks (markup: string): Array<[number, number]> {
   return blocksOpenedBy(markup, SIDE_TAG)
 }
 
+// An overlay kept for later: an element whose class names a modal, popup, overlay, lightbox or
+// drawer ("modal", "c-overlay-container", "newsletter-popup"), with nothing that says it is open
+// (a class "show", "open", "active", "in" or "visible"; the attribute open; aria-modal or
+// aria-hidden="false"; an inline display). Sites lay their feedback, newsletter and sign-in forms
+// in such overlays, which their stylesheets keep hidden until a person opens them.
+const OVERLAY_TAG = /<(?!(?:html|body|main|form|input|button|a|iframe|img|script|style|link|meta|dialog)\b)([a-z][\w:-]*)\b(?=[^<>]{0,4000}?\bclass\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:[\w-]{0,40}[-_])?(?:modal|popup|overlay|lightbox|drawer)(?:[-_](?:container|wrapper|wrap|window|dialog))?(?=["'\s>]))[^<>]{0,4000}>/gi
+const OPEN_MARK = /\bclass\s*=\s*["']?(?:[^"'<>]*\s)?(?:show|shown|open|opened|active|in|visible|is-open|is-active|is-visible)(?=["'\s>])|\s(?:open|aria-modal\s*=\s*["']?true|aria-hidden\s*=\s*["']?false)\b|\bstyle\s*=\s*["'][^"']*display\s*:\s*(?!none)/i
+
+export function closedOverlays (markup: string): Array<[number, number]> {
+  const spans: Array<[number, number]> = []
+  for (const tag of markup.matchAll(OVERLAY_TAG)) {
+    if ((spans.length > 0 && tag.index < spans[spans.length - 1][1]) || OPEN_MARK.test(tag[0])) continue
+    spans.push([tag.index, closingOf(markup, tag.index + tag[0].length, tag[1], markup.length)])
+  }
+  return spans
+}
+
 // Each element whose opening tag the pattern finds, read to its own closing tag; one inside an
 // earlier one is part of it.
 function blocksOpenedBy (markup: string, opening: RegExp): Array<[number, number]> {

@@ -552,6 +552,22 @@ t.test("a site's sidebar and cookie banner are its chrome, not its notice's word
     "a class that only mentions a sidebar is not one, and a page's main part is never chrome")
 })
 
+t.test("the fields of an overlay the page keeps closed are not on show beside a widget", async t => {
+  const feedback = (attrs: string, extra = ''): string => `<div ${attrs}><div class="c-overlay-body"><form method="post" action="/feedback"><input type="text" name="name"><input type="text" name="organization">` +
+    `<textarea name="remark"></textarea>${extra}<button>Send</button></form></div></div>`
+  const check = (overlay: string): string => page(`<h1>Security Check</h1><p>Please verify you are human to continue.</p><form method="post"><div class="cf-turnstile" data-sitekey="k"></div><button>Continue</button></form>${overlay}`,
+    '<title>Security Check</title><script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>')
+  const r = recognizePage(observe(check(feedback('class="c-overlay-container"'))))
+  t.equal(r.challenge?.provider, 'turnstile', "a feedback form in a closed overlay")
+  t.notOk(r.challenge?.evidence.includes('shape: form fields'), 'its fields are not counted')
+  t.equal(recognizePage(observe(check(feedback('class="modal fade"')))).challenge?.provider, 'turnstile', "a Bootstrap modal not yet shown")
+  t.notOk(gateShape(factsOf(observe(check(feedback('class="modal fade show"'))))).gate, 'an open modal shows its fields')
+  t.notOk(gateShape(factsOf(observe(check(feedback('class="feedback-box"'))))).gate, 'fields in no overlay are on show')
+  const signIn = page(`<div class="login-modal"><h1>Sign in</h1><p>Please verify you are human to continue.</p><form method="post"><input type="email" name="email"><input type="password" name="password">` +
+    '<div class="cf-turnstile" data-sitekey="k"></div><button>Sign in</button></form></div>', '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>')
+  t.notOk(gateShape(factsOf(observe(signIn))).gate, "an overlay that holds the widget is the page's form: its fields count")
+})
+
 t.test("a site's search box beside a widget is known by its name too", async t => {
   const gate = (field: string): boolean => gateShape(factsOf(observe(page(`<form action="/find">${field}</form><h1>Security check</h1><div class="h-captcha" data-sitekey="x"></div>`,
     '<script src="https://hcaptcha.com/1/api.js"></script>')))).gate

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { closingOf, dialogTexts, elements, footerBlocks, headingText, outermost, replaceElements, sideBlocks, textOf, withoutComments } from '../../src/core/markup-elements.js'
+import { closedOverlays, closingOf, dialogTexts, elements, footerBlocks, headingText, outermost, replaceElements, sideBlocks, textOf, withoutComments } from '../../src/core/markup-elements.js'
 
 // Reading raw markup by its elements (src/core/markup-elements.ts): the pieces recognition builds
 // on, each on the smallest markup that shows it.
@@ -39,6 +39,14 @@ t.test('sideBlocks finds sidebars, navigation and banner landmarks, and cookie b
     '<div class="ff bar js-consent-banner"><p>cookies</p></div><div class="has-sidebar">x</div><form class="consent-form">f</form><div class="CybotCookiebotDialog">c</div>'
   t.same(sideBlocks(markup).map(([start, end]) => markup.slice(start, end)),
     ['<div id="left-sidebar"><div>menu</div>', '<div role="navigation">n', '<div class="ff bar js-consent-banner"><p>cookies</p>', '<div class="CybotCookiebotDialog">c'])
+})
+
+t.test('closedOverlays finds the modals, popups and overlays a page keeps closed, not the open ones', async t => {
+  const markup = '<div class="c-overlay-container"><div class="c-overlay"><form>f</form></div></div><div class="modal fade show">open</div>' +
+    '<div class="newsletter-popup" style="display: block">shown</div><div class="popup-trigger">link</div><div class="modal" aria-hidden="true">closed</div>' +
+    '<div class="overlay is-open">open</div><body class="modal-open">'
+  t.same(closedOverlays(markup).map(([start, end]) => markup.slice(start, end)),
+    ['<div class="c-overlay-container"><div class="c-overlay"><form>f</form></div>', '<div class="modal" aria-hidden="true">closed'])
 })
 
 t.test('dialogTexts reads visible dialogs only, to their own closing tag', async t => {
