@@ -78,9 +78,11 @@ export function gateShape (f: PageFacts): GateShape {
   const refusedAsBot = (f.status === 403 || f.status === 429) && WAF_BLOCK.test(f.text) && BOT_WORD.test(f.text)
   if (refusedAsBot) signals.push('shape: a security layer refused it')
 
-  const chrome = siteChrome(f)
+  const chrome = siteChrome(f, loader)
   // It asks in so many words (not the bare word "captcha", not a cart's "continue shopping").
-  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(f.text)) || dialogAsks(f.markup, VERIFY_STEP)
+  // A phrase in quotes in a title or heading is named, not asked: a demo's 'The "I'm not a robot"
+  // checkbox' (seventh review).
+  const asksForStep = VERIFY_STEP.test(unquoted(f.title)) || VERIFY_STEP.test(unquoted(headings)) || (f.short && VERIFY_STEP.test(f.text)) || dialogAsks(f.markup, VERIFY_STEP)
   // A short notice; or one that is short once the site's chrome around it is left out, that asks
   // in so many words and holds a vendor's widget itself (its frame, or its container with the
   // loader), not in the header or footer: a footer's "protected by reCAPTCHA" line or a help
@@ -98,7 +100,7 @@ export function gateShape (f: PageFacts): GateShape {
   // carries no more words than a gate, footers, sidebars and cookie banners aside (a header can
   // hold an article's hero).
   const framed = !bare && widget && loader && asksForStep && notice && !article &&
-    f.words - chrome.footerWords - chrome.sideWords <= GATE_MAX_WORDS && !widgetForm.some(tag => isField(tag) || isChoice(tag))
+    Math.min(f.words - chrome.footerWords, chrome.ownWords) <= GATE_MAX_WORDS && !widgetForm.some(tag => isField(tag) || isChoice(tag))
   if (framed) signals.push("shape: a widget that asks, in the site's own layout")
   const little = bare || framed
   if (bare) signals.push('shape: little else on the page')
@@ -223,20 +225,29 @@ function visibleControls (f: PageFacts, enabledOnly = false): number {
 const LINK = /<a\b[^>]*\shref\s*=/g
 const NAV_MAX_LINKS = 2
 
-function siteChrome (f: PageFacts): { footerLinks: number, footerWords: number, sideWords: number, navigation: boolean, main: string, mainWords: number } {
+function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, footerWords: number, navigation: boolean, main: string, mainWords: number, ownWords: number } {
   const footers = outermost([...elements(f.markup, 'footer', false), ...footerBlocks(f.markup)])
   const outside = without(f.markup, footers)
   const navigation = elements(outside, 'nav', true).some(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
   const footerLinks = footers.reduce((sum, [start, end]) => sum + (f.markup.slice(start, end).match(LINK)?.length ?? 0), 0)
   const footerWords = footers.reduce((sum, [start, end]) => sum + countWords(textOf(f.markup.slice(start, end))), 0)
+  // Sidebars and cookie banners, unless one holds a vendor's widget: then it is no sidebar, or it
+  // was never closed and runs over the page's own part.
+  const sides = sideBlocks(outside).filter(([start, end]) => !tagsOf(outside.slice(start, end)).some(tag => isWidget(tag, loader)))
+  const head = elements(outside, 'head', false)
   // The words of the page's own part: all but its head, header, navigation, asides, sidebars,
   // cookie banners and footers, hidden words counted too (so a hidden menu never makes a page
   // look shorter than it is).
-  const sides = sideBlocks(outside)
-  const chrome = outermost([...['head', 'header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...sides])
-  const main = without(outside, chrome)
-  const sideWords = outermost(sides).reduce((sum, [start, end]) => sum + countWords(textOf(outside.slice(start, end))), 0)
-  return { footerLinks, footerWords, sideWords, navigation, main, mainWords: countWords(textOf(main)) }
+  const main = without(outside, outermost([...['head', 'header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...sides]))
+  // The words of all but its head, sidebars, cookie banners and footers: a header can hold an
+  // article's hero.
+  const ownWords = countWords(textOf(without(outside, outermost([...head, ...sides]))))
+  return { footerLinks, footerWords, navigation, main, mainWords: countWords(textOf(main)), ownWords }
+}
+
+// A text with what it quotes left out (straight or curly double quotes, guillemets).
+function unquoted (text: string): string {
+  return text.replace(/(?:"|&quot;|“|„|«)[^"“”„«»<>]{1,120}(?:"|&quot;|”|“|»)/g, ' ')
 }
 
 // The markup with the given spans (sorted, not overlapping) cut out.

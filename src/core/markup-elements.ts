@@ -104,18 +104,22 @@ export function outermost (spans: Array<[number, number]>): Array<[number, numbe
 
 // A footer built of other elements: the landmark role, or an element whose class or id is the
 // footer ("footer", "site-footer", "page_footer"), read to its own closing tag.
-const FOOTER_TAG = /<([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?contentinfo\b|\b(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:site|page|global|main)[-_])?footer(?=["'\s>])))[^<>]{0,4000}>/g
+const FOOTER_TAG = /<([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?(?:\srole\s*=\s*["']?contentinfo\b|\s(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:site|page|global|main)[-_])?footer(?=["'\s>])))[^<>]{0,4000}>/g
 
 export function footerBlocks (markup: string): Array<[number, number]> {
   return blocksOpenedBy(markup, FOOTER_TAG)
 }
 
-// Side chrome built of other elements: a landmark role for navigation, a banner or an aside; an
-// element whose class or id is a sidebar ("sidebar", "left-sidebar", "side-bar"); or a cookie or
-// consent banner (a token that names cookies, consent or the GDPR: "js-consent-banner",
-// "onetrust-consent-sdk", "cookie-notice"). Never the page's body, its main part, a form or a
-// control: a class there says what the page offers, not where its chrome is.
-const SIDE_TAG = /<(?!(?:html|body|main|form|input|label|button|select|textarea|a|iframe|img|script|style|link|meta)\b)([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?(?:navigation|banner|complementary)\b|\b(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:(?:left|right|site|page|main|primary|secondary)[-_])?side[-_]?bar|[\w-]{0,40}?(?:cookie|consent|gdpr)[\w-]{0,40})(?=["'\s>])))[^<>]{0,4000}>/gi
+// Side chrome built of other elements: a landmark role for navigation or an aside; an element
+// whose class or id is a sidebar ("sidebar", "left-sidebar", "side-bar"); or a cookie or consent
+// banner, named for both ("js-consent-banner", "onetrust-consent-sdk", "cookie-notice",
+// "CybotCookiebotDialog"; not a post's "category-gdpr" or a page's "cookie-recipes", and not a
+// wrapper that "has-cookie-banner"). Never the page's body, its main part, a form or a control:
+// a class there says what the page offers, not where its chrome is.
+const BANNER_TOKEN = '(?!(?:has|with|show|is)-)[\\w-]{0,40}?(?:cookie|consent|gdpr)[\\w-]{0,40}?(?:banner|bar|notice|notification|popup|dialog|modal|sdk|law|message|alert|box|overlay|container|wrapper|consent)[\\w-]{0,20}'
+const SIDE_TAG = new RegExp('<(?!(?:html|body|main|form|input|label|button|select|textarea|a|iframe|img|script|style|link|meta)(?![\\w:-]))([a-z][\\w:-]*)(?![\\w:-])' +
+  '(?=[^<>]{0,4000}?(?:\\srole\\s*=\\s*["\']?(?:navigation|complementary)\\b|\\s(?:class|id)\\s*=\\s*(?:"(?:[^"<>]{0,300}?\\s)?|\'(?:[^\'<>]{0,300}?\\s)?)?' +
+  `(?:(?:(?:left|right|site|page|main|primary|secondary)[-_])?side[-_]?bar|${BANNER_TOKEN})(?=["'\\s>])))[^<>]{0,4000}>`, 'gi')
 
 export function sideBlocks (markup: string): Array<[number, number]> {
   return blocksOpenedBy(markup, SIDE_TAG)
@@ -126,7 +130,7 @@ export function sideBlocks (markup: string): Array<[number, number]> {
 // (a class "show", "open", "active", "in" or "visible"; the attribute open; aria-modal or
 // aria-hidden="false"; an inline display). Sites lay their feedback, newsletter and sign-in forms
 // in such overlays, which their stylesheets keep hidden until a person opens them.
-const OVERLAY_TAG = /<(?!(?:html|body|main|form|input|button|a|iframe|img|script|style|link|meta|dialog)\b)([a-z][\w:-]*)\b(?=[^<>]{0,4000}?\bclass\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:[\w-]{0,40}[-_])?(?:modal|popup|overlay|lightbox|drawer)(?:[-_](?:container|wrapper|wrap|window|dialog))?(?=["'\s>]))[^<>]{0,4000}>/gi
+const OVERLAY_TAG = /<(?!(?:html|body|main|form|input|button|a|iframe|img|script|style|link|meta|dialog)\b)([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?\sclass\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:[\w-]{0,40}[-_])?(?:modal|popup|overlay|lightbox|drawer)(?:[-_](?:container|wrapper|wrap|window|dialog))?(?=["'\s>]))[^<>]{0,4000}>/gi
 const OPEN_MARK = /\bclass\s*=\s*["']?(?:[^"'<>]*\s)?(?:show|shown|open|opened|active|in|visible|is-open|is-active|is-visible)(?=["'\s>])|\s(?:open|aria-modal\s*=\s*["']?true|aria-hidden\s*=\s*["']?false)\b|\bstyle\s*=\s*["'][^"']*display\s*:\s*(?!none)/i
 
 export function closedOverlays (markup: string): Array<[number, number]> {
@@ -153,7 +157,7 @@ function blocksOpenedBy (markup: string, opening: RegExp): Array<[number, number
 // A dialog over the page (role dialog or alertdialog, aria-modal, an open <dialog>) that is not
 // hidden. Found by its attribute and read up to its own closing tag, so a page's other text is
 // not the dialog's.
-const DIALOG_TAG = /<([a-z][\w:-]*)\b(?=[^<>]{0,4000}?(?:\brole\s*=\s*["']?(?:alert)?dialog\b|\baria-modal\s*=\s*["']?true\b|\sopen\b))[^<>]{0,4000}>/g
+const DIALOG_TAG = /<([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?(?:\srole\s*=\s*["']?(?:alert)?dialog\b|\baria-modal\s*=\s*["']?true\b|\sopen\b))[^<>]{0,4000}>/g
 /** What of a dialog is read: what it asks is near its top. */
 const DIALOG_READ_CHARS = 4000
 

@@ -568,6 +568,38 @@ t.test("the fields of an overlay the page keeps closed are not on show beside a 
   t.notOk(gateShape(factsOf(observe(signIn))).gate, "an overlay that holds the widget is the page's form: its fields count")
 })
 
+t.test("a site's sidebar and cookie banner are its chrome only when they are (seventh review)", async t => {
+  const recaptcha = '<script src="https://www.google.com/recaptcha/api.js"></script>'
+  const content = (html: string): boolean => !gateShape(factsOf(observe(html))).gate
+  const hero = (attrs: string, after = ''): string => page(`<header class="hero"${attrs}><nav>${['Home', 'Blog', 'About', 'Shop'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</nav>` +
+    `<h1>How human verification works</h1>${PROSE}${PROSE}${PROSE}</header><main><div class="g-recaptcha" data-sitekey="k"></div></main>${after}`, `<title>Human verification explained</title>${recaptcha}`)
+  t.ok(content(hero(' role="banner"')), "a hero header with the banner role: a header's words count")
+  t.ok(content(hero('', `<div id="onetrust-consent-sdk"><div id="onetrust-pc-sdk" style="display:none">${PROSE}${PROSE}${PROSE}</div></div>`)),
+    "a hidden consent centre's words never make the rest of the page shorter")
+  const guides = Array.from({ length: 20 }, (_, i) => `<li><a href="/guide${i}">Guide number ${i} of the list</a></li>`).join('')
+  t.ok(content(page(`<header><a href="/">DemoSite</a> <a href="/docs">Docs</a></header><div id="left-sidebar"><ul>${guides}</ul></div><div id="content">` +
+    '<h1>reCAPTCHA v2 "I\'m not a robot" checkbox demo</h1><p>Tick the checkbox and press Submit: the server verifies the token and shows the result below.</p>' +
+    '<form method="post" action="/demo/recaptcha-v2"><div class="g-recaptcha" data-sitekey="k"></div><button type="submit">Check</button></form></div><footer><a href="/privacy">Privacy</a></footer>',
+  `<title>reCAPTCHA v2 demo</title>${recaptcha}`)), 'a demo that names the step in quotes does not ask for it')
+  const post = (attrs: string, heading: string): string => page(`<div ${attrs}><h1>${heading}</h1>${PROSE}${PROSE}</div>` +
+    '<h2>Are you a robot? Rate this</h2><form method="post"><div class="g-recaptcha" data-sitekey="k"></div><button>Rate 5 stars</button></form>', `<title>${heading} - Blog</title>${recaptcha}`)
+  t.ok(content(post('id="post-42" class="post-42 post type-post status-publish hentry category-gdpr"', 'Is bot protection GDPR-compliant?')), "a post's category token is not a cookie banner")
+  t.ok(content(post('id="cookie-recipes"', 'Chocolate chip cookies')), 'nor is a recipe list')
+  t.ok(content(post('class="entry tag-consent-forms"', 'Consent forms explained')), 'nor a tag')
+  t.ok(content(post('data-widget-id="sidebar" class="entry"', 'Widgets explained')), 'a data attribute is no class or id')
+
+  const header = `<header>${['Questions', 'Tags', 'Users', 'Companies', 'Jobs', 'Teams', 'About'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}<p>Where developers share knowledge.</p><p>Build your employer brand.</p></header>`
+  const step = '<h1>Human verification</h1><p>Are you a human being? We can\'t quite tell if you\'re a person or a script. Please verify you are a human.</p>' +
+    '<form method="post"><div class="g-recaptcha" data-sitekey="k"></div><button>Submit</button></form>'
+  const gate = (body: string): boolean => gateShape(factsOf(observe(page(`${header}${body}<footer><a href="/help">Help</a></footer>`, `<title>Human verification</title>${recaptcha}`)))).gate
+  const blurb = '<p>Find centralized, trusted content and collaborate around the technologies you use most, in one place that is easy to search.</p>'
+  t.ok(gate(`<div id="left-sidebar"><div class="nav-links"><a href="/questions">Questions</a> <a href="/tags">Tags</a></div>${blurb}${blurb}<div id="content">${step}</div>`),
+    'a sidebar never closed does not take the step with it')
+  t.ok(gate(`<div id="left-sidebar"><a href="/tags">Tags</a>${blurb}${blurb}<script>document.write('<div id="ad"><\\/div>')</script></div><div id="content">${step}</div>`),
+    "a sidebar whose script writes a tag: the step after it is the page's own")
+  t.ok(gate(`<div id="left-sidebar">${blurb}${blurb}</div><div id="content" class="snippet-hidden has-cookie-banner">${step}</div>`), 'a wrapper that has a cookie banner is not one')
+})
+
 t.test("a site's search box beside a widget is known by its name too", async t => {
   const gate = (field: string): boolean => gateShape(factsOf(observe(page(`<form action="/find">${field}</form><h1>Security check</h1><div class="h-captcha" data-sitekey="x"></div>`,
     '<script src="https://hcaptcha.com/1/api.js"></script>')))).gate
