@@ -134,7 +134,8 @@ export function gateShape (f: PageFacts): GateShape {
 // whose fallback for browsers without JavaScript sends them to another address at once
 // (<noscript><meta http-equiv=refresh content="0;url=…">): sign-in pages and apps carry such a
 // fallback on every page, so the fallback alone says nothing. Or a blank page that is not an
-// app's shell, is answered with a status providers serve their checks with, and loads a script
+// app's shell, is answered with a status providers serve their checks with, has nothing to use
+// (a shop's error page shows its search box, its apology drawn in an image), and loads a script
 // (or runs one that does not simply send the browser on, as a sign-in redirect does). What a
 // person would see comes after the script has run: a check, not the content, and not a bare
 // denial (a denial says something).
@@ -147,7 +148,7 @@ function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
   if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
-  return f.blank && !f.appShell && f.challengeStatus && runs
+  return f.blank && !f.appShell && f.challengeStatus && runs && controls === 0
 }
 
 // A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or

@@ -600,6 +600,14 @@ t.test("a site's sidebar and cookie banner are its chrome only when they are (se
   t.ok(gate(`<div id="left-sidebar">${blurb}${blurb}</div><div id="content" class="snippet-hidden has-cookie-banner">${step}</div>`), 'a wrapper that has a cookie banner is not one')
 })
 
+t.test("a blank error page with a search box is no check that runs its script first (batch 18)", async t => {
+  const error = (form: string): string => page(`${form}<div><a href="/"><img src="/error/500-title.png" alt="Sorry! Something went wrong."></a></div>` +
+    '<img id="d" alt="Dogs of the shop"><script>document.getElementById("d").src = "/error/" + (Math.floor(Math.random() * 200) + 1) + ".jpg"</script>', '<title>Something went wrong</title>')
+  const search = '<form action="/s" method="GET" role="search"><a href="/"><img src="/logo.png" alt="Shop"></a><input name="field-keywords" placeholder="Search"><input type="submit" value="Go"></form>'
+  t.not(recognizePage(observe(error(search), 503)).page_kind, 'challenge', 'a search box and a button to use')
+  t.ok(gateShape(factsOf(observe(error(''), 503))).signals.includes('shape: runs a script first'), 'the same page with nothing to use waits for its script')
+})
+
 t.test("a site's search box beside a widget is known by its name too", async t => {
   const gate = (field: string): boolean => gateShape(factsOf(observe(page(`<form action="/find">${field}</form><h1>Security check</h1><div class="h-captcha" data-sitekey="x"></div>`,
     '<script src="https://hcaptcha.com/1/api.js"></script>')))).gate
