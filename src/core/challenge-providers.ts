@@ -6,6 +6,7 @@ import {
 import { cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 import { textOf } from './markup-elements.js'
+import { signatureOf } from './challenge-vendors.js'
 
 // A string in a script that ends at a challenge page (its last path segment names a captcha, a
 // challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
@@ -275,6 +276,10 @@ function generic (f: PageFacts): Detection {
   // "Our security system" refuses accounts and intranet visitors too: only with a reason a bot has.
   const waf = found !== null && (!/security (?:service|system)/i.test(found[0]) || BOT_WORD.test(f.text)) ? found : null
   if (waf !== null) hits.push(sure(`text "${waf[0].replace(/\s+/g, ' ').slice(0, 60)}" on a short denial`))
+  // A short denial signed by the protection that made it ("verafiles.org is protected by
+  // Deflect"): an infrastructure vendor's block, whatever reason it gives or leaves out.
+  const signed = f.short && (f.status === 403 || f.status === 429) ? signatureOf(f) : undefined
+  if (signed !== undefined) hits.push(sure(`${signed.evidence} on a short denial`))
   // A "visitor" interstitial: nothing to read, titled as one, a script that sets a cookie and
   // moves on. The title matters: many sign-in and app pages are a blank body and a script too.
   if (f.blank && /\bvisitor\b/i.test(f.title) && /cookie/i.test(f.inlineScript) && NAVIGATES.test(f.inlineScript)) {

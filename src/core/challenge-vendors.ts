@@ -34,6 +34,9 @@ const VENDORS: readonly Vendor[] = [
   { provider: 'sucuri', markup: /sucuri/, code: /sucuri_cloudproxy/, brand: /^sucuri$/ },
   { provider: 'imunify360', markup: /wsidchk|imunify360/, code: /wsidchk/, brand: /^imunify360$/ },
   { provider: 'qrator', markup: /\/__qrator\//, brand: /^qrator$/ },
+  // eQualitie's Deflect, a DDoS protection for civil-society and news sites: its block page links
+  // to deflect.ca and says the site "is protected by Deflect".
+  { provider: 'deflect', markup: /deflect\.ca/, brand: /^deflect$/ },
   // Alibaba's own anti-bot (AliExpress, Taobao, 1688): the punish path, its slider (AWSC
   // "nocaptcha"), its sensor (baxia), which its storefronts carry too.
   { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|sufei-punish/, code: /\/_____tmd_____\// },
@@ -128,7 +131,7 @@ function templateOf (f: PageFacts): Named {
 }
 
 // A vendor's name in a footer signs a notice, not a document.
-function signatureOf (f: PageFacts): Named {
+export function signatureOf (f: PageFacts): Named {
   if (!f.short) return undefined
   for (const [phrase, name] of f.text.matchAll(SIGNED)) {
     const vendor = VENDORS.find(v => v.brand?.test(name.toLowerCase()) === true)

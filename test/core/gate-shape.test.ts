@@ -77,7 +77,7 @@ t.test('every vendor in the table is named by its markup, and each that signs it
   const brands: Array<[string, string]> = [
     ['Cloudflare', 'cloudflare'], ['DataDome', 'datadome'], ['PerimeterX', 'perimeterx'], ['Distil Networks', 'distil'], ['Kasada', 'kasada'],
     ['Akamai', 'akamai'], ['Imperva', 'imperva'], ['Incapsula', 'imperva'], ['DDoS-Guard', 'ddos_guard'], ['Vercel', 'vercel'],
-    ['Sucuri', 'sucuri'], ['Imunify360', 'imunify360'], ['Qrator', 'qrator'], ['ShieldSquare', 'shieldsquare'], ['Radware', 'shieldsquare']
+    ['Sucuri', 'sucuri'], ['Imunify360', 'imunify360'], ['Qrator', 'qrator'], ['ShieldSquare', 'shieldsquare'], ['Radware', 'shieldsquare'], ['Deflect', 'deflect']
   ]
   for (const [brand, provider] of brands) {
     const notice = page(`<h1>Please verify you are a human</h1><div id="captcha-box"></div><p>This website is protected by ${brand}.</p>`)
@@ -606,6 +606,18 @@ t.test("a blank error page with a search box is no check that runs its script fi
   const search = '<form action="/s" method="GET" role="search"><a href="/"><img src="/logo.png" alt="Shop"></a><input name="field-keywords" placeholder="Search"><input type="submit" value="Go"></form>'
   t.not(recognizePage(observe(error(search), 503)).page_kind, 'challenge', 'a search box and a button to use')
   t.ok(gateShape(factsOf(observe(error(''), 503))).signals.includes('shape: runs a script first'), 'the same page with nothing to use waits for its script')
+})
+
+t.test('a short denial signed by the protection that made it is its block, whatever reason it gives (batch 18)', async t => {
+  const denial = (signature: string): string => page(`<h1>Error 403 - Forbidden</h1><p>Your requested access to the website is forbidden. You do not have permission to access this page.</p><p>example.org ${signature}</p>`, '<title>Error 403</title>')
+  const r = recognizePage(observe(denial('is protected by Deflect'), 403))
+  t.equal(r.page_kind, 'challenge')
+  t.equal(r.challenge?.provider, 'deflect')
+  t.ok(r.challenge?.evidence.includes('text "protected by Deflect" on a short denial'), 'the signature is evidence')
+  t.equal(recognizePage(observe(denial('is protected by Sucuri'), 429)).challenge?.provider, 'sucuri', 'any infrastructure vendor that signs')
+  t.not(recognizePage(observe(denial('is protected by reCAPTCHA'), 403)).page_kind, 'challenge', 'a CAPTCHA vendor signs forms, not blocks')
+  t.not(recognizePage(observe(denial(''), 403)).page_kind, 'challenge', 'an unsigned denial is the site\'s own')
+  t.not(recognizePage(observe(denial('is protected by Deflect'), 200)).page_kind, 'challenge', 'not a denial at 200')
 })
 
 t.test("a site's search box beside a widget is known by its name too", async t => {
