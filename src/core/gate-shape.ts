@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, tagsOf, type PageFacts, type Tag } from './page-facts.js'
+import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, shownMarkup, tagsOf, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
@@ -80,9 +80,7 @@ export function gateShape (f: PageFacts): GateShape {
 
   const chrome = siteChrome(f, loader)
   // It asks in so many words (not the bare word "captcha", not a cart's "continue shopping").
-  // A phrase in quotes in a title or heading is named, not asked: a demo's 'The "I'm not a robot"
-  // checkbox' (seventh review).
-  const asksForStep = VERIFY_STEP.test(unquoted(f.title)) || VERIFY_STEP.test(unquoted(headings)) || (f.short && VERIFY_STEP.test(f.text)) || dialogAsks(f.markup, VERIFY_STEP)
+  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(f.text)) || dialogAsks(f.markup, VERIFY_STEP)
   // A short notice; or one that is short once the site's chrome around it is left out, that asks
   // in so many words and holds a vendor's widget itself (its frame, or its container with the
   // loader), not in the header or footer: a footer's "protected by reCAPTCHA" line or a help
@@ -105,7 +103,7 @@ export function gateShape (f: PageFacts): GateShape {
   const little = bare || framed
   if (bare) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
-  const fields = visibleFields(f, widget, widgetForm, loader)
+  const fields = visibleFields(f, widget, widgetForm, loader, asksForStep)
   if (fields > 0) signals.push('shape: form fields')
 
   const path = CHALLENGE_PATH.test(pathOf(f.url))
@@ -134,8 +132,8 @@ export function gateShape (f: PageFacts): GateShape {
 // whose fallback for browsers without JavaScript sends them to another address at once
 // (<noscript><meta http-equiv=refresh content="0;url=…">): sign-in pages and apps carry such a
 // fallback on every page, so the fallback alone says nothing. Or a blank page that is not an
-// app's shell, is answered with a status providers serve their checks with, has nothing to use
-// (a shop's error page shows its search box, its apology drawn in an image), and loads a script
+// app's shell, is answered with a status providers serve their checks with, has no field to type
+// in (a shop's error page shows its search box, its apology drawn in an image), and loads a script
 // (or runs one that does not simply send the browser on, as a sign-in redirect does). What a
 // person would see comes after the script has run: a check, not the content, and not a bare
 // denial (a denial says something).
@@ -148,7 +146,7 @@ function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
   if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
-  return f.blank && !f.appShell && f.challengeStatus && runs && controls === 0
+  return f.blank && !f.appShell && f.challengeStatus && runs && visibleFields(f, false, [], false) === 0
 }
 
 // A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or
@@ -246,11 +244,6 @@ function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, foot
   return { footerLinks, footerWords, navigation, main, mainWords: countWords(textOf(main)), ownWords }
 }
 
-// A text with what it quotes left out (straight or curly double quotes, guillemets).
-function unquoted (text: string): string {
-  return text.replace(/(?:"|&quot;|“|„|«)[^"“”„«»<>]{1,120}(?:"|&quot;|”|“|»)/g, ' ')
-}
-
 // The markup with the given spans (sorted, not overlapping) cut out.
 function without (markup: string, spans: Array<[number, number]>): string {
   let kept = ''
@@ -318,15 +311,27 @@ function singleAction (f: PageFacts): boolean {
 // widget, the site's search box, which a site's header carries on every page, its gate included
 // (Bing's check page). Without a widget a search box may be the page's purpose (no results for
 // "captcha"); inside the widget's own form it is what the widget guards (a records lookup).
-function visibleFields (f: PageFacts, widget: boolean, widgetForm: Tag[], loader: boolean): number {
+function visibleFields (f: PageFacts, widget: boolean, widgetForm: Tag[], loader: boolean, asksForStep = false): number {
   const count = (tags: Tag[], spared: (tag: Tag) => boolean): number => tags.filter(tag => isField(tag) && !spared(tag)).length
   if (!widget) return count(f.tags, () => false)
-  // Beside a widget, the fields of an overlay the page keeps closed (a feedback or newsletter form
-  // its stylesheet hides until a person opens it) are not on show; an overlay that holds the
-  // widget is the step itself, and its fields count.
-  const closed = closedOverlays(f.markup).map(([start, end]) => tagsOf(f.markup.slice(start, end))).filter(tags => !tags.some(tag => isWidget(tag, loader)))
-  const shown = count(f.tags, isSearchBox) - closed.reduce((sum, tags) => sum + count(tags, isSearchBox), 0)
-  return Math.max(0, shown) + count(widgetForm, tag => !isSearchBox(tag))
+  const closed = asksForStep ? closedOverlayFields(f, loader) : 0
+  return Math.max(0, count(f.tags, isSearchBox) - closed) + count(widgetForm, tag => !isSearchBox(tag))
+}
+
+// On a page that asks for the step in so many words, beside its widget, the fields of an overlay
+// the page keeps closed (a feedback or newsletter form its stylesheet hides until a person opens
+// it) are not on show. Only there: a sign-in or checkout page may hold its own form in an element
+// named so ("login-modal", "checkout-drawer") beside the challenge frame reCAPTCHA adds to any
+// page's end. An overlay that holds the widget is the step itself, and its fields count. Read in
+// the markup as shown: not in comments, scripts or templates.
+/** A page keeps a few overlays for later; past these, a page of thousands is read no further. */
+const CLOSED_OVERLAYS_READ = 20
+
+function closedOverlayFields (f: PageFacts, loader: boolean): number {
+  const shown = shownMarkup(f.markup)
+  return closedOverlays(shown, CLOSED_OVERLAYS_READ).map(([start, end]) => tagsOf(shown.slice(start, end)))
+    .filter(tags => !tags.some(tag => isWidget(tag, loader)))
+    .reduce((sum, tags) => sum + tags.filter(tag => isField(tag) && !isSearchBox(tag)).length, 0)
 }
 
 // A visible field a person types into, not the one a captcha asks for.

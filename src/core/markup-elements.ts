@@ -125,17 +125,20 @@ export function sideBlocks (markup: string): Array<[number, number]> {
   return blocksOpenedBy(markup, SIDE_TAG)
 }
 
-// An overlay kept for later: an element whose class names a modal, popup, overlay, lightbox or
-// drawer ("modal", "c-overlay-container", "newsletter-popup"), with nothing that says it is open
-// (a class "show", "open", "active", "in" or "visible"; the attribute open; aria-modal or
-// aria-hidden="false"; an inline display). Sites lay their feedback, newsletter and sign-in forms
-// in such overlays, which their stylesheets keep hidden until a person opens them.
-const OVERLAY_TAG = /<(?!(?:html|body|main|form|input|button|a|iframe|img|script|style|link|meta|dialog)\b)([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?\sclass\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:[\w-]{0,40}[-_])?(?:modal|popup|overlay|lightbox|drawer)(?:[-_](?:container|wrapper|wrap|window|dialog))?(?=["'\s>]))[^<>]{0,4000}>/gi
-const OPEN_MARK = /\bclass\s*=\s*["']?(?:[^"'<>]*\s)?(?:show|shown|open|opened|active|in|visible|is-open|is-active|is-visible)(?=["'\s>])|\s(?:open|aria-modal\s*=\s*["']?true|aria-hidden\s*=\s*["']?false)\b|\bstyle\s*=\s*["'][^"']*display\s*:\s*(?!none)/i
+// An overlay kept for later: an element whose class names a modal, popup, overlay or lightbox
+// ("modal", "c-overlay-container", "newsletter-popup"; not a drawer, which frameworks wrap whole
+// apps in, and not a state such as "no-overlay" or "has-modal" or a variant such as
+// "lg:modal-open"), with nothing that says it is open (a class "show", "open", "active", "in" or
+// "visible"; the attribute open; aria-modal or aria-hidden="false"; an inline display). Sites lay
+// their feedback and newsletter forms in such overlays, which their stylesheets keep hidden until a
+// person opens them.
+const OVERLAY_TAG = /<(?!(?:html|body|main|form|input|button|a|iframe|img|script|style|link|meta|dialog)(?![\w:-]))([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?\sclass\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?!(?:no|has|with|is|show)-)(?:[\w-]{0,40}[-_])?(?:modal|popup|overlay|lightbox)(?:[-_](?:container|wrapper|wrap|window|dialog))?(?=["'\s>]))[^<>]{0,4000}>/gi
+const OPEN_MARK = /\sclass\s*=\s*["']?(?:[^"'<>]{0,300}?\s)?(?:show|shown|open|opened|active|in|visible|is-open|is-active|is-visible)(?=["'\s>])|\s(?:open|aria-modal\s*=\s*["']?true|aria-hidden\s*=\s*["']?false)\b|\sstyle\s*=\s*["'][^"']{0,300}?display\s*:\s*(?!none)/i
 
-export function closedOverlays (markup: string): Array<[number, number]> {
+export function closedOverlays (markup: string, limit = Infinity): Array<[number, number]> {
   const spans: Array<[number, number]> = []
   for (const tag of markup.matchAll(OVERLAY_TAG)) {
+    if (spans.length >= limit) break
     if ((spans.length > 0 && tag.index < spans[spans.length - 1][1]) || OPEN_MARK.test(tag[0])) continue
     spans.push([tag.index, closingOf(markup, tag.index + tag[0].length, tag[1], markup.length)])
   }

@@ -137,6 +137,11 @@ const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 // The name ends where the tag's name does: <style-swatch> is another element.
 const OPAQUE_OPEN = /<(script|style|textarea|title|template|noscript)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi
 
+/** The markup as a page shows it: comments gone, and scripts, styles, templates and the like emptied. */
+export function shownMarkup (html: string): string {
+  return replaceElements(withoutComments(html), OPAQUE_OPEN, ([, name, attrs]) => `<${name}${attrs}></${name}>`)
+}
+
 function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[] } {
   const scripts: string[] = []
   const fallbacks: string[] = []

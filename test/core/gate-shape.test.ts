@@ -576,11 +576,6 @@ t.test("a site's sidebar and cookie banner are its chrome only when they are (se
   t.ok(content(hero(' role="banner"')), "a hero header with the banner role: a header's words count")
   t.ok(content(hero('', `<div id="onetrust-consent-sdk"><div id="onetrust-pc-sdk" style="display:none">${PROSE}${PROSE}${PROSE}</div></div>`)),
     "a hidden consent centre's words never make the rest of the page shorter")
-  const guides = Array.from({ length: 20 }, (_, i) => `<li><a href="/guide${i}">Guide number ${i} of the list</a></li>`).join('')
-  t.ok(content(page(`<header><a href="/">DemoSite</a> <a href="/docs">Docs</a></header><div id="left-sidebar"><ul>${guides}</ul></div><div id="content">` +
-    '<h1>reCAPTCHA v2 "I\'m not a robot" checkbox demo</h1><p>Tick the checkbox and press Submit: the server verifies the token and shows the result below.</p>' +
-    '<form method="post" action="/demo/recaptcha-v2"><div class="g-recaptcha" data-sitekey="k"></div><button type="submit">Check</button></form></div><footer><a href="/privacy">Privacy</a></footer>',
-  `<title>reCAPTCHA v2 demo</title>${recaptcha}`)), 'a demo that names the step in quotes does not ask for it')
   const post = (attrs: string, heading: string): string => page(`<div ${attrs}><h1>${heading}</h1>${PROSE}${PROSE}</div>` +
     '<h2>Are you a robot? Rate this</h2><form method="post"><div class="g-recaptcha" data-sitekey="k"></div><button>Rate 5 stars</button></form>', `<title>${heading} - Blog</title>${recaptcha}`)
   t.ok(content(post('id="post-42" class="post-42 post type-post status-publish hentry category-gdpr"', 'Is bot protection GDPR-compliant?')), "a post's category token is not a cookie banner")
@@ -618,6 +613,35 @@ t.test('a short denial signed by the protection that made it is its block, whate
   t.not(recognizePage(observe(denial('is protected by reCAPTCHA'), 403)).page_kind, 'challenge', 'a CAPTCHA vendor signs forms, not blocks')
   t.not(recognizePage(observe(denial(''), 403)).page_kind, 'challenge', 'an unsigned denial is the site\'s own')
   t.not(recognizePage(observe(denial('is protected by Deflect'), 200)).page_kind, 'challenge', 'not a denial at 200')
+})
+
+t.test('closed overlays, quoted requests and blank checks with a button (eighth review)', async t => {
+  const recaptcha = '<script src="https://www.google.com/recaptcha/api.js"></script>'
+  // The challenge frame reCAPTCHA adds to the end of any page that loads it.
+  const bframe = '<div style="visibility:hidden"><iframe src="https://www.google.com/recaptcha/api2/bframe?k=k"></iframe></div>'
+  const content = (html: string): boolean => !gateShape(factsOf(observe(html))).gate
+  const signIn = '<form method="post" action="/login"><input type="email" name="email"><input type="password" name="password"><button>Sign in</button></form>'
+  t.ok(content(page(`<h1>My account</h1><div class="login-modal">${signIn}<a href="/forgot">Forgot password?</a></div>${bframe}`, `<title>Sign in</title>${recaptcha}`)),
+    "a sign-in form in an element named as a modal, beside the widget's frame in no form")
+  t.ok(content(page(`<div class="drawer lg:drawer-open"><div class="drawer-content"><h1>Sign in</h1>${signIn}</div></div>${bframe}`, `<title>Sign in</title>${recaptcha}`)), 'a drawer that wraps the app')
+  const contact = (extra: string): string => page('<h1>Contact us</h1><p>Please verify you are human.</p><form method="post"><div class="g-recaptcha" data-sitekey="k"></div><button>Verify</button></form>' +
+    `<form method="post" action="/contact"><input type="text" name="name"><input type="email" name="email"><textarea name="message"></textarea><button>Send</button></form>${extra}`, `<title>Contact</title>${recaptcha}`)
+  t.ok(content(contact('<div class="modal"><!-- <input name="a"><input name="b"><input name="c"> --></div>')), 'fields in a comment are no fields to take away')
+  t.ok(content(contact('<div class="no-overlay"><input name="a"><input name="b"><input name="c"></div>')), 'a class that only says there is no overlay')
+
+  const layout = (heading: string): string => page(`<header><a href="/"><img alt="Acme" src="/logo.png"></a><nav>${['Home', 'News', 'Shop', 'Help'].map(w => `<a href="/${w}">${w}</a>`).join('')}</nav></header>` +
+    `<main><h1>${heading}</h1><p>${'We have noticed requests from your network that look automated to us. '.repeat(5)}</p>` +
+    '<form method="post"><div class="g-recaptcha" data-sitekey="k"></div><button>Continue</button></form></main>' +
+    `<footer>${Array.from({ length: 10 }, (_, i) => `<a href="/f${i}">Link ${i}</a>`).join('')}</footer>`, `<title>Acme</title>${recaptcha}`)
+  for (const heading of ['Click "I\'m not a robot" to continue', 'Please tick “I am not a robot” to continue', 'Подтвердите, что вы «не робот»']) {
+    t.equal(recognizePage(observe(layout(heading))).page_kind, 'challenge', `${heading}: a request that quotes the box asks`)
+  }
+
+  const blank = (body: string): string => page(body, '<script src="/static/check.js"></script>')
+  for (const body of ['<form method="post" action="/page"><input type="hidden" name="token" value=""></form>', '<div id="c"></div><button class="d-none" aria-label="Retry"><svg></svg></button>',
+    '<input type="hidden" name="cf-turnstile-response">']) {
+    t.equal(recognizePage(observe(blank(body), 403)).page_kind, 'challenge', `${body}: a blank check with no field to type in`)
+  }
 })
 
 t.test("a site's search box beside a widget is known by its name too", async t => {
