@@ -1,7 +1,7 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
 import {
-  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, sure, titleIs, type Detection, type Hit, type PageFacts
+  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts
 } from './page-facts.js'
 import { cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -170,11 +170,16 @@ const F5_DEFAULT = /the requested url was rejected\.?\s*please consult with your
 const F5_SUPPORT_ID = /\bsupport id(?: is)?\s*:?[\s<[(#]*\d{15,}/i
 const F5_REFUSAL = /\b(?:rejected|blocked|denied)\b/i
 
+const LOOPBACK_PROBE = /^https?:\/\/(?:127\.0\.0\.1|localhost):\d+\//i
+
 function f5 (f: PageFacts): Detection {
   const hits: Hit[] = []
   // Its bot defense answers with a blank page that loads its script from /TSPD/ and works out the
   // answer there; the same path serves the script it adds to ordinary pages, so only a blank page.
-  if (hasSrc(f, /\/TSPD\/[0-9a-f]{16,}/i, ['script'])) hits.push({ evidence: `script /TSPD/ (F5 bot defense)${f.blank ? ' on a blank page' : ''}`, sufficient: f.blank && !f.appShell })
+  // Rendered, the check also carries the probes its script adds (scripts from loopback ports,
+  // "http://127.0.0.1:8888/404"): no app's bundles.
+  const shell = isAppShell(f.tags.filter(tag => !(tag.name === 'script' && LOOPBACK_PROBE.test(tag.attrs.src ?? ''))))
+  if (hasSrc(f, /\/TSPD\/[0-9a-f]{16,}/i, ['script'])) hits.push({ evidence: `script /TSPD/ (F5 bot defense)${f.blank ? ' on a blank page' : ''}`, sufficient: f.blank && !shell })
   const supportId = f.short && F5_SUPPORT_ID.test(f.text)
   if (f.short && F5_DEFAULT.test(f.text)) hits.push({ evidence: 'text "The requested URL was rejected" (F5 default blocking page)', sufficient: supportId })
   else if (supportId) hits.push({ evidence: 'text "support ID" beside a refusal (F5 blocking page)', sufficient: F5_REFUSAL.test(f.text + ' ' + f.title) })

@@ -38,8 +38,9 @@ const VENDORS: readonly Vendor[] = [
   // to deflect.ca and says the site "is protected by Deflect".
   { provider: 'deflect', markup: /deflect\.ca/, brand: /^deflect$/ },
   // Alibaba's own anti-bot (AliExpress, Taobao, 1688): the punish path, its slider (AWSC
-  // "nocaptcha"), its sensor (baxia), which its storefronts carry too.
-  { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|sufei-punish/, code: /\/_____tmd_____\// },
+  // "nocaptcha"), its sensor (baxia), which its storefronts carry too; and Alibaba Cloud's WAF,
+  // whose block pages draw their pictures from errors.aliyun.com.
+  { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|sufei-punish|errors\.aliyun\.com/, code: /\/_____tmd_____\// },
   // Google's JavaScript check sends browsers without JavaScript to this retry address.
   { provider: 'google', markup: /\/httpservice\/retry\/enablejs/ },
   { provider: 'shieldsquare', markup: /perfdrive\.com|shieldsquare|ssjsconnectorobj/, code: /ssjsconnectorobj/, brand: /^(?:shieldsquare|radware)$/ },

@@ -115,7 +115,7 @@ export function factsOf (obs: PageObservation): PageFacts {
 // Next, Nuxt, SvelteKit, Ember, Gatsby, Docusaurus, Quasar).
 const MOUNT_IDS = new Set(['root', 'react-root', 'app', '__next', '__nuxt', 'svelte', 'main-app', 'ember-application', '___gatsby', '__docusaurus', 'q-app'])
 
-function isAppShell (tags: Tag[]): boolean {
+export function isAppShell (tags: Tag[]): boolean {
   if (tags.some(tag => MOUNT_IDS.has(tag.attrs.id ?? '') || tag.name === 'app-root')) return true
   // An interstitial loads its one vendor script; an app loads its bundles (several paths).
   const sources = new Set(tags.filter(tag => tag.name === 'script' && tag.attrs.src !== undefined)

@@ -104,6 +104,10 @@ t.test("F5's bot defense: a blank page that loads its script from /TSPD/", async
   t.ok(r.challenge?.evidence.includes('script /TSPD/ (F5 bot defense) on a blank page'))
   t.same(recognizePage(observe(page('<p>Opening hours: nine to five, Monday to Friday.</p>', tspd), 200)), { page_kind: 'content' }, 'the script it adds to ordinary pages')
   t.not(provider(page('', '<script src="/TSPD/?type=25"></script>'), 200), 'f5', 'no script id, no check')
+  // Rendered (batch 19): the check's script has added its probes of loopback ports to the body.
+  const probes = ['404', 'random_url', '200', '403'].map(p => `<script src="http://127.0.0.1:8888/${p}"></script>`).join('')
+  t.equal(provider(page(probes, tspd), 200), 'f5', 'rendered, with the probes it adds')
+  t.not(provider(page('', `${tspd}<script src="/js/vendor.js"></script><script src="/js/app.js"></script><script src="/js/runtime.js"></script>`), 200), 'f5', "an app's unrendered shell that carries the script")
 })
 
 t.test('a short denial that names a web application firewall is its block page', async t => {

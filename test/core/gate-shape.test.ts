@@ -65,6 +65,7 @@ t.test('every vendor in the table is named by its markup, and each that signs it
     ['<script src="https://js.hcaptcha.com/1/api.js"></script>', 'hcaptcha'],
     ['<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>', 'turnstile'],
     ['<script src="//g.alicdn.com/AWSC/CAPTCHA/0.0.1/awsc.js"></script>', 'alibaba'],
+    ['<script>document.getElementById("block_image").src = "https://errors.aliyun.com/images/TB15QGaHpXXXXXOaXXXXia39XXX-660-117.png"</script>', 'alibaba'],
     ['<link rel="stylesheet" href="/TSPD/?type=25">', 'f5'],
     ['<script>sessionStorage.setItem("distil_referrer", document.referrer)</script>', 'distil']
   ]
