@@ -178,8 +178,10 @@ function f5 (f: PageFacts): Detection {
   // answer there; the same path serves the script it adds to ordinary pages, so only a blank page.
   // Rendered, the check also carries the probes its script adds (scripts from loopback ports,
   // "http://127.0.0.1:8888/404"): no app's bundles.
-  const shell = isAppShell(f.tags.filter(tag => !(tag.name === 'script' && LOOPBACK_PROBE.test(tag.attrs.src ?? ''))))
-  if (hasSrc(f, /\/TSPD\/[0-9a-f]{16,}/i, ['script'])) hits.push({ evidence: `script /TSPD/ (F5 bot defense)${f.blank ? ' on a blank page' : ''}`, sufficient: f.blank && !shell })
+  if (hasSrc(f, /\/TSPD\/[0-9a-f]{16,}/i, ['script'])) {
+    const shell = isAppShell(f.tags.filter(tag => !(tag.name === 'script' && LOOPBACK_PROBE.test(tag.attrs.src ?? ''))))
+    hits.push({ evidence: `script /TSPD/ (F5 bot defense)${f.blank ? ' on a blank page' : ''}`, sufficient: f.blank && !shell })
+  }
   const supportId = f.short && F5_SUPPORT_ID.test(f.text)
   if (f.short && F5_DEFAULT.test(f.text)) hits.push({ evidence: 'text "The requested URL was rejected" (F5 default blocking page)', sufficient: supportId })
   else if (supportId) hits.push({ evidence: 'text "support ID" beside a refusal (F5 blocking page)', sufficient: F5_REFUSAL.test(f.text + ' ' + f.title) })

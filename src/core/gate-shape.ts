@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, shownMarkup, tagsOf, type PageFacts, type Tag } from './page-facts.js'
+import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, tagsOf, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
@@ -146,7 +146,7 @@ function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
   if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
-  return f.blank && !f.appShell && f.challengeStatus && runs && visibleFields(f, false, [], false) === 0
+  return f.blank && !f.appShell && f.challengeStatus && runs && fieldsOn(f) === 0
 }
 
 // A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or
@@ -182,7 +182,7 @@ const FILLS = /\.value\s*=(?!=)/
 
 function submitsItself (f: PageFacts, links: number): boolean {
   const onItsWay = f.blank || (f.short && (IN_TRANSIT.test(f.text) || LOADING_CAPTION.test(f.text)))
-  if (!onItsWay || links > 2 || visibleFields(f, false, [], false) > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
+  if (!onItsWay || links > 2 || fieldsOn(f) > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
   const origin = originOf(f.url)
   return f.tags.some(tag => tag.name === 'form' && tag.attrs.action !== undefined && tag.attrs.action.trim() !== '' && originOf(resolve(tag.attrs.action, f.url)) === origin)
 }
@@ -237,7 +237,7 @@ function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, foot
   // The words of the page's own part: all but its head, header, navigation, asides, sidebars,
   // cookie banners and footers, hidden words counted too (so a hidden menu never makes a page
   // look shorter than it is).
-  const main = without(outside, outermost([...['head', 'header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...sides]))
+  const main = without(outside, outermost([...head, ...['header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...sides]))
   // The words of all but its head, sidebars, cookie banners and footers: a header can hold an
   // article's hero.
   const ownWords = countWords(textOf(without(outside, outermost([...head, ...sides]))))
@@ -311,12 +311,23 @@ function singleAction (f: PageFacts): boolean {
 // widget, the site's search box, which a site's header carries on every page, its gate included
 // (Bing's check page). Without a widget a search box may be the page's purpose (no results for
 // "captcha"); inside the widget's own form it is what the widget guards (a records lookup).
-function visibleFields (f: PageFacts, widget: boolean, widgetForm: Tag[], loader: boolean, asksForStep = false): number {
-  const count = (tags: Tag[], spared: (tag: Tag) => boolean): number => tags.filter(tag => isField(tag) && !spared(tag)).length
-  if (!widget) return count(f.tags, () => false)
+function visibleFields (f: PageFacts, widget: boolean, widgetForm: Tag[], loader: boolean, asksForStep: boolean): number {
+  if (!widget) return fieldsOn(f)
   const closed = asksForStep ? closedOverlayFields(f, loader) : 0
-  return Math.max(0, count(f.tags, isSearchBox) - closed) + count(widgetForm, tag => !isSearchBox(tag))
+  return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag))
 }
+
+/** The page's visible fields, every one. */
+function fieldsOn (f: PageFacts): number {
+  return countFields(f.tags, () => false)
+}
+
+function countFields (tags: Tag[], spared: (tag: Tag) => boolean): number {
+  return tags.filter(tag => isField(tag) && !spared(tag)).length
+}
+
+/** A page keeps a few overlays for later; past these, a page of thousands is read no further. */
+const CLOSED_OVERLAYS_READ = 20
 
 // On a page that asks for the step in so many words, beside its widget, the fields of an overlay
 // the page keeps closed (a feedback or newsletter form its stylesheet hides until a person opens
@@ -324,14 +335,10 @@ function visibleFields (f: PageFacts, widget: boolean, widgetForm: Tag[], loader
 // named so ("login-modal", "checkout-drawer") beside the challenge frame reCAPTCHA adds to any
 // page's end. An overlay that holds the widget is the step itself, and its fields count. Read in
 // the markup as shown: not in comments, scripts or templates.
-/** A page keeps a few overlays for later; past these, a page of thousands is read no further. */
-const CLOSED_OVERLAYS_READ = 20
-
 function closedOverlayFields (f: PageFacts, loader: boolean): number {
-  const shown = shownMarkup(f.markup)
-  return closedOverlays(shown, CLOSED_OVERLAYS_READ).map(([start, end]) => tagsOf(shown.slice(start, end)))
+  return closedOverlays(f.shown, CLOSED_OVERLAYS_READ).map(([start, end]) => tagsOf(f.shown.slice(start, end)))
     .filter(tags => !tags.some(tag => isWidget(tag, loader)))
-    .reduce((sum, tags) => sum + tags.filter(tag => isField(tag) && !isSearchBox(tag)).length, 0)
+    .reduce((sum, tags) => sum + countFields(tags, isSearchBox), 0)
 }
 
 // A visible field a person types into, not the one a captcha asks for.

@@ -136,21 +136,16 @@ const OVERLAY_TAG = /<(?!(?:html|body|main|form|input|button|a|iframe|img|script
 const OPEN_MARK = /\sclass\s*=\s*["']?(?:[^"'<>]{0,300}?\s)?(?:show|shown|open|opened|active|in|visible|is-open|is-active|is-visible)(?=["'\s>])|\s(?:open|aria-modal\s*=\s*["']?true|aria-hidden\s*=\s*["']?false)\b|\sstyle\s*=\s*["'][^"']{0,300}?display\s*:\s*(?!none)/i
 
 export function closedOverlays (markup: string, limit = Infinity): Array<[number, number]> {
-  const spans: Array<[number, number]> = []
-  for (const tag of markup.matchAll(OVERLAY_TAG)) {
-    if (spans.length >= limit) break
-    if ((spans.length > 0 && tag.index < spans[spans.length - 1][1]) || OPEN_MARK.test(tag[0])) continue
-    spans.push([tag.index, closingOf(markup, tag.index + tag[0].length, tag[1], markup.length)])
-  }
-  return spans
+  return blocksOpenedBy(markup, OVERLAY_TAG, tag => !OPEN_MARK.test(tag), limit)
 }
 
-// Each element whose opening tag the pattern finds, read to its own closing tag; one inside an
-// earlier one is part of it.
-function blocksOpenedBy (markup: string, opening: RegExp): Array<[number, number]> {
+// Each element whose opening tag the pattern finds (and `keep` keeps), read to its own closing
+// tag, up to `limit` of them; one inside an earlier one is part of it.
+function blocksOpenedBy (markup: string, opening: RegExp, keep: (tag: string) => boolean = () => true, limit = Infinity): Array<[number, number]> {
   const spans: Array<[number, number]> = []
   for (const tag of markup.matchAll(opening)) {
-    if (spans.length > 0 && tag.index < spans[spans.length - 1][1]) continue
+    if (spans.length >= limit) break
+    if ((spans.length > 0 && tag.index < spans[spans.length - 1][1]) || !keep(tag[0])) continue
     const openEnd = tag.index + tag[0].length
     spans.push([tag.index, closingOf(markup, openEnd, tag[1], markup.length)])
   }

@@ -65,6 +65,8 @@ export interface PageFacts {
   inlineScript: string
   /** The markup as served, lower-cased: where weak vendor markers (names in URLs) are looked for. */
   markup: string
+  /** The markup as a page shows it, lower-cased: comments gone; scripts, styles, templates and the like emptied. */
+  shown: string
   /**
    * A blank page that is an application's shell (a mount point, or scripts from more than one
    * place): what a single-page app looks like before it renders, not an interstitial.
@@ -89,7 +91,7 @@ export function factsOf (obs: PageObservation): PageFacts {
   const words = countWords(obs.text)
   const challengeStatus = obs.status !== null && CHALLENGE_STATUSES.has(obs.status)
   const short = words <= SHORT_NOTICE_MAX_WORDS
-  const { tags, inlineScript, noscriptAway } = scanHtml(obs.html)
+  const { tags, inlineScript, noscriptAway, shown } = scanHtml(obs.html)
   const appMarkup = isAppShell(tags)
   return {
     status: obs.status,
@@ -105,6 +107,7 @@ export function factsOf (obs: PageObservation): PageFacts {
     tags,
     inlineScript,
     markup: obs.html.toLowerCase(),
+    shown: shown.toLowerCase(),
     appShell: words === 0 && appMarkup,
     appMarkup,
     noscriptAway
@@ -137,12 +140,7 @@ const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 // The name ends where the tag's name does: <style-swatch> is another element.
 const OPAQUE_OPEN = /<(script|style|textarea|title|template|noscript)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi
 
-/** The markup as a page shows it: comments gone, and scripts, styles, templates and the like emptied. */
-export function shownMarkup (html: string): string {
-  return replaceElements(withoutComments(html), OPAQUE_OPEN, ([, name, attrs]) => `<${name}${attrs}></${name}>`)
-}
-
-function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[] } {
+function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[]; shown: string } {
   const scripts: string[] = []
   const fallbacks: string[] = []
   const stripped = replaceElements(withoutComments(html), OPAQUE_OPEN, ([, name, attrs], body) => {
@@ -153,7 +151,7 @@ function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptA
   const noscriptAway = fallbacks.flatMap(body => tagsOf(body))
     .filter(tag => tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') && refreshesAtOnce(tag.attrs.content))
     .map(tag => refreshTarget(tag.attrs.content ?? '')).filter(target => target !== '')
-  return { tags: tagsOf(stripped), inlineScript: scripts.join('\n'), noscriptAway }
+  return { tags: tagsOf(stripped), inlineScript: scripts.join('\n'), noscriptAway, shown: stripped }
 }
 
 /** The elements' opening tags in a stretch of markup, with their attributes. */
