@@ -212,9 +212,11 @@ function loadsCode (f: PageFacts): boolean {
     IMPORTS.test(f.inlineScript)
 }
 
-// Things a person can press or type into (only those not disabled, when `enabledOnly`).
+// Things a person can press or type into (only those not disabled, when `enabledOnly`). An
+// <input type="hidden"> carries a form's token and is never shown.
 function visibleControls (f: PageFacts, enabledOnly = false): number {
   return f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button') &&
+    !(tag.name === 'input' && tag.attrs.type?.toLowerCase() === 'hidden') &&
     !(enabledOnly && tag.attrs.disabled !== undefined)).length
 }
 

@@ -267,6 +267,9 @@ t.test('a quiet page whose script sets a cookie and reloads it is a cookie check
   t.ok(shape('<div id="root"><div class="spinner"></div></div>', check + '<link rel="preload" href="/check.css" as="style">'), 'a preloaded stylesheet is no code')
   t.notOk(shape('', '<script>window.onpageshow = e => { if (e.persisted) location.reload() }</script>'), 'a reload without a cookie')
   t.notOk(shape('', '<script>document.cookie = "lang=en"; location.href = "/en/"</script>'), 'a cookie and a redirect elsewhere')
+  // A form's token field is never shown: it is nothing to press or type into.
+  t.ok(shape('<form method="post"><input type="hidden" name="token" value="a1b2"></form>', check), 'a form holding only a hidden token')
+  t.notOk(shape('<form method="post"><input type="text" name="q"></form>', check), 'a form with a field to type in')
 })
 
 t.test("a site's chrome around a gate: its footer's links and a logo's nav are not the page's", async t => {
