@@ -226,17 +226,16 @@ export class WindowPool {
   private reset (page: Page, returnsFor: string | undefined): void {
     const use = WindowUse.of(page)
     if (!use) { this.discard(page, 'unwatched'); return }
-    const t0 = performance.now()
     this.returns.resetStarted(page, this.servedSite.get(page))
     use.reset().then((verdict) => {
-      this.returns.resetEnded(page, verdict.reuse, returnsFor)
+      const ms = this.returns.resetEnded(page, verdict.reuse, returnsFor)
       if (!verdict.reuse) {
         this.opts.onNotReused?.(verdict.reason)
         this.discard(page, verdict.fact)
         return
       }
       this.stats.reused++
-      this.stats.resetMs += performance.now() - t0
+      this.stats.resetMs += ms
       this.handOut(page)
     }, () => {
       this.returns.resetEnded(page, false, returnsFor)
@@ -313,10 +312,11 @@ export class WindowPool {
     })
     this.opening.add(opened)
     const page = await opened.finally(() => this.opening.delete(opened))
-    this.returns.opened(performance.now() - t0)
+    const ms = performance.now() - t0
+    this.returns.opened(ms)
     if (ahead) {
       this.stats.opened++
-      this.stats.openMs += performance.now() - t0
+      this.stats.openMs += ms
     } else {
       this.stats.openedOnDemand++
     }

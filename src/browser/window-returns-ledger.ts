@@ -55,12 +55,17 @@ export class WindowReturnsLedger {
     this.#resetting.set(page, { site: served, since: performance.now() })
   }
 
-  /** The reset of `page` ended: reused or not, and whether windows of `returnsFor` come back. */
-  resetEnded (page: Page, reused: boolean, returnsFor: string | undefined): void {
+  /**
+   * The reset of `page` ended: reused or not, and whether windows of `returnsFor` come back.
+   * Returns how long the reset took (the one clock the pool's stats read too).
+   */
+  resetEnded (page: Page, reused: boolean, returnsFor: string | undefined): number {
     const started = this.#resetting.get(page)
     this.#resetting.delete(page)
     if (returnsFor !== undefined) this.#site(returnsFor).returns = reused
-    if (reused && started) this.#resetMs.add(performance.now() - started.since)
+    const ms = started === undefined ? 0 : performance.now() - started.since
+    if (reused && started) this.#resetMs.add(ms)
+    return ms
   }
 
   /** A window took `ms` to open. */

@@ -25,7 +25,8 @@ function taught (): WindowReturnsLedger {
   t.equal(ledger.released(page, true, A), A, 'a fetch of A that ended on A hands its window back for A')
   ledger.resetStarted(page, A)
   t.equal(ledger.resetting, 1)
-  ledger.resetEnded(page, true, A)
+  const ms = ledger.resetEnded(page, true, A)
+  t.ok(ms >= 0 && ms < 60_000, 'it says how long the reset took (the pool adds it to its stats)')
   t.equal(ledger.resetting, 0)
   return ledger
 }
