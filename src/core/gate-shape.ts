@@ -54,6 +54,12 @@ export function gateShape (f: PageFacts): GateShape {
   const asks = VERIFY_HEADING.test(f.title) || VERIFY_HEADING.test(headings) || (f.short && VERIFY_TEXT.test(f.text)) || dialogAsks(f.markup, VERIFY_TEXT) ||
     DISTIL_TEMPLATE.test(f.text)
   if (asks) signals.push('shape: asks for verification')
+  // A check that runs its script first may say what it is only in its fallback for browsers
+  // without JavaScript, which Chromium does not show ("we need to make sure that you are not a
+  // robot"). On a short notice with nothing to type in, a short fallback that asks in so many
+  // words asks for the page: an app's fallback says only that it needs JavaScript.
+  const fallbackAsks = !asks && f.short && fieldsOn(f) === 0 && countWords(f.fallbackText) <= SHORT_NOTICE_MAX_WORDS && VERIFY_STEP.test(f.fallbackText)
+  if (fallbackAsks) signals.push('shape: its no-JavaScript fallback asks for verification')
   const action = singleAction(f)
   if (action) signals.push('shape: a single action')
   // <meta http-equiv="refresh" content="60"> with no URL: the page reloads itself to retry.
@@ -117,7 +123,7 @@ export function gateShape (f: PageFacts): GateShape {
   // a page that retries by itself, or answered with a status providers serve their checks with),
   // or a bot check's own page answered with such a status, or a page that is only there to run
   // its script before anything is shown.
-  const step = (widget && (notice || asks)) || (asks && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
+  const step = (widget && (notice || asks)) || ((asks || fallbackAsks) && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')

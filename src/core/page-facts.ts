@@ -2,7 +2,7 @@
 // rendered HTML, visible text and headers, plus the small predicates the detectors share.
 // Pure, like the rest of src/core.
 import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
-import { replaceElements, withoutComments } from './markup-elements.js'
+import { replaceElements, textOf, withoutComments } from './markup-elements.js'
 
 // Interstitials and denial notices run to a few dozen words (Cloudflare's block
 // page, the longest common one, is ~120 but has a decisive title); a page with
@@ -80,6 +80,12 @@ export interface PageFacts {
    * first says so here, and the address may name whose check it is.
    */
   noscriptAway: string[]
+  /**
+   * The words of that fallback (`<noscript>`), which a script-enabled Chromium does not show: a
+   * check that runs its script first may say there what it is ("we need to make sure that you
+   * are not a robot").
+   */
+  fallbackText: string
 }
 
 export interface Hit { evidence: string; sufficient: boolean }
@@ -91,7 +97,7 @@ export function factsOf (obs: PageObservation): PageFacts {
   const words = countWords(obs.text)
   const challengeStatus = obs.status !== null && CHALLENGE_STATUSES.has(obs.status)
   const short = words <= SHORT_NOTICE_MAX_WORDS
-  const { tags, inlineScript, noscriptAway, shown } = scanHtml(obs.html)
+  const { tags, inlineScript, noscriptAway, fallbackText, shown } = scanHtml(obs.html)
   const appMarkup = isAppShell(tags)
   return {
     status: obs.status,
@@ -110,7 +116,8 @@ export function factsOf (obs: PageObservation): PageFacts {
     shown: shown.toLowerCase(),
     appShell: words === 0 && appMarkup,
     appMarkup,
-    noscriptAway
+    noscriptAway,
+    fallbackText
   }
 }
 
@@ -140,7 +147,7 @@ const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 // The name ends where the tag's name does: <style-swatch> is another element.
 const OPAQUE_OPEN = /<(script|style|textarea|title|template|noscript)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi
 
-function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[]; shown: string } {
+function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[]; fallbackText: string; shown: string } {
   const scripts: string[] = []
   const fallbacks: string[] = []
   const stripped = replaceElements(withoutComments(html), OPAQUE_OPEN, ([, name, attrs], body) => {
@@ -151,7 +158,8 @@ function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptA
   const noscriptAway = fallbacks.flatMap(body => tagsOf(body))
     .filter(tag => tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') && refreshesAtOnce(tag.attrs.content))
     .map(tag => refreshTarget(tag.attrs.content ?? '')).filter(target => target !== '')
-  return { tags: tagsOf(stripped), inlineScript: scripts.join('\n'), noscriptAway, shown: stripped }
+  const fallbackText = fallbacks.map(textOf).join(' ').replace(/\s+/g, ' ').trim()
+  return { tags: tagsOf(stripped), inlineScript: scripts.join('\n'), noscriptAway, fallbackText, shown: stripped }
 }
 
 /** The elements' opening tags in a stretch of markup, with their attributes. */

@@ -695,3 +695,20 @@ t.test('footers inside footers count once, and an element named like style is no
   const swatch = factsOf(observe(page('<style>p { color: red }</style><style-swatch color="red">Red</style-swatch><p>Pick a colour.</p>')))
   t.ok(swatch.tags.some(tag => tag.name === 'style-swatch'), '<style-swatch> is an element of the page, not a style body')
 })
+
+t.test('a check that says what it is only in its no-JavaScript fallback is a gate', async t => {
+  const fallback = '<noscript><h2>Please, enable JavaScript to continue</h2><p>We need to make sure that you are not a robot.</p></noscript>'
+  const notice = page(`${fallback}<div><p>ID: 4f2a9c</p><p>Try: reload the page, turn off extensions, use another browser.</p></div>`)
+  const r = recognizePage(observe(notice, 403))
+  t.equal(r.page_kind, 'challenge')
+  t.equal(r.challenge?.provider, 'generic')
+  t.ok(r.challenge?.evidence.includes('shape: its no-JavaScript fallback asks for verification'), 'the signal is evidence')
+  t.equal(recognizePage(observe(notice, 200)).page_kind, 'challenge', 'whatever its status: the short notice is all there is')
+  const signals = (html: string, status = 200): string[] => gateShape(factsOf(observe(html, status))).signals
+  const asked = 'shape: its no-JavaScript fallback asks for verification'
+  t.notOk(signals(page('<noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div>')).includes(asked), "an app's fallback asks for JavaScript only")
+  t.notOk(signals(page(`${fallback}<form><input type="email" name="email"><input type="password" name="password"><button>Sign in</button></form>`)).includes(asked), 'a sign-in form says so in its fallback: its fields are the page')
+  t.notOk(signals(page(`${fallback}<h1>Bread</h1>${PROSE}`)).includes(asked), 'a page with a document of its own')
+  const lecture = `<noscript><p>${'We need to make sure that you are not a robot, and here is why. '.repeat(10)}</p></noscript>`
+  t.notOk(signals(page(`${lecture}<p>Sign-up closed.</p>`)).includes(asked), 'a fallback with more than a notice in it says more than it asks')
+})
