@@ -8,7 +8,7 @@ import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHi
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
-import { closedOverlays, dialogTexts, elements, footerBlocks, headingText, outermost, sideBlocks, textOf } from './markup-elements.js'
+import { closedOverlays, dialogTexts, elements, footerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
@@ -45,7 +45,7 @@ export interface GateShape {
 export function gateShape (f: PageFacts): GateShape {
   const signals: string[] = []
   const loader = f.tags.some(tag => tag.name === 'script' && /recaptcha|hcaptcha|turnstile/i.test(tag.attrs.src ?? ''))
-  const widget = f.tags.some(tag => isWidget(tag, loader))
+  const widget = f.tags.some(tag => isWidget(tag, loader)) && !onlyWaitingFrames(f, loader)
   // What the form holding the widget holds besides it, if a form does.
   const widgetForm = widget ? formsHolding(f.markup, tag => isWidget(tag, loader)) : []
   if (widget) signals.push('shape: verification widget')
@@ -281,6 +281,25 @@ function isWidget (tag: Tag, loader: boolean): boolean {
   if (tag.name === 'img') return /captcha/i.test(`${src} ${tag.attrs.alt ?? ''} ${tag.attrs.id ?? ''}`)
   if (VENDOR_CONTAINER.test(tag.attrs.class ?? '')) return loader
   return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '')
+}
+
+// Every widget on the page is a vendor's frame inside a block its markup keeps hidden: the
+// challenge frame reCAPTCHA and hCaptcha append to any page that loads them, waiting there until
+// they challenge (a rendered page with an invisible reCAPTCHA on its button carries one). Read only
+// when every widget is a frame, which is rare.
+const FRAME_TAG = /<iframe(?![\w:-])[^<>]{0,4000}>/g
+
+function onlyWaitingFrames (f: PageFacts, loader: boolean): boolean {
+  const widgets = f.tags.filter(tag => isWidget(tag, loader))
+  if (!widgets.every(tag => tag.name === 'iframe')) return false
+  const hidden = hiddenBlocks(f.shown)
+  const waiting = new Set<string>()
+  let block = 0
+  for (const frame of f.shown.matchAll(FRAME_TAG)) {
+    while (block < hidden.length && hidden[block][1] <= frame.index) block++
+    if (block < hidden.length && hidden[block][0] <= frame.index) waiting.add(tagsOf(frame[0])[0]?.attrs.src ?? '')
+  }
+  return widgets.every(tag => waiting.has((tag.attrs.src ?? '').toLowerCase()))
 }
 
 // Laid over the whole viewport by its inline style: fixed, and as wide and as high as the window

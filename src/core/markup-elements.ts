@@ -125,6 +125,15 @@ export function sideBlocks (markup: string): Array<[number, number]> {
   return blocksOpenedBy(markup, SIDE_TAG)
 }
 
+// An element its own markup keeps hidden: the hidden attribute, or an inline style with
+// visibility:hidden or display:none. reCAPTCHA and hCaptcha append their challenge frame to any
+// page that loads them inside such a block, and show it only when they challenge.
+const HIDDEN_TAG = /<([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?(?:\shidden(?=[\s/>=])|\sstyle\s*=\s*(?:"[^"<>]{0,2000}?|'[^'<>]{0,2000}?)(?:visibility\s*:\s*hidden|display\s*:\s*none)))[^<>]{0,4000}>/gi
+
+export function hiddenBlocks (markup: string): Array<[number, number]> {
+  return blocksOpenedBy(markup, HIDDEN_TAG)
+}
+
 // An overlay kept for later: an element whose class names a modal, popup, overlay or lightbox
 // ("modal", "c-overlay-container", "newsletter-popup"; not a drawer, which frameworks wrap whole
 // apps in, and not a state such as "no-overlay" or "has-modal" or a variant such as

@@ -712,3 +712,24 @@ t.test('a check that says what it is only in its no-JavaScript fallback is a gat
   const lecture = `<noscript><p>${'We need to make sure that you are not a robot, and here is why. '.repeat(10)}</p></noscript>`
   t.notOk(signals(page(`${lecture}<p>Sign-up closed.</p>`)).includes(asked), 'a fallback with more than a notice in it says more than it asks')
 })
+
+t.test("a vendor's challenge frame waiting in a hidden block is no widget; shown, it is", async t => {
+  // reCAPTCHA appends its challenge frame to any page that loads it, in a block kept hidden until
+  // it challenges; a rendered page with an invisible reCAPTCHA on its one button carries it.
+  const loader = '<script src="https://www.google.com/recaptcha/api.js" async defer></script>'
+  const frame = (visibility: string): string => `<div style="visibility: ${visibility}; position: absolute; width: 100%; top: -10000px; left: 0px; right: 0px;">` +
+    '<div style="width: 100%; height: 100%; position: fixed; top: 0px; left: 0px; z-index: 2000000000; background-color: rgb(255, 255, 255); opacity: 0.05;"></div>' +
+    '<div style="z-index: 2000000000; position: relative;"><iframe title="recaptcha challenge expires in two minutes" src="https://www.google.com/recaptcha/api2/bframe?hl=en&amp;v=abc&amp;k=6LcKey" style="width: 100%; height: 100%;"></iframe></div></div>'
+  const confirm = (visibility: string): string => page(`<h1>Confirm your subscription</h1><p>One click and the weekly letter is yours.</p><form action="/confirm" method="post"><button class="g-recaptcha" data-sitekey="6LcKey" data-callback="go">Confirm</button></form>${frame(visibility)}`, loader)
+  const waiting = recognizePage(observe(confirm('hidden')))
+  t.equal(waiting.page_kind, 'content', 'a confirmation page whose frame waits hidden')
+  t.notOk(gateShape(factsOf(observe(confirm('hidden')))).signals.includes('shape: verification widget'), 'the waiting frame is no widget')
+  t.ok(gateShape(factsOf(observe(confirm('visible')))).signals.includes('shape: verification widget'), 'the frame shown: the challenge is open')
+  const shown = page(`<h1>One more step</h1><p>Please complete the security check to continue.</p>${frame('visible')}`, loader)
+  t.equal(recognizePage(observe(shown, 403)).page_kind, 'challenge', 'a notice with the challenge open over it')
+  const hiddenAttr = page(`<h1>Thanks for writing</h1><div hidden><iframe src="https://newassets.hcaptcha.com/captcha/v1/abc/static/hcaptcha.html#frame=challenge"></iframe></div>`)
+  t.notOk(gateShape(factsOf(observe(hiddenAttr))).signals.includes('shape: verification widget'), "hCaptcha's frame under the hidden attribute")
+  // The anchor beside it is the widget a person sees: the waiting frame takes nothing away.
+  const anchor = page(`<h1>Are you a robot?</h1><iframe src="https://www.google.com/recaptcha/api2/anchor?k=6LcKey&amp;size=normal"></iframe>${frame('hidden')}`, loader)
+  t.equal(recognizePage(observe(anchor, 403)).page_kind, 'challenge', 'the checkbox is shown')
+})

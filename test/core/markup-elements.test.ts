@@ -1,5 +1,5 @@
 import t from 'tap'
-import { closedOverlays, closingOf, dialogTexts, elements, footerBlocks, headingText, outermost, replaceElements, sideBlocks, textOf, withoutComments } from '../../src/core/markup-elements.js'
+import { closedOverlays, closingOf, dialogTexts, elements, footerBlocks, headingText, hiddenBlocks, outermost, replaceElements, sideBlocks, textOf, withoutComments } from '../../src/core/markup-elements.js'
 
 // Reading raw markup by its elements (src/core/markup-elements.ts): the pieces recognition builds
 // on, each on the smallest markup that shows it.
@@ -76,4 +76,10 @@ t.test('withoutComments does what the lazy pattern does, an unclosed comment lef
   for (const markup of ['a<!-- b -->c<!--d-->e', '<!-->x-->y', 'a<!-- never closed', '<!-- one --><!-- two', '<!--'.repeat(20), 'no comment']) {
     t.equal(withoutComments(markup), markup.replace(/<!--[\s\S]*?-->/g, ''), JSON.stringify(markup))
   }
+})
+
+t.test('hiddenBlocks finds the elements their own markup hides, each to its own closing tag', async t => {
+  const markup = '<div style="visibility: hidden"><div><iframe></iframe></div></div><p hidden>x</p><p style="display:none">y</p><p style="display:block">z</p><p data-hidden="1">w</p>'
+  t.same(hiddenBlocks(markup).map(([start, end]) => markup.slice(start, end)), ['<div style="visibility: hidden"><div><iframe></iframe></div>', '<p hidden>x', '<p style="display:none">y'])
+  t.same(hiddenBlocks('<div style="color: red" title="visibility: hidden">a</div><input type="hidden">'), [], 'a hidden-looking title, a hidden input type')
 })
