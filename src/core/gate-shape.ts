@@ -7,7 +7,7 @@
 import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, tagsOf, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
-import { VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
+import { NOT_A_ROBOT, VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
 import { closedOverlays, dialogTexts, elements, footerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 
@@ -56,9 +56,12 @@ export function gateShape (f: PageFacts): GateShape {
   if (asks) signals.push('shape: asks for verification')
   // A check that runs its script first may say what it is only in its fallback for browsers
   // without JavaScript, which Chromium does not show ("we need to make sure that you are not a
-  // robot"). On a short notice with nothing to type in, a short fallback that asks in so many
-  // words asks for the page: an app's fallback says only that it needs JavaScript.
-  const fallbackAsks = !asks && f.short && fieldsOn(f) === 0 && countWords(f.fallbackText) <= SHORT_NOTICE_MAX_WORDS && VERIFY_STEP.test(f.fallbackText)
+  // robot"). On a short notice answered with a challenge status, with nothing to type in, a short
+  // fallback that says the visitor must be no robot (NOT_A_ROBOT, never the broader phrases: a
+  // site-wide fallback line may speak of a "security check" or a spam filter's "kein Roboter" on
+  // every page) asks for the page. An app's fallback says only that it needs JavaScript.
+  const fallbackAsks = !asks && f.short && f.challengeStatus && fieldsOn(f) === 0 &&
+    countWords(f.fallbackText) <= SHORT_NOTICE_MAX_WORDS && NOT_A_ROBOT.test(f.fallbackText)
   if (fallbackAsks) signals.push('shape: its no-JavaScript fallback asks for verification')
   const action = singleAction(f)
   if (action) signals.push('shape: a single action')
@@ -150,7 +153,9 @@ const FALLBACK_NOTE_MAX_WORDS = 30
 function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
   const nothingToDo = f.words <= FALLBACK_NOTE_MAX_WORDS && controls === 0 && links <= 2
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
-  if (onItsWay && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
+  // A page whose script posts its form is on its way through that form (a log-out, a sign-in
+  // hand-off): whether that post is a check's answer is submitsItself's to say.
+  if (onItsWay && !SUBMITS.test(f.inlineScript) && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
   return f.blank && !f.appShell && f.challengeStatus && runs && fieldsOn(f) === 0
 }
@@ -229,7 +234,7 @@ function visibleControls (f: PageFacts, enabledOnly = false): number {
 // A site's chrome around a page: its footer is the same on every page, its gate included, so the
 // footer's links are not the page's; a <nav> outside it with more than a logo's or a home link is
 // the site's navigation.
-const LINK = /<a\b[^>]*\shref\s*=/g
+const LINK = /<a\b[^<>]*\shref\s*=/g
 const NAV_MAX_LINKS = 2
 
 function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, footerWords: number, navigation: boolean, main: string, mainWords: number, ownWords: number } {

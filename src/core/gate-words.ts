@@ -3,14 +3,26 @@
 // headings, a dialog and a short page's text, so an article about CAPTCHAs is not one.
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 
+// The visitor asked to show, or said to be, a person and not a robot, in the languages below: the
+// narrowest way a step asks. A bot check's fallback for browsers without JavaScript is read for
+// these alone (gate-shape.ts): a site-wide fallback line may well say "security check" or
+// "проверка" of something else.
+const NOT_A_ROBOT_PHRASES = [
+  'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
+  'are you (?:a )?(?:human|robot)', 'robot or human', '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human',
+  'не робот', 'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
+  'non sono un robot', 'ik ben geen robot', 'nie jestem robotem', 'nejsem robot', 'robot değilim', 'không phải (?:là )?(?:người máy|robot)', 'bukan robot',
+  'ロボットではありません', 'ロボットでないこと', '로봇이 아닙니다', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่หุ่นยนต์'
+]
+export const NOT_A_ROBOT = new RegExp(NOT_A_ROBOT_PHRASES.join('|'), 'i')
+
 // The phrases that ask for the step in so many words.
 export const VERIFY_STEP = new RegExp([
-  'verify (?:that )?you(?:\'re| are) (?:a )?human', 'verify you(?:\'re| are) not a (?:robot|bot)', 'not a robot',
-  'are you (?:a )?(?:human|robot)', 'robot or human', 'human verification', 'verifying (?:you are|your) (?:human|browser)',
+  ...NOT_A_ROBOT_PHRASES, 'human verification', 'verifying (?:you are|your) (?:human|browser)',
   'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', '(?:abnormal|suspicious) (?:traffic|access|requests)', 'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)',
   '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
   'complete the (?:security check|captcha)', 'security check',
-  '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human', '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)', 'solve the challenge below to continue', 'verify yourself to continue',
+  '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)', 'solve the challenge below to continue', 'verify yourself to continue',
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'solve (?:the|this) (?:puzzle|captcha)',
   'slide to (?:verify|complete)', '验证', '驗證',
@@ -18,17 +30,16 @@ export const VERIFY_STEP = new RegExp([
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   // "Abnormal access", "you are a bot" in a few other languages.
   '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
-  'не робот', 'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
-  'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
+  'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
   // "Are you human?" in a few other languages.
   '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
   // "I am not a robot", "are you human?" and "security check" in the languages of the regional
   // sites scrapers meet: Italian, Dutch, Polish, Czech, Turkish, Vietnamese, Indonesian and
   // Malay, Japanese, Korean, Arabic, Hebrew, Greek, Thai, and the security check in the
   // languages above.
-  'non sono un robot', '(?:^|[^a-zà-ù])sei (?:un )?umano', 'ik ben geen robot', 'ben je een mens', 'nie jestem robotem', 'czy jesteś człowiekiem', 'nejsem robot',
-  'robot değilim', '[iİ]nsan mısınız', 'không phải (?:là )?(?:người máy|robot)', 'xác minh (?:rằng )?bạn (?:là )?(?:con )?người', 'bukan robot',
-  'ロボットではありません', 'ロボットでないこと', '로봇이 아닙니다', '자동\\s?입력\\s?방지', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่โปรแกรมอัตโนมัติ', 'ไม่ใช่หุ่นยนต์',
+  '(?:^|[^a-zà-ù])sei (?:un )?umano', 'ben je een mens', 'czy jesteś człowiekiem',
+  '[iİ]nsan mısınız', 'xác minh (?:rằng )?bạn (?:là )?(?:con )?người',
+  '자동\\s?입력\\s?방지', 'ไม่ใช่โปรแกรมอัตโนมัติ',
   'r(?:é|e)sou?(?:dre|lvez) le défi', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
   'beveiligingscontrole', '(?:weryfikacja|kontrola) bezpieczeństwa', 'bezpečnostní (?:kontrola|ověření)', 'güvenlik (?:doğrulaması|kontrolü)', 'kiểm tra bảo mật',
   '(?:verifikasi|pemeriksaan) keamanan', 'セキュリティ(?:チェック|確認)', '보안\\s?(?:확인|문자)',

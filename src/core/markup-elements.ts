@@ -6,7 +6,7 @@
 // The words of a stretch of markup, roughly as a person reads them, hidden ones too: scripts,
 // styles, tags and character references left out.
 export function textOf (markup: string): string {
-  return replaceElements(markup, /<(script|style)(?=[\s/>])/gi, () => ' ').replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
+  return replaceElements(markup, /<(script|style)(?=[\s/>])/gi, () => ' ').replace(/<[^<>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
 }
 
 /**
@@ -182,5 +182,5 @@ export function * dialogTexts (markup: string): Generator<string> {
 
 /** The words of the page's first- and second-level headings. */
 export function headingText (markup: string): string {
-  return [...markup.matchAll(/<h[12]\b[^>]*>([\s\S]{0,400}?)<\/h[12]\s*>/g)].map(m => m[1].replace(/<[^>]*>/g, ' ')).join(' ')
+  return [...markup.matchAll(/<h[12]\b[^<>]*>([\s\S]{0,400}?)<\/h[12]\s*>/g)].map(m => m[1].replace(/<[^<>]*>/g, ' ')).join(' ')
 }

@@ -140,12 +140,15 @@ export function countWords (text: string): number {
   return text.match(WORD)?.length ?? 0
 }
 
-const TAG = /<([a-zA-Z][\w:-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>/g
+// A tag ends at its first '>' outside quotes, and no '<' stands outside quotes in it: an unclosed
+// tag is then read only up to the next one, so a page of unclosed tags costs one pass, not a pass
+// for each.
+const TAG = /<([a-zA-Z][\w:-]*)((?:[^<>"']|"[^"]*"|'[^']*')*)>/g
 const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 // Bodies whose markup is not elements of the page: script source, style, and
 // fallbacks a script-enabled Chromium does not render.
 // The name ends where the tag's name does: <style-swatch> is another element.
-const OPAQUE_OPEN = /<(script|style|textarea|title|template|noscript)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi
+const OPAQUE_OPEN = /<(script|style|textarea|title|template|noscript)(?=[\s/>])((?:[^<>"']|"[^"]*"|'[^']*')*)>/gi
 
 function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[]; fallbackText: string; shown: string } {
   const scripts: string[] = []

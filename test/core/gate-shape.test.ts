@@ -270,6 +270,11 @@ t.test('a quiet page whose script sets a cookie and reloads it is a cookie check
   // A form's token field is never shown: it is nothing to press or type into.
   t.ok(shape('<form method="post"><input type="hidden" name="token" value="a1b2"></form>', check), 'a form holding only a hidden token')
   t.notOk(shape('<form method="post"><input type="text" name="q"></form>', check), 'a form with a field to type in')
+  // A log-out whose script posts a form holding only its token, sending browsers without
+  // JavaScript to sign in: on its way through its form, not a check that runs its script first.
+  const logout = page('<p>Signing you out of Example…</p><form id="logout" method="post" action="/logout"><input type="hidden" name="csrf_token" value="a8f3c2d1e9"></form><script>document.getElementById("logout").submit()</script>',
+    '<title>Signing out</title><noscript><meta http-equiv="refresh" content="0;url=/login?signed_out=1"></noscript>')
+  t.notOk(recognizePage(observe(logout)).challenge, 'a log-out that posts its token')
 })
 
 t.test("a site's chrome around a gate: its footer's links and a logo's nav are not the page's", async t => {
@@ -703,9 +708,18 @@ t.test('a check that says what it is only in its no-JavaScript fallback is a gat
   t.equal(r.page_kind, 'challenge')
   t.equal(r.challenge?.provider, 'generic')
   t.ok(r.challenge?.evidence.includes('shape: its no-JavaScript fallback asks for verification'), 'the signal is evidence')
-  t.equal(recognizePage(observe(notice, 200)).page_kind, 'challenge', 'whatever its status: the short notice is all there is')
   const signals = (html: string, status = 200): string[] => gateShape(factsOf(observe(html, status))).signals
   const asked = 'shape: its no-JavaScript fallback asks for verification'
+  t.notOk(signals(notice, 200).includes(asked), 'answered with 200: nothing says it came back where content was expected')
+  // Ninth review: site-wide fallback lines that speak of checks, and short ordinary pages under them.
+  const ordinary: Array<[string, string, number]> = [
+    ['<noscript><p>Bitte aktivieren Sie JavaScript. Unser Spamschutz prüft damit bei Formularen, dass Sie kein Roboter sind.</p></noscript><h1>404 – Seite nicht gefunden</h1><p>Die angeforderte Seite gibt es leider nicht (mehr).</p><p><a href="/">Zur Startseite</a></p>', "a 404 under a spam filter's note", 404],
+    ['<noscript><p>Bitte aktivieren Sie JavaScript. Unser Spamschutz prüft damit bei Formularen, dass Sie kein Roboter sind.</p></noscript><h1>Danke!</h1><p>Ihre Nachricht ist angekommen.</p>', "a thank-you page under a spam filter's note", 200],
+    ['<h1>Сайт временно недоступен</h1><p>Идут плановые технические работы.</p><noscript>Для корректной работы сайта включите JavaScript. Проверка доступности выполняется автоматически.</noscript>', 'a maintenance page whose fallback speaks of a check', 503],
+    ['<main><h1>Potwierdź logowanie</h1><p>Potwierdź logowanie w aplikacji.</p><a href="/logowanie">Anuluj</a></main><noscript>Weryfikacja bezpieczeństwa wymaga włączonej obsługi JavaScript w przeglądarce.</noscript>', "a bank's sign-in step", 403],
+    ['<p>Please wait while we take you to your card issuer.</p><form action="https://acs.bank.test/pareq" method="post"><input type="hidden" name="PaReq" value="eJx"><noscript><p>Press Continue to go to your card issuer\'s security check.</p><input type="submit" value="Continue"></noscript></form>', 'a 3-D Secure hand-off', 403]
+  ]
+  for (const [body, name, status] of ordinary) t.notOk(signals(page(body), status).includes(asked), name)
   t.notOk(signals(page('<noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div>')).includes(asked), "an app's fallback asks for JavaScript only")
   t.notOk(signals(page(`${fallback}<form><input type="email" name="email"><input type="password" name="password"><button>Sign in</button></form>`)).includes(asked), 'a sign-in form says so in its fallback: its fields are the page')
   t.notOk(signals(page(`${fallback}<h1>Bread</h1>${PROSE}`)).includes(asked), 'a page with a document of its own')
