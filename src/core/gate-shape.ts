@@ -4,12 +4,14 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { LOADING_CAPTION, NAVIGATES, SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, tagsOf, type PageFacts, type Tag } from './page-facts.js'
+import { SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, tagsOf, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
 import { closedOverlays, dialogTexts, elements, footerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
+import { scriptChecks } from './script-checks.js'
+import { pathOf } from './page-url.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -44,6 +46,8 @@ export interface GateShape {
 
 export function gateShape (f: PageFacts): GateShape {
   const signals: string[] = []
+  // The page's visible fields, every one.
+  const typed = fieldsOn(f)
   const loader = f.tags.some(tag => tag.name === 'script' && /recaptcha|hcaptcha|turnstile/i.test(tag.attrs.src ?? ''))
   const widget = f.tags.some(tag => isWidget(tag, loader)) && !onlyWaitingFrames(f, loader)
   // What the form holding the widget holds besides it, if a form does.
@@ -60,7 +64,7 @@ export function gateShape (f: PageFacts): GateShape {
   // fallback that says the visitor must be no robot (NOT_A_ROBOT, never the broader phrases: a
   // site-wide fallback line may speak of a "security check" or a spam filter's "kein Roboter" on
   // every page) asks for the page. An app's fallback says only that it needs JavaScript.
-  const fallbackAsks = !asks && f.short && f.challengeStatus && fieldsOn(f) === 0 &&
+  const fallbackAsks = !asks && f.short && f.challengeStatus && typed === 0 &&
     countWords(f.fallbackText) <= SHORT_NOTICE_MAX_WORDS && NOT_A_ROBOT.test(f.fallbackText)
   if (fallbackAsks) signals.push('shape: its no-JavaScript fallback asks for verification')
   const action = singleAction(f)
@@ -72,14 +76,11 @@ export function gateShape (f: PageFacts): GateShape {
   const checkApp = f.tags.some(isCheckAsset)
   if (checkApp) signals.push('shape: served from a challenge path')
   const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
-  const controls = visibleControls(f)
-  const first = scriptFirst(f, links, controls)
+  // Checks whose page only runs a script (script-checks.ts).
+  const { first, cookie, submits, work } = scriptChecks(f, links, typed)
   if (first) signals.push('shape: runs a script first')
-  const cookie = cookieCheck(f, links, controls)
   if (cookie) signals.push('shape: sets a cookie and reloads')
-  const submits = submitsItself(f, links)
   if (submits) signals.push('shape: its script submits its form to the same site')
-  const work = provesWork(f, links)
   if (work) signals.push('shape: its script works out a proof of work')
   // A refusal that names the security layer which made it ("blocked by our security system") and
   // why (bots, suspicious traffic), answered with a refusal status: the block of a bot check,
@@ -134,103 +135,6 @@ export function gateShape (f: PageFacts): GateShape {
   return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered }
 }
 
-// A page that is only there to run a script before anything is shown. Either a notice that has
-// nothing for a person to do — blank; or saying it is on its way ("not redirected", "loading",
-// "please wait"); or answered with a challenge status; or a line or two with no button, field or
-// more than two links —
-// whose fallback for browsers without JavaScript sends them to another address at once
-// (<noscript><meta http-equiv=refresh content="0;url=…">): sign-in pages and apps carry such a
-// fallback on every page, so the fallback alone says nothing. Or a blank page that is not an
-// app's shell, is answered with a status providers serve their checks with, has no field to type
-// in (a shop's error page shows its search box, its apology drawn in an image), and loads a script
-// (or runs one that does not simply send the browser on, as a sign-in redirect does). What a
-// person would see comes after the script has run: a check, not the content, and not a bare
-// denial (a denial says something).
-const IN_TRANSIT = /\b(?:not (?:been )?redirected|redirecting|loading|please wait|one moment)\b/i
-/** A line or two of help beside the fallback, no more. */
-const FALLBACK_NOTE_MAX_WORDS = 30
-
-function scriptFirst (f: PageFacts, links: number, controls: number): boolean {
-  const nothingToDo = f.words <= FALLBACK_NOTE_MAX_WORDS && controls === 0 && links <= 2
-  const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
-  // A page whose script posts its form is on its way through that form (a log-out, a sign-in
-  // hand-off): whether that post is a check's answer is submitsItself's to say.
-  if (onItsWay && !SUBMITS.test(f.inlineScript) && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
-  const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
-  return f.blank && !f.appShell && f.challengeStatus && runs && fieldsOn(f) === 0
-}
-
-// A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or
-// follow, whose inline script sets a cookie and reloads the page: a cookie check, the cookie its
-// pass. A mount point ("root") with a spinner in it makes no app unless the page loads the app's
-// code (loadsCode): a check that runs only its inline script is not one. The host follows a page that
-// reloads itself at once (docs/spec.md section 6), so a live fetch ends on this page only when
-// the reload brought it back: the cookie did not pass.
-const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie)\s*\(\s*[^,)]+,/
-const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.href)?`
-const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:replace|assign)\s*\(\s*${SAME_PAGE}\s*\)|` +
-  String.raw`\blocation(?:\.href)?\s*=\s*${SAME_PAGE}\s*(?:[;,)}]|$)|\bhistory\.go\s*\(\s*0?\s*\)`, 'm')
-/** A caption's words at most: "Загрузка...", "Loading, please wait". */
-const CAPTION_MAX_WORDS = 3
-
-function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
-  const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))
-  const app = f.appMarkup && loadsCode(f)
-  return quiet && !app && links === 0 && controls === 0 && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)
-}
-
-// A notice on its way ("please wait, you will be forwarded") whose script submits its form, and
-// the form goes back to the same site: the check posts its answer (a token, a computed value) to
-// the site, which lets the browser through or serves the notice again. The host follows a form
-// that submits itself (docs/spec.md section 6), so a live fetch ends here only when the answer
-// did not pass. Sign-in hand-offs that submit themselves (SAML, OAuth form_post) post to another
-// site, a form a person fills in has fields, and a form the script submits without filling in an
-// answer (a log-out, a payment return) checks nothing; none of them counts.
-const SUBMITS = /\.submit\s*\(\s*\)/
-// The answer it fills in before submitting: a field's value set by the script. A log-out or a
-// payment return submits a form as the server wrote it.
-const FILLS = /\.value\s*=(?!=)/
-
-function submitsItself (f: PageFacts, links: number): boolean {
-  const onItsWay = f.blank || (f.short && (IN_TRANSIT.test(f.text) || LOADING_CAPTION.test(f.text)))
-  if (!onItsWay || links > 2 || fieldsOn(f) > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
-  const origin = originOf(f.url)
-  return f.tags.some(tag => tag.name === 'form' && tag.attrs.action !== undefined && tag.attrs.action.trim() !== '' && originOf(resolve(tag.attrs.action, f.url)) === origin)
-}
-
-// A quiet page (a caption's words at most, nothing to follow, nothing to press but a control
-// that waits disabled) whose inline script hashes in a loop, keeps what it found in a cookie and
-// moves the page on: a proof of work (a search with no bound but its answer), the cookie its pass (MercadoLibre's "Continuar" page; the
-// same idea as Anubis, which has its own detector). A page that only sets a cookie and goes
-// elsewhere is a redirect, not this: the work is what makes it a check.
-const HASHES = /\bcrypto\.subtle\.digest\s*\(/
-// A search with no bound but the answer: an endless loop, or a target of leading zeros.
-const SEARCHES = /\bfor\s*\(\s*[^;)]*;\s*;|\bwhile\s*\(\s*(?:true|1|!)|\bNumber\.MAX_SAFE_INTEGER\b|["'`]0["'`]\s*\.repeat\s*\(|\.startsWith\s*\(\s*["'`]0+["'`]/
-
-function provesWork (f: PageFacts, links: number): boolean {
-  const waiting = visibleControls(f, true) === 0
-  const script = f.inlineScript
-  return f.words <= CAPTION_MAX_WORDS && links === 0 && waiting && !(f.appMarkup && loadsCode(f)) && SETS_COOKIE.test(script) &&
-    HASHES.test(script) && SEARCHES.test(script) && (RELOADS.test(script) || NAVIGATES.test(script))
-}
-
-// Code an application brings in beside its inline script: a script from an address, a module
-// preloaded for one, or a module the inline script imports.
-const IMPORTS = /\bimport\s*\(|(?:^|[;}])\s*import\s+[\w{}*,\s$]*\bfrom\s*["'`]|(?:^|[;}])\s*import\s*["'`]/m
-
-function loadsCode (f: PageFacts): boolean {
-  return f.tags.some(tag => (runsScript(tag) && tag.attrs.src !== undefined) || (tag.name === 'link' && /\bmodulepreload\b/i.test(tag.attrs.rel ?? ''))) ||
-    IMPORTS.test(f.inlineScript)
-}
-
-// Things a person can press or type into (only those not disabled, when `enabledOnly`). An
-// <input type="hidden"> carries a form's token and is never shown.
-function visibleControls (f: PageFacts, enabledOnly = false): number {
-  return f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button') &&
-    !(tag.name === 'input' && tag.attrs.type?.toLowerCase() === 'hidden') &&
-    !(enabledOnly && tag.attrs.disabled !== undefined)).length
-}
-
 // A site's chrome around a page: its footer is the same on every page, its gate included, so the
 // footer's links are not the page's; a <nav> outside it with more than a logo's or a home link is
 // the site's navigation.
@@ -263,15 +167,6 @@ function without (markup: string, spans: Array<[number, number]>): string {
   let from = 0
   for (const [start, end] of spans) { kept += markup.slice(from, start); from = end }
   return kept + markup.slice(from)
-}
-
-// A script element the browser runs (not JSON data or a template).
-function runsScript (tag: Tag): boolean {
-  return tag.name === 'script' && /^(?:|text\/javascript|application\/javascript|module)$/i.test((tag.attrs.type ?? '').trim())
-}
-
-function resolve (target: string, base: string): string {
-  try { return new URL(target, base).href } catch { return target }
 }
 
 // A CAPTCHA vendor's container renders nothing without the vendor's loader; an invisible
@@ -397,14 +292,6 @@ function isSearchBox (tag: Tag): boolean {
   const { type, role, name, id, placeholder } = tag.attrs
   return (type ?? '').trim().toLowerCase() === 'search' || role === 'searchbox' || name === 'q' ||
     SEARCH_NAME.test(`${name ?? ''} ${id ?? ''} ${tag.attrs.class ?? ''} ${placeholder ?? ''} ${tag.attrs['aria-label'] ?? ''}`)
-}
-
-function originOf (url: string): string {
-  try { return new URL(url).origin } catch { return '' }
-}
-
-function pathOf (url: string): string {
-  try { return new URL(url).pathname } catch { return '' }
 }
 
 // A bot check that puts its step in a dialog over the page asks there, under a heading of any level.

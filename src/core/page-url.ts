@@ -1,0 +1,14 @@
+// A page's address read the way recognition needs it; an address that does not parse reads as
+// nothing (or, resolved, as itself). Pure, like the rest of src/core.
+
+export function resolve (target: string, base: string): string {
+  try { return new URL(target, base).href } catch { return target }
+}
+
+export function originOf (url: string): string {
+  try { return new URL(url).origin } catch { return '' }
+}
+
+export function pathOf (url: string): string {
+  try { return new URL(url).pathname } catch { return '' }
+}

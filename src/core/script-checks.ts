@@ -1,0 +1,125 @@
+// Gates whose page only runs a script before anything is shown (docs/spec.md section 6): a check
+// that leaves at once for browsers without JavaScript, a cookie check, a form that posts its
+// answer back, a proof of work. gate-shape.ts weighs them with the rest of the page's shape.
+// Pure, like the rest of src/core.
+import { LOADING_CAPTION, NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { originOf, pathOf, resolve } from './page-url.js'
+
+export interface ScriptChecks {
+  /** Only there to run its script first (scriptFirst). */
+  first: boolean
+  /** Sets a cookie and reloads (cookieCheck). */
+  cookie: boolean
+  /** Its script submits its form, filled in, to the same site (submitsItself). */
+  submits: boolean
+  /** Its script works out a proof of work (provesWork). */
+  work: boolean
+}
+
+/** The checks on a page with `links` links and `fields` visible fields a person types into. */
+export function scriptChecks (f: PageFacts, links: number, fields: number): ScriptChecks {
+  const controls = visibleControls(f)
+  return { first: scriptFirst(f, links, controls, fields), cookie: cookieCheck(f, links, controls), submits: submitsItself(f, links, fields), work: provesWork(f, links) }
+}
+
+// A page that is only there to run a script before anything is shown. Either a notice that has
+// nothing for a person to do — blank; or saying it is on its way ("not redirected", "loading",
+// "please wait"); or answered with a challenge status; or a line or two with no button, field or
+// more than two links —
+// whose fallback for browsers without JavaScript sends them to another address at once
+// (<noscript><meta http-equiv=refresh content="0;url=…">): sign-in pages and apps carry such a
+// fallback on every page, so the fallback alone says nothing. Or a blank page that is not an
+// app's shell, is answered with a status providers serve their checks with, has no field to type
+// in (a shop's error page shows its search box, its apology drawn in an image), and loads a script
+// (or runs one that does not simply send the browser on, as a sign-in redirect does). What a
+// person would see comes after the script has run: a check, not the content, and not a bare
+// denial (a denial says something).
+const IN_TRANSIT = /\b(?:not (?:been )?redirected|redirecting|loading|please wait|one moment)\b/i
+/** A line or two of help beside the fallback, no more. */
+const FALLBACK_NOTE_MAX_WORDS = 30
+
+function scriptFirst (f: PageFacts, links: number, controls: number, fields: number): boolean {
+  const nothingToDo = f.words <= FALLBACK_NOTE_MAX_WORDS && controls === 0 && links <= 2
+  const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
+  // A page whose script posts its form is on its way through that form (a log-out, a sign-in
+  // hand-off): whether that post is a check's answer is submitsItself's to say.
+  if (onItsWay && !SUBMITS.test(f.inlineScript) && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
+  const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
+  return f.blank && !f.appShell && f.challengeStatus && runs && fields === 0
+}
+
+// A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or
+// follow, whose inline script sets a cookie and reloads the page: a cookie check, the cookie its
+// pass. A mount point ("root") with a spinner in it makes no app unless the page loads the app's
+// code (loadsCode): a check that runs only its inline script is not one. The host follows a page that
+// reloads itself at once (docs/spec.md section 6), so a live fetch ends on this page only when
+// the reload brought it back: the cookie did not pass.
+const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie)\s*\(\s*[^,)]+,/
+const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.href)?`
+const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:replace|assign)\s*\(\s*${SAME_PAGE}\s*\)|` +
+  String.raw`\blocation(?:\.href)?\s*=\s*${SAME_PAGE}\s*(?:[;,)}]|$)|\bhistory\.go\s*\(\s*0?\s*\)`, 'm')
+/** A caption's words at most: "Загрузка...", "Loading, please wait". */
+const CAPTION_MAX_WORDS = 3
+
+function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
+  const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))
+  const app = f.appMarkup && loadsCode(f)
+  return quiet && !app && links === 0 && controls === 0 && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)
+}
+
+// A notice on its way ("please wait, you will be forwarded") whose script submits its form, and
+// the form goes back to the same site: the check posts its answer (a token, a computed value) to
+// the site, which lets the browser through or serves the notice again. The host follows a form
+// that submits itself (docs/spec.md section 6), so a live fetch ends here only when the answer
+// did not pass. Sign-in hand-offs that submit themselves (SAML, OAuth form_post) post to another
+// site, a form a person fills in has fields, and a form the script submits without filling in an
+// answer (a log-out, a payment return) checks nothing; none of them counts.
+const SUBMITS = /\.submit\s*\(\s*\)/
+// The answer it fills in before submitting: a field's value set by the script. A log-out or a
+// payment return submits a form as the server wrote it.
+const FILLS = /\.value\s*=(?!=)/
+
+function submitsItself (f: PageFacts, links: number, fields: number): boolean {
+  const onItsWay = f.blank || (f.short && (IN_TRANSIT.test(f.text) || LOADING_CAPTION.test(f.text)))
+  if (!onItsWay || links > 2 || fields > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
+  const origin = originOf(f.url)
+  return f.tags.some(tag => tag.name === 'form' && tag.attrs.action !== undefined && tag.attrs.action.trim() !== '' && originOf(resolve(tag.attrs.action, f.url)) === origin)
+}
+
+// A quiet page (a caption's words at most, nothing to follow, nothing to press but a control
+// that waits disabled) whose inline script hashes in a loop, keeps what it found in a cookie and
+// moves the page on: a proof of work (a search with no bound but its answer), the cookie its pass (MercadoLibre's "Continuar" page; the
+// same idea as Anubis, which has its own detector). A page that only sets a cookie and goes
+// elsewhere is a redirect, not this: the work is what makes it a check.
+const HASHES = /\bcrypto\.subtle\.digest\s*\(/
+// A search with no bound but the answer: an endless loop, or a target of leading zeros.
+const SEARCHES = /\bfor\s*\(\s*[^;)]*;\s*;|\bwhile\s*\(\s*(?:true|1|!)|\bNumber\.MAX_SAFE_INTEGER\b|["'`]0["'`]\s*\.repeat\s*\(|\.startsWith\s*\(\s*["'`]0+["'`]/
+
+function provesWork (f: PageFacts, links: number): boolean {
+  const waiting = visibleControls(f, true) === 0
+  const script = f.inlineScript
+  return f.words <= CAPTION_MAX_WORDS && links === 0 && waiting && !(f.appMarkup && loadsCode(f)) && SETS_COOKIE.test(script) &&
+    HASHES.test(script) && SEARCHES.test(script) && (RELOADS.test(script) || NAVIGATES.test(script))
+}
+
+// Code an application brings in beside its inline script: a script from an address, a module
+// preloaded for one, or a module the inline script imports.
+const IMPORTS = /\bimport\s*\(|(?:^|[;}])\s*import\s+[\w{}*,\s$]*\bfrom\s*["'`]|(?:^|[;}])\s*import\s*["'`]/m
+
+function loadsCode (f: PageFacts): boolean {
+  return f.tags.some(tag => (runsScript(tag) && tag.attrs.src !== undefined) || (tag.name === 'link' && /\bmodulepreload\b/i.test(tag.attrs.rel ?? ''))) ||
+    IMPORTS.test(f.inlineScript)
+}
+
+// Things a person can press or type into (only those not disabled, when `enabledOnly`). An
+// <input type="hidden"> carries a form's token and is never shown.
+function visibleControls (f: PageFacts, enabledOnly = false): number {
+  return f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button') &&
+    !(tag.name === 'input' && tag.attrs.type?.toLowerCase() === 'hidden') &&
+    !(enabledOnly && tag.attrs.disabled !== undefined)).length
+}
+
+// A script element the browser runs (not JSON data or a template).
+function runsScript (tag: Tag): boolean {
+  return tag.name === 'script' && /^(?:|text\/javascript|application\/javascript|module)$/i.test((tag.attrs.type ?? '').trim())
+}
