@@ -49,7 +49,8 @@ export function gateShape (f: PageFacts): GateShape {
   // The page's visible fields, every one.
   const typed = fieldsOn(f)
   const loader = f.tags.some(tag => tag.name === 'script' && /recaptcha|hcaptcha|turnstile/i.test(tag.attrs.src ?? ''))
-  const widget = f.tags.some(tag => isWidget(tag, loader)) && !onlyWaitingFrames(f, loader)
+  const widgets = f.tags.filter(tag => isWidget(tag, loader))
+  const widget = widgets.length > 0 && !onlyWaitingFrames(f, widgets)
   // What the form holding the widget holds besides it, if a form does.
   const widgetForm = widget ? formsHolding(f.markup, tag => isWidget(tag, loader)) : []
   if (widget) signals.push('shape: verification widget')
@@ -113,7 +114,7 @@ export function gateShape (f: PageFacts): GateShape {
   const little = bare || framed
   if (bare) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
-  const fields = visibleFields(f, widget, widgetForm, loader, asksForStep)
+  const fields = widget ? fieldsBesideWidget(f, widgetForm, loader, asksForStep) : typed
   if (fields > 0) signals.push('shape: form fields')
 
   const path = CHALLENGE_PATH.test(pathOf(f.url))
@@ -189,8 +190,7 @@ function isWidget (tag: Tag, loader: boolean): boolean {
 // when every widget is a frame, which is rare.
 const FRAME_TAG = /<iframe(?![\w:-])[^<>]{0,4000}>/g
 
-function onlyWaitingFrames (f: PageFacts, loader: boolean): boolean {
-  const widgets = f.tags.filter(tag => isWidget(tag, loader))
+function onlyWaitingFrames (f: PageFacts, widgets: Tag[]): boolean {
   if (!widgets.every(tag => tag.name === 'iframe')) return false
   const hidden = hiddenBlocks(f.shown)
   const waiting = new Set<string>()
@@ -234,12 +234,12 @@ function singleAction (f: PageFacts): boolean {
   return controls.length === 1
 }
 
-// Fields a person types into, apart from the one a captcha asks for and, beside a challenge
-// widget, the site's search box, which a site's header carries on every page, its gate included
-// (Bing's check page). Without a widget a search box may be the page's purpose (no results for
-// "captcha"); inside the widget's own form it is what the widget guards (a records lookup).
-function visibleFields (f: PageFacts, widget: boolean, widgetForm: Tag[], loader: boolean, asksForStep: boolean): number {
-  if (!widget) return fieldsOn(f)
+// Beside a challenge widget, the fields a person types into, apart from the one a captcha asks
+// for and the site's search box, which a site's header carries on every page, its gate included
+// (Bing's check page). Without a widget every field counts (`fieldsOn`): a search box may be the
+// page's purpose (no results for "captcha"); inside the widget's own form it is what the widget
+// guards (a records lookup).
+function fieldsBesideWidget (f: PageFacts, widgetForm: Tag[], loader: boolean, asksForStep: boolean): number {
   const closed = asksForStep ? closedOverlayFields(f, loader) : 0
   return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag))
 }
