@@ -82,13 +82,16 @@ t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full 
   // full frames over the same stretch, which ends once both viewers have drawn in it (a loaded CI
   // machine once left the fast one none in five slow frames). A lean viewer tries the full stream
   // again 15 s after its move (src/core/stream-tier.ts); a stretch that straddles such a try is
-  // measured again once the slow viewer is back on the lean stream. The slow viewer's widths are
-  // read at the stretch's end, before the check for a try: a try after the check is not in them.
+  // measured again once the slow viewer is back on the lean stream. The tries are counted before
+  // the slow viewer is seen alone on the lean stream (a try just after that check, before the count,
+  // once put two full frames at the stretch's start), and its widths are read at the stretch's end,
+  // before the check for a try: a try after the check is not in them.
   const triesOfFull = (): number => host.logs.text().split('panel viewer tries the full stream again').length - 1
   type Stats = Awaited<ReturnType<typeof stats>>
   let stretch: { slowMid: Stats, fastMid: Stats, slowEnd: Stats, fastEnd: Stats, leanDrawn: number[] }
   for (let attempt = 1; ; attempt++) {
     const tries = triesOfFull()
+    await slowAloneOnLean()
     const [slowMid, fastMid] = [await stats(slow.page), await stats(fast.page)]
     const leanFrom = (await widths(slow.page)).length
     await slow.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.frames >= n + 5, { timeout: 30_000 }, slowMid.frames)
@@ -96,7 +99,6 @@ t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full 
     const [slowEnd, fastEnd, leanDrawn] = [await stats(slow.page), await stats(fast.page), (await widths(slow.page)).slice(leanFrom)]
     stretch = { slowMid, fastMid, slowEnd, fastEnd, leanDrawn }
     if (triesOfFull() === tries || attempt === 4) break
-    await slowAloneOnLean()
   }
   const { slowMid, fastMid, slowEnd, fastEnd, leanDrawn } = stretch
   const leanBytes = (slowEnd.bytes - slowMid.bytes) / (slowEnd.frames - slowMid.frames)
