@@ -7,7 +7,7 @@
 import { SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, tagsOf, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
-import { NOT_A_ROBOT, VERIFY_HEADING, VERIFY_STEP, VERIFY_TEXT } from './gate-words.js'
+import { NOT_A_ROBOT, VERIFY_STEP, askingWords } from './gate-words.js'
 import { closedOverlays, dialogTexts, elements, footerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 import { scriptChecks } from './script-checks.js'
@@ -56,7 +56,8 @@ export function gateShape (f: PageFacts): GateShape {
   if (widget) signals.push('shape: verification widget')
   const headings = headingText(f.markup)
   // A vendor's template is read on a page of any length: its wording is its own.
-  const asks = VERIFY_HEADING.test(f.title) || VERIFY_HEADING.test(headings) || (f.short && VERIFY_TEXT.test(f.text)) || dialogAsks(f.markup, VERIFY_TEXT) ||
+  const words = askingWords(f.challengeStatus)
+  const asks = words.heading.test(f.title) || words.heading.test(headings) || (f.short && words.text.test(f.text)) || dialogAsks(f.markup, words.text) ||
     DISTIL_TEMPLATE.test(f.text)
   if (asks) signals.push('shape: asks for verification')
   // A check that runs its script first may say what it is only in its fallback for browsers

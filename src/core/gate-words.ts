@@ -52,9 +52,18 @@ export const VERIFY_STEP = new RegExp([
   // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
   DISTIL_TEMPLATE.source
 ].join('|'), 'i')
-// A check's way on, which a shop's cart or a sign-up's last page says too: asks only with the
-// rest of the page shaped like a notice, never to make a site's own layout a gate (gate-shape.ts).
+// A check's way on ("continue shopping", "one more step"), which a shop's empty cart, an order's
+// thank-you page and a sign-up's last page say too, each a bare notice served with 200: it asks
+// only on a page answered with a challenge status (Amazon's check answers 503). Even then it never
+// makes a site's own layout a gate (VERIFY_STEP does that, gate-shape.ts).
 const WAY_ON = ['continue shopping', 'one more step']
-export const VERIFY_TEXT = new RegExp(`${VERIFY_STEP.source}|${WAY_ON.join('|')}`, 'i')
-// A title or heading may name the step by the bare word (a text that merely mentions it may not).
-export const VERIFY_HEADING = new RegExp(`${VERIFY_TEXT.source}|captcha`, 'i')
+/** The words that ask for a verification step: in the page's text, and in its title or headings, which may name the step by the bare word "captcha" (a text that merely mentions it may not). */
+export interface AskingWords { text: RegExp, heading: RegExp }
+const ASKING: AskingWords = { text: VERIFY_STEP, heading: new RegExp(`${VERIFY_STEP.source}|captcha`, 'i') }
+const WAY_ON_SOURCE = `${VERIFY_STEP.source}|${WAY_ON.join('|')}`
+const ASKING_WITH_WAY_ON: AskingWords = { text: new RegExp(WAY_ON_SOURCE, 'i'), heading: new RegExp(`${WAY_ON_SOURCE}|captcha`, 'i') }
+
+/** What asks on a page answered with a challenge status (`challengeStatus`) or without one. */
+export function askingWords (challengeStatus: boolean): AskingWords {
+  return challengeStatus ? ASKING_WITH_WAY_ON : ASKING
+}

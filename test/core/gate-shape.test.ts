@@ -747,3 +747,20 @@ t.test("a vendor's challenge frame waiting in a hidden block is no widget; shown
   const anchor = page(`<h1>Are you a robot?</h1><iframe src="https://www.google.com/recaptcha/api2/anchor?k=6LcKey&amp;size=normal"></iframe>${frame('hidden')}`, loader)
   t.equal(recognizePage(observe(anchor, 403)).page_kind, 'challenge', 'the checkbox is shown')
 })
+
+t.test("a check's way on asks only on a page answered with a challenge status", async t => {
+  // "Continue shopping" and "one more step" are Amazon's check's way on (served with 503), and a
+  // shop's empty cart, an order's thank-you page and a sign-up's last page say them too, bare
+  // notices served with 200.
+  const ordinary: Array<[string, string]> = [
+    ['<h1>Your cart is empty</h1><p><a href="/">Continue shopping</a></p>', 'an empty cart'],
+    ['<h1>Thank you for your order!</h1><p>Your order number is 12345. We sent you a confirmation.</p><a href="/">Continue shopping</a>', "an order's thank-you page"],
+    ['<h1>One more step</h1><p>Check your inbox to confirm your email address.</p>', "a sign-up's last page"]
+  ]
+  for (const [body, name] of ordinary) t.not(recognizePage(observe(page(body, '<title>Shop</title>'), 200)).page_kind, 'challenge', name)
+  const check = page('<h4>Click the button below to continue shopping</h4><form action="/errors/validateCaptcha"><button type="submit">Continue shopping</button></form>', '<title>Amazon.com</title>')
+  const answered = recognizePage(observe(check, 503))
+  t.equal(answered.page_kind, 'challenge', 'the check answered 503')
+  t.ok(answered.challenge?.evidence.includes('shape: asks for verification'), 'its way on asks')
+  t.notOk(gateShape(factsOf(observe(page(ordinary[0][0]), 200))).signals.includes('shape: asks for verification'), 'the cart asks for nothing')
+})
