@@ -25,9 +25,9 @@ const REFUSAL = String.raw`(?<![a-z])(?:block(?:ed|s|ing)?|denied|reject(?:ed|s)
 export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
 // Why a security layer refuses a visitor, as a notice words it: bots, automation, suspicious or
 // unusual traffic, scraping. An account lock-out or an intranet's refusal names none of these.
-export const BOT_WORD = /\bbots?\b|\bautomat|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i
+export const BOT_WORD = /\bbots?\b|\bautomat(?!ically)|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
-const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while we (?:verify|check)|your request is being verified|verify(?:ing)? (?:that )?you are (?:a )?human/i
+const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while (?:we (?:verify|check) (?:your browser|your connection|that you|you are|you're)|your request is being verified)|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
 const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
 
@@ -127,7 +127,8 @@ function perimeterx (f: PageFacts): Detection {
   const widget = hasId(f, 'px-captcha')
   if (widget) hits.push(sure('element #px-captcha'))
   if (hasSrc(f, /px-(?:cdn|cloud)\.net\/.*captcha|\/captcha\/captcha\.js/)) hits.push(sure('script PerimeterX captcha.js'))
-  if (f.short && /press (?:&|and) hold/i.test(f.text)) hits.push(sure('text "Press & Hold"'))
+  // Its notice says what the hold is for; a voice note's "press and hold the mic button" does not.
+  if (f.short && /press (?:&|and) hold to (?:confirm|verify|prove)/i.test(f.text)) hits.push(sure('text "Press & Hold"'))
   // _pxAppId is the sensor snippet every protected page carries.
   if (f.inlineScript.includes('_pxAppId')) hits.push({ evidence: 'inline script window._pxAppId', sufficient: f.challengeStatus && f.short })
   return { hits, widget: widget ? '#px-captcha' : undefined }

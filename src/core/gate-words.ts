@@ -19,18 +19,18 @@ export const NOT_A_ROBOT = new RegExp(NOT_A_ROBOT_PHRASES.join('|'), 'i')
 // The phrases that ask for the step in so many words.
 export const VERIFY_STEP = new RegExp([
   ...NOT_A_ROBOT_PHRASES, 'human verification', 'verifying (?:you are|your) (?:human|browser)',
-  'press (?:&|and) hold', 'pardon our interruption', 'unusual (?:traffic|activity)', '(?:abnormal|suspicious) (?:traffic|access|requests)', 'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)',
+  'press (?:&|and) hold to (?:confirm|verify|prove)', 'pardon our interruption', 'unusual (?:traffic|activity from your)', '(?:abnormal|suspicious) (?:traffic|access|requests)', 'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)',
   '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
   'complete the (?:security check|captcha)', 'security check',
   '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)', 'solve the challenge below to continue', 'verify yourself to continue',
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'solve (?:the|this) (?:puzzle|captcha)',
-  'slide to (?:verify|complete)', '验证', '驗證',
+  'slide to (?:verify|complete)', '(?:安全|人机|访问|滑动|滑块|行为)验证', '验证中', '(?:进行|完成)验证', '(?:安全|人機|訪問|滑動|滑塊|行為)驗證', '驗證中', '(?:進行|完成)驗證',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   // "Abnormal access", "you are a bot" in a few other languages.
   '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
-  'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
+  'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка безопасности', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
   // "Are you human?" in a few other languages.
   '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
   // "I am not a robot", "are you human?" and "security check" in the languages of the regional

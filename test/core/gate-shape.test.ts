@@ -764,3 +764,32 @@ t.test("a check's way on asks only on a page answered with a challenge status", 
   t.ok(answered.challenge?.evidence.includes('shape: asks for verification'), 'its way on asks')
   t.notOk(gateShape(factsOf(observe(page(ordinary[0][0]), 200))).signals.includes('shape: asks for verification'), 'the cart asks for nothing')
 })
+
+t.test('ordinary pages in the words of a check are not gates (tenth review)', async t => {
+  // Each was a gate: the broad words (any Chinese 验证, any Russian проверка, "unusual activity",
+  // "press and hold", "automatically", "please wait while we verify", "your request is being
+  // verified") now ask only in the forms a check uses.
+  const titled = (title: string, body: string): string => page(body, `<title>${title}</title>`)
+  const ordinary: Array<[string, number, string]> = [
+    [titled('邮箱验证成功', '<h1>邮箱验证成功</h1><p>您的邮箱已验证，现在可以登录。</p><a href="/login">去登录</a>'), 200, 'an email confirmed (Chinese)'],
+    [titled('验证码', '<p>验证码已发送至您的手机</p>'), 200, 'a code sent to the phone (Chinese)'],
+    [titled('Оплата прошла успешно — Проверка авто по VIN', '<h1>Спасибо! Оплата прошла успешно</h1><p>Отчёт придёт на почту.</p>'), 200, 'a VIN-check service paid (Russian)'],
+    [titled('Проверка электронной почты', '<h1>Проверка электронной почты</h1><p>Мы отправили письмо.</p>'), 200, 'an email check (Russian)'],
+    [titled('Voice', '<p>Press and hold the mic button to record</p><button>Mic</button>'), 200, "a voice note's press and hold"],
+    [titled('Locked', '<p>Our security system has automatically blocked your account after several failed sign-in attempts.</p>'), 403, 'an account locked automatically'],
+    [titled('Payment', '<p>Please wait while we verify your payment with your bank.</p>'), 200, 'a payment being verified'],
+    [titled('Thanks', '<p>Thanks for applying. Your request is being verified by our team.</p>'), 200, 'an application being verified'],
+    [titled('Unusual activity detected', '<p>We noticed unusual activity on your account. Reset your password.</p><a href="/reset">Reset password</a>'), 200, "an account's unusual activity"]
+  ]
+  for (const [html, status, name] of ordinary) t.not(recognizePage(observe(html, status)).page_kind, 'challenge', name)
+  const gates: Array<[string, number, string]> = [
+    [titled('安全验证', '<p>请完成安全验证</p><div id="nc_1"></div>'), 200, 'a security verification (Chinese)'],
+    [titled('验证中...', '<p>验证中... 请稍候...</p>'), 200, 'verifying, please wait (Chinese)'],
+    [titled('Проверка безопасности', '<p>Подождите...</p>'), 200, 'a security check (Russian)'],
+    [titled('Access denied', '<p>Press &amp; Hold to confirm you are a human (and not a bot).</p><div id="hold"></div>'), 403, "PerimeterX's press and hold"],
+    [titled('Blocked', '<p>We have noticed an unusual activity from your IP and blocked access to this website.</p>'), 403, 'unusual activity from your IP'],
+    [titled('One moment', '<p>Please wait while your request is being verified...</p>'), 200, "a splash's request being verified"]
+  ]
+  for (const [html, status, name] of gates) t.equal(recognizePage(observe(html, status)).page_kind, 'challenge', name)
+  t.equal(provider(titled('Access denied', '<p>Press &amp; Hold to confirm you are a human (and not a bot).</p>'), 403), 'perimeterx', "PerimeterX's own words name it")
+})
