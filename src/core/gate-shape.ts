@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, tagsOf, type PageFacts, type Tag } from './page-facts.js'
+import { SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, statusExcusesFields, tagsOf, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, askingWords } from './gate-words.js'
@@ -56,7 +56,7 @@ export function gateShape (f: PageFacts): GateShape {
   if (widget) signals.push('shape: verification widget')
   const headings = headingText(f.markup)
   // A vendor's template is read on a page of any length: its wording is its own.
-  const words = askingWords(f.challengeStatus)
+  const words = askingWords(f.status)
   const asks = words.heading.test(f.title) || words.heading.test(headings) || (f.short && words.text.test(f.text)) || dialogAsks(f.markup, words.text) ||
     DISTIL_TEMPLATE.test(f.text)
   if (asks) signals.push('shape: asks for verification')
@@ -133,7 +133,7 @@ export function gateShape (f: PageFacts): GateShape {
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
-  const gate = (step && little && cameBackWrong && (fields === 0 || f.challengeStatus)) || covered
+  const gate = (step && little && cameBackWrong && (fields === 0 || statusExcusesFields(f))) || covered
   return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered }
 }
 

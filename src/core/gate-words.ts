@@ -53,9 +53,12 @@ export const VERIFY_STEP = new RegExp([
   DISTIL_TEMPLATE.source
 ].join('|'), 'i')
 // A check's way on ("continue shopping", "one more step"), which a shop's empty cart, an order's
-// thank-you page and a sign-up's last page say too, each a bare notice served with 200: it asks
-// only on a page answered with a challenge status (Amazon's check answers 503). Even then it never
-// makes a site's own layout a gate (VERIFY_STEP does that, gate-shape.ts).
+// thank-you page and a sign-up's last page say too, each a bare notice served with 200, and an
+// expired session (401) or a region's refusal (403) beside a link back to the shop: it asks only
+// on a page answered with a throttle's status (WAY_ON_STATUSES: Amazon's check and its rush-hour
+// page answer 503). Even then it never makes a site's own layout a gate (VERIFY_STEP does that,
+// gate-shape.ts).
+const WAY_ON_STATUSES: ReadonlySet<number> = new Set([429, 503])
 const WAY_ON = ['continue shopping', 'one more step']
 /** The words that ask for a verification step: in the page's text, and in its title or headings, which may name the step by the bare word "captcha" (a text that merely mentions it may not). */
 export interface AskingWords { text: RegExp, heading: RegExp }
@@ -63,7 +66,7 @@ const ASKING: AskingWords = { text: VERIFY_STEP, heading: new RegExp(`${VERIFY_S
 const WAY_ON_SOURCE = `${VERIFY_STEP.source}|${WAY_ON.join('|')}`
 const ASKING_WITH_WAY_ON: AskingWords = { text: new RegExp(WAY_ON_SOURCE, 'i'), heading: new RegExp(`${WAY_ON_SOURCE}|captcha`, 'i') }
 
-/** What asks on a page answered with a challenge status (`challengeStatus`) or without one. */
-export function askingWords (challengeStatus: boolean): AskingWords {
-  return challengeStatus ? ASKING_WITH_WAY_ON : ASKING
+/** What asks on a page answered with `status`. */
+export function askingWords (status: number | null): AskingWords {
+  return status !== null && WAY_ON_STATUSES.has(status) ? ASKING_WITH_WAY_ON : ASKING
 }

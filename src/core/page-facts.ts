@@ -186,6 +186,14 @@ function decodeEntities (s: string): string {
 
 // ---- small predicates --------------------------------------------------------
 
+/**
+ * A challenge status says a form's fields are the gate's to guard (a provider's page with a
+ * CAPTCHA form), except 401: the answer to a sign-in, whose fields are the page.
+ */
+export function statusExcusesFields (f: PageFacts): boolean {
+  return f.challengeStatus && f.status !== 401
+}
+
 export function sure (evidence: string): Hit { return { evidence, sufficient: true } }
 export function hint (evidence: string): Hit { return { evidence, sufficient: false } }
 

@@ -748,7 +748,7 @@ t.test("a vendor's challenge frame waiting in a hidden block is no widget; shown
   t.equal(recognizePage(observe(anchor, 403)).page_kind, 'challenge', 'the checkbox is shown')
 })
 
-t.test("a check's way on asks only on a page answered with a challenge status", async t => {
+t.test("a check's way on asks only on a page answered with a throttle's status", async t => {
   // "Continue shopping" and "one more step" are Amazon's check's way on (served with 503), and a
   // shop's empty cart, an order's thank-you page and a sign-up's last page say them too, bare
   // notices served with 200.
@@ -758,6 +758,8 @@ t.test("a check's way on asks only on a page answered with a challenge status", 
     ['<h1>One more step</h1><p>Check your inbox to confirm your email address.</p>', "a sign-up's last page"]
   ]
   for (const [body, name] of ordinary) t.not(recognizePage(observe(page(body, '<title>Shop</title>'), 200)).page_kind, 'challenge', name)
+  t.not(recognizePage(observe(page('<h1>Your session has expired</h1><p>Please sign in again.</p><a href="/">Continue shopping</a>'), 401)).page_kind, 'challenge', 'an expired session (401)')
+  t.not(recognizePage(observe(page('<h1>This item is not available in your region</h1><a href="/">Continue shopping</a>'), 403)).page_kind, 'challenge', "a region's refusal (403)")
   const check = page('<h4>Click the button below to continue shopping</h4><form action="/errors/validateCaptcha"><button type="submit">Continue shopping</button></form>', '<title>Amazon.com</title>')
   const answered = recognizePage(observe(check, 503))
   t.equal(answered.page_kind, 'challenge', 'the check answered 503')
@@ -782,6 +784,9 @@ t.test('ordinary pages in the words of a check are not gates (tenth review)', as
     [titled('Unusual activity detected', '<p>We noticed unusual activity on your account. Reset your password.</p><a href="/reset">Reset password</a>'), 200, "an account's unusual activity"]
   ]
   for (const [html, status, name] of ordinary) t.not(recognizePage(observe(html, status)).page_kind, 'challenge', name)
+  // A 401 is the answer to a sign-in: its fields are the page, whatever widget guards them.
+  const signIn = page('<h1>Sign in</h1><p>Wrong password. Please try again.</p><form method="post" action="/login"><input type="email" name="email"><input type="password" name="password"><div class="g-recaptcha" data-sitekey="x"></div><button>Sign in</button></form>', '<script src="https://www.google.com/recaptcha/api.js"></script>')
+  t.not(recognizePage(observe(signIn, 401)).page_kind, 'challenge', 'a sign-in form re-shown with a CAPTCHA (401)')
   const gates: Array<[string, number, string]> = [
     [titled('安全验证', '<p>请完成安全验证</p><div id="nc_1"></div>'), 200, 'a security verification (Chinese)'],
     [titled('验证中...', '<p>验证中... 请稍候...</p>'), 200, 'verifying, please wait (Chinese)'],
