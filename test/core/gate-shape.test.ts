@@ -798,3 +798,16 @@ t.test('ordinary pages in the words of a check are not gates (tenth review)', as
   for (const [html, status, name] of gates) t.equal(recognizePage(observe(html, status)).page_kind, 'challenge', name)
   t.equal(provider(titled('Access denied', '<p>Press &amp; Hold to confirm you are a human (and not a bot).</p>'), 403), 'perimeterx', "PerimeterX's own words name it")
 })
+
+t.test("a vendor's script that also rides on ordinary pages is not their gate (tenth review)", async t => {
+  const awsCaptcha = '<script src="https://abc.us-east-1.captcha.awswaf.com/abc/jsapi.js"></script>'
+  const signIn = '<h1>Sign in</h1><form method="post" action="/login"><input type="email" name="email"><input type="password" name="password"><div id="captcha-container"></div><button>Sign in</button></form>'
+  t.not(recognizePage(observe(page(signIn, `<title>Sign in</title>${awsCaptcha}`), 200)).page_kind, 'challenge', "a sign-in form that embeds AWS WAF's CAPTCHA")
+  t.not(recognizePage(observe(page(signIn, '<title>Sign in</title><script>window.awsWafCookieDomainList = [];</script>'), 200)).page_kind, 'challenge', "a sign-in form beside AWS WAF's cookie list")
+  t.equal(provider(page(signIn, `<title>Sign in</title>${awsCaptcha}`), 405), 'aws_waf', "the same form answered with AWS WAF's CAPTCHA status")
+  t.equal(provider(page('<div id="captcha-container"></div>', `<title>Human Verification</title>${awsCaptcha}`), 200), 'aws_waf', "AWS WAF's CAPTCHA page itself")
+  const ddosGuard = '<script src="https://check.ddos-guard.net/check.js"></script>'
+  t.not(recognizePage(observe(page('<h1>Order placed</h1><p>Thank you. Your order 123 is confirmed.</p><a href="/">Home</a>', ddosGuard), 200)).page_kind, 'challenge', "a short order confirmation carrying DDoS-Guard's script")
+  t.equal(provider(page('', ddosGuard), 200), 'ddos_guard', "DDoS-Guard's script on a blank page")
+  t.equal(provider(page('<p>Checking your browser before accessing the site.</p>', ddosGuard), 403), 'ddos_guard', 'and on a short page answered 403')
+})
