@@ -58,7 +58,9 @@ function cloudflare (f: PageFacts): Detection {
     for (const hit of hits) if (hit.evidence === 'element #challenge-form') hit.sufficient = false
   }
   if (titleIs(f, 'Attention Required! | Cloudflare')) hits.push(sure('title "Attention Required! | Cloudflare"'))
-  if (titleIs(f, 'Just a moment...') && f.blocking) hits.push(sure('title "Just a moment..."'))
+  // Its challenge's title, answered with its challenge's status: a site's own page may well be
+  // called "Just a moment..." too.
+  if (titleIs(f, 'Just a moment...') && f.challengeStatus) hits.push(sure('title "Just a moment..."'))
   if (f.headers.server?.toLowerCase() === 'cloudflare' && (f.status === 403 || f.status === 503) &&
       f.short && /\bray id\b/i.test(f.text) && /you have been blocked|verify(?:ing)? you are human|security of your connection|checking your browser/i.test(f.text)) {
     hits.push(sure(`status ${f.status} + server: cloudflare + Ray ID challenge notice`))
@@ -246,8 +248,9 @@ function sucuri (f: PageFacts): Detection {
   if (f.inlineScript.includes('sucuri_cloudproxy_uuid')) hits.push(sure('inline script sucuri_cloudproxy_uuid cookie'))
   // The JS challenge evals an encoded cookie setter held in this variable, then reloads.
   if (/\bsucuri_cloudproxy_js\b/.test(f.inlineScript)) hits.push(sure('inline script sucuri_cloudproxy_js challenge'))
-  // x-sucuri-id marks every response through the firewall; its blocks are 403.
-  if (f.headers['x-sucuri-id'] !== undefined) hits.push({ evidence: 'header x-sucuri-id', sufficient: f.status === 403 })
+  // x-sucuri-id marks every response through the firewall, the origin's own 403 too; its blocks
+  // are short 403s that name it.
+  if (f.headers['x-sucuri-id'] !== undefined) hits.push({ evidence: 'header x-sucuri-id', sufficient: f.status === 403 && f.short && /sucuri/i.test(f.text) })
   return { hits }
 }
 

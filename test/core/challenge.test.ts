@@ -86,7 +86,8 @@ t.test('pass-through provider headers on ordinary content are not challenges', a
 t.test('pass-through headers count with the status their provider blocks with', async t => {
   t.equal(recognizePage(observe(page(''), 403, { 'x-datadome': 'protected' })).challenge?.provider, 'datadome', 'x-datadome + 403')
   t.equal(recognizePage(observe(page(''), 200, { 'x-datadome': 'protected' })).challenge, undefined, 'x-datadome + 200')
-  t.equal(recognizePage(observe(page('<p>Forbidden</p>'), 403, { 'x-sucuri-id': '1' })).challenge?.provider, 'sucuri', 'x-sucuri-id + 403')
+  t.equal(recognizePage(observe(page('<p>Access Denied - Sucuri Website Firewall</p>'), 403, { 'x-sucuri-id': '1' })).challenge?.provider, 'sucuri', 'x-sucuri-id + 403 + a notice naming Sucuri')
+  t.same(recognizePage(observe(page('<p>Forbidden</p>'), 403, { 'x-sucuri-id': '1' })), { page_kind: 'denied' }, 'an origin 403 relayed by Sucuri is a denial')
 
   const rayNotice = page('<h1>127.0.0.1</h1><p>Verify you are human by completing the action below.</p><p>Ray ID: 8f1a2b3c4d5e6f70</p>')
   t.equal(recognizePage(observe(rayNotice, 403, { server: 'cloudflare' })).challenge?.provider, 'cloudflare', 'server: cloudflare + 403 + Ray ID notice')
@@ -158,9 +159,10 @@ t.test('vendor sensor snippets are challenges only when they are the whole page'
   t.same(recognizePage(observe(page(shortContent, pxSensor))), { page_kind: 'content' }, 'PX sensor on content')
 })
 
-t.test('titles: exact interstitial titles, "Just a moment..." only on a notice', async t => {
-  t.equal(recognizePage(observe(page('<p>One moment.</p>', '<title>Just a moment...</title>'))).challenge?.provider, 'cloudflare')
-  t.equal(recognizePage(observe(page('<p>One moment.</p>', '<title>Just a moment…</title>'))).challenge?.provider, 'cloudflare', 'unicode ellipsis')
+t.test('titles: exact interstitial titles, "Just a moment..." only on a notice answered with a challenge status', async t => {
+  t.equal(recognizePage(observe(page('<p>One moment.</p>', '<title>Just a moment...</title>'), 403)).challenge?.provider, 'cloudflare')
+  t.equal(recognizePage(observe(page('<p>One moment.</p>', '<title>Just a moment…</title>'), 503)).challenge?.provider, 'cloudflare', 'unicode ellipsis')
+  t.not(recognizePage(observe(page('<p>One moment.</p>', '<title>Just a moment...</title>'))).challenge?.provider, 'cloudflare', "a site's own notice at 200")
   t.same(recognizePage(observe(page(PROSE, '<title>Just a moment...</title>'))), { page_kind: 'content' }, 'a long document titled the same')
   t.same(recognizePage(observe(page(PROSE, '<title>Fixing "Attention Required! | Cloudflare" errors</title>'))), { page_kind: 'content' }, 'a title that quotes one')
   t.equal(recognizePage(observe(page(PROSE, '<title>Attention Required! | Cloudflare</title>'))).challenge?.provider, 'cloudflare', 'the exact block title')

@@ -811,3 +811,12 @@ t.test("a vendor's script that also rides on ordinary pages is not their gate (t
   t.equal(provider(page('', ddosGuard), 200), 'ddos_guard', "DDoS-Guard's script on a blank page")
   t.equal(provider(page('<p>Checking your browser before accessing the site.</p>', ddosGuard), 403), 'ddos_guard', 'and on a short page answered 403')
 })
+
+t.test("a Cloudflare title or a Sucuri header alone is not their page (tenth review)", async t => {
+  const preparing = page('<h1>Preparing your download</h1><p>Your file will start in a few seconds.</p>', '<title>Just a moment...</title>')
+  t.not(recognizePage(observe(preparing, 200)).challenge?.provider, 'cloudflare', "a site's own page titled \"Just a moment...\" (200)")
+  t.equal(provider(page('<p>Checking your browser before accessing the site.</p>', '<title>Just a moment...</title>'), 403), 'cloudflare', 'the title on a short 403')
+  const forbidden = (text: string): PageObservation => ({ ...observe(page(`<h1>Forbidden</h1><p>${text}</p>`), 403), headers: { 'x-sucuri-id': '18012' } })
+  t.not(recognizePage(forbidden("You don't have permission to access /wp-admin/ on this server.")).challenge?.provider, 'sucuri', "the origin's own 403 through the firewall")
+  t.equal(recognizePage(forbidden('Access Denied - Sucuri Website Firewall')).challenge?.provider, 'sucuri', "the firewall's own block")
+})
