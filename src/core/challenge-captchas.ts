@@ -1,7 +1,7 @@
 // Detectors of CAPTCHA widgets (Turnstile, hCaptcha, reCAPTCHA, and Google's sorry page that
 // carries one). A widget is a gate only on a page shaped like one; see captchaWidget.
-import { findVisible, findVisibleWidget, hasSrc, statusExcusesFields, type Detection, type Hit, type PageFacts, type Tag } from './page-facts.js'
-import { hasFormFields } from './challenge-markers.js'
+import { findVisible, findVisibleWidget, hasSrc, type Detection, type Hit, type PageFacts, type Tag } from './page-facts.js'
+import { captchaIsThePage } from './challenge-markers.js'
 import { vendorOf } from './challenge-vendors.js'
 
 // Google's "sorry" page (unusual traffic from your network): a reCAPTCHA inside form#captcha-form.
@@ -56,6 +56,6 @@ export function recaptcha (f: PageFacts): Detection {
 // does not stand between the driver and the page, unless the status says it does.
 function captchaWidget (f: PageFacts, loader: boolean, widget: Tag | undefined, loaderEvidence: string, widgetEvidence: string, selector: string): Detection {
   if (!loader || widget === undefined) return { hits: [] }
-  const sufficient = (f.challengeStatus && !hasFormFields(f)) || statusExcusesFields(f) || (f.short && !hasFormFields(f))
+  const sufficient = captchaIsThePage(f)
   return { hits: [{ evidence: loaderEvidence, sufficient }, { evidence: widgetEvidence, sufficient }], widget: selector }
 }

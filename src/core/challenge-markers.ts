@@ -1,6 +1,6 @@
 // Markers that take more than one tag or attribute to read, shared by the provider detectors
 // (challenge-providers.ts). Pure.
-import { hasClass, hasId, looksHidden, type PageFacts } from './page-facts.js'
+import { hasClass, hasId, looksHidden, statusExcusesFields, type PageFacts } from './page-facts.js'
 
 // Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
 // to the ones that report a broken origin (1000–1004, 1014, 1016, 1018, 1033…) and the 52x outages.
@@ -30,6 +30,15 @@ const FIELD_TYPES = new Set(['', 'text', 'email', 'password', 'tel', 'search', '
 export function hasFormFields (f: PageFacts): boolean {
   return f.tags.some(tag => !looksHidden(tag) && (tag.name === 'textarea' ||
     (tag.name === 'input' && FIELD_TYPES.has((tag.attrs.type ?? '').trim().toLowerCase()))))
+}
+
+/**
+ * A CAPTCHA (a vendor's widget, a WAF's CAPTCHA script) is the page's gate on a page shaped like
+ * a block (short, or a challenge status) with no fields beside it, or beside fields its status
+ * excuses; beside a sign-in's or a contact form's fields it guards that form.
+ */
+export function captchaIsThePage (f: PageFacts): boolean {
+  return statusExcusesFields(f) || (f.blocking && !hasFormFields(f))
 }
 
 /** A <link> (stylesheet, preload) whose href matches. */

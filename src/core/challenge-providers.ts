@@ -1,9 +1,9 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
 import {
-  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, statusExcusesFields, sure, titleIs, type Detection, type Hit, type PageFacts
+  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts
 } from './page-facts.js'
-import { cloudflareErrorPage, hasFormFields, linksTo } from './challenge-markers.js'
+import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 import { textOf } from './markup-elements.js'
 import { signatureOf } from './challenge-vendors.js'
@@ -87,17 +87,15 @@ function awsWaf (f: PageFacts): Detection {
   const action = f.headers['x-amzn-waf-action']?.trim().toLowerCase()
   if (action === 'challenge' || action === 'captcha') hits.push(sure(`header x-amzn-waf-action: ${action}`))
   if (f.inlineScript.includes('gokuProps')) hits.push(sure('inline script window.gokuProps'))
-  // Its CAPTCHA also guards a site's own forms (a sign-in that embeds it): beside fields a person
-  // fills in, the CAPTCHA is the form's, unless the status says the page is the gate.
-  const guardsAForm = hasFormFields(f) && !statusExcusesFields(f)
-  if (f.inlineScript.includes('awsWafCookieDomainList')) hits.push({ evidence: 'inline script window.awsWafCookieDomainList', sufficient: f.blocking && !guardsAForm })
+  // Its CAPTCHA also guards a site's own forms (a sign-in that embeds it): captchaIsThePage.
+  if (f.inlineScript.includes('awsWafCookieDomainList')) hits.push({ evidence: 'inline script window.awsWafCookieDomainList', sufficient: captchaIsThePage(f) })
   // The JS SDK (challenge.js, AwsWafIntegration) also runs on ordinary pages;
   // only a blank page or a challenge status makes it the page itself.
   const sdkIsThePage = (f.blank && !f.appShell) || f.challengeStatus
   if (hasSrc(f, /awswaf\.com\/.*challenge\.js/)) hits.push({ evidence: 'script token.awswaf.com challenge.js', sufficient: sdkIsThePage })
   if (f.inlineScript.includes('AwsWafIntegration')) hits.push({ evidence: 'inline script AwsWafIntegration', sufficient: sdkIsThePage })
   const captchaApi = hasSrc(f, /captcha\.awswaf\.com\//)
-  if (captchaApi) hits.push({ evidence: 'script captcha.awswaf.com', sufficient: f.blocking && !guardsAForm })
+  if (captchaApi) hits.push({ evidence: 'script captcha.awswaf.com', sufficient: captchaIsThePage(f) })
   return { hits, widget: captchaApi ? firstId(f, ['captcha-container']) : firstId(f, ['challenge-container']) }
 }
 
