@@ -12,7 +12,12 @@ const NOT_A_ROBOT_PHRASES = [
   'are you (?:a )?(?:human|robot)', 'robot or human', '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human',
   'не робот', 'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
   'non sono un robot', 'ik ben geen robot', 'nie jestem robotem', 'nejsem robot', 'robot değilim', 'không phải (?:là )?(?:người máy|robot)', 'bukan robot',
-  'ロボットではありません', 'ロボットでないこと', '로봇이 아닙니다', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่หุ่นยนต์'
+  'ロボットではありません', 'ロボットでないこと', '로봇이 아닙니다', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่หุ่นยนต์',
+  // "(Confirm) that you are a (real) human/person": a slider's or a button's only words when the
+  // page never says "robot" or "captcha" (tenth review).
+  '(?:prove|confirm|verify) (?:that )?you(?:\'re| are) a real (?:human|person)', 'dass (?:sie|du) (?:ein )?mensch (?:sind|bist)',
+  'что вы (?:—\\s*|-\\s*)?(?:живой )?человек', 'que vous êtes (?:un )?(?:être )?humain', 'że jesteś człowiekiem', 'dat (?:je|u) een mens bent',
+  '[iİ]nsan olduğunuzu'
 ]
 export const NOT_A_ROBOT = new RegExp(NOT_A_ROBOT_PHRASES.join('|'), 'i')
 
@@ -25,7 +30,7 @@ export const VERIFY_STEP = new RegExp([
   '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)', 'solve the challenge below to continue', 'verify yourself to continue',
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'solve (?:the|this) (?:puzzle|captcha)',
-  'slide to (?:verify|complete)', '(?:安全|人机|访问|滑动|滑块|行为)验证', '验证中', '(?:进行|完成)验证', '(?:安全|人機|訪問|滑動|滑塊|行為)驗證', '驗證中', '(?:進行|完成)驗證',
+  'slide to (?:verify|complete)', 'please slide to continue', 'sicherheits(?:abfrage|überprüfung)', '(?:安全|人机|访问|滑动|滑块|行为)验证', '验证中', '(?:进行|完成)验证', '(?:安全|人機|訪問|滑動|滑塊|行為)驗證', '驗證中', '(?:進行|完成)驗證',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   // "Abnormal access", "you are a bot" in a few other languages.

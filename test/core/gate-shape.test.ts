@@ -820,3 +820,30 @@ t.test("a Cloudflare title or a Sucuri header alone is not their page (tenth rev
   t.not(recognizePage(forbidden("You don't have permission to access /wp-admin/ on this server.")).challenge?.provider, 'sucuri', "the origin's own 403 through the firewall")
   t.equal(recognizePage(forbidden('Access Denied - Sucuri Website Firewall')).challenge?.provider, 'sucuri', "the firewall's own block")
 })
+
+t.test('a slider or a button that only asks to confirm a person is a gate, in each language (tenth review)', async t => {
+  // None of these says "robot" or "captcha": the step is named only by asking for a person.
+  const slider = '<div class="slider"><div class="handle"></div></div>'
+  const asks: Array<[string, string]> = [
+    ['Please confirm you are a real person', 'English'],
+    ['Please slide to continue', 'English, a slider'],
+    ['Sicherheitsabfrage', 'German'],
+    ['Sicherheitsüberprüfung', 'German'],
+    ['Bitte bestätigen Sie, dass Sie ein Mensch sind', 'German'],
+    ['Подтвердите, что вы человек', 'Russian'],
+    ['Confirmez que vous êtes un humain', 'French'],
+    ['Potwierdź, że jesteś człowiekiem', 'Polish'],
+    ['Bevestig dat je een mens bent', 'Dutch'],
+    ['İnsan olduğunuzu doğrulayın', 'Turkish']
+  ]
+  for (const [words, language] of asks) {
+    const r = recognizePage(observe(page(`<h1>${words}</h1>${slider}<button>→</button>`), 200))
+    t.equal(r.page_kind, 'challenge', `${language}: "${words}"`)
+    t.ok(r.challenge?.evidence.includes('shape: asks for verification'), `${language}: the words ask`)
+  }
+  // The same words in the body of an article, or above a contact form's fields, ask for no page.
+  const article = page(`<nav><a href="/">Home</a><a href="/blog">Blog</a></nav><article><h1>How sliders tell people from bots</h1>${PROSE}<p>A slider says "Please confirm you are a real person".</p>${PROSE}</article>`)
+  t.not(recognizePage(observe(article, 200)).page_kind, 'challenge', 'an article quoting the words')
+  const contact = page('<h1>Kontakt</h1><form method="post"><input name="name"><input type="email" name="email"><textarea name="msg"></textarea><label>Sicherheitsabfrage: 3 + 4 =</label><input name="sum"><button>Senden</button></form>')
+  t.not(recognizePage(observe(contact, 200)).page_kind, 'challenge', "a contact form's arithmetic question")
+})
