@@ -37,6 +37,9 @@ const VENDORS: readonly Vendor[] = [
   // eQualitie's Deflect, a DDoS protection for civil-society and news sites: its block page links
   // to deflect.ca and says the site "is protected by Deflect".
   { provider: 'deflect', markup: /deflect\.ca/, brand: /^deflect$/ },
+  // Servicepipe, a Russian DDoS and bot protection (retailers such as Perekrestok): its check is a
+  // spinner that loads its fingerprint script from servicepipe.ru and sets spsn/spid/spsc cookies.
+  { provider: 'servicepipe', markup: /servicepipe\.ru/, brand: /^servicepipe$/ },
   // Alibaba's own anti-bot (AliExpress, Taobao, 1688): the punish path, its slider (AWSC
   // "nocaptcha"), its sensor (baxia), which its storefronts carry too; and Alibaba Cloud's WAF,
   // whose block pages draw their pictures from errors.aliyun.com.

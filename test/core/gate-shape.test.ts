@@ -67,7 +67,8 @@ t.test('every vendor in the table is named by its markup, and each that signs it
     ['<script src="//g.alicdn.com/AWSC/CAPTCHA/0.0.1/awsc.js"></script>', 'alibaba'],
     ['<script>document.getElementById("block_image").src = "https://errors.aliyun.com/images/TB15QGaHpXXXXXOaXXXXia39XXX-660-117.png"</script>', 'alibaba'],
     ['<link rel="stylesheet" href="/TSPD/?type=25">', 'f5'],
-    ['<script>sessionStorage.setItem("distil_referrer", document.referrer)</script>', 'distil']
+    ['<script>sessionStorage.setItem("distil_referrer", document.referrer)</script>', 'distil'],
+    ['<script src="https://servicepipe.ru/static/fp.min.js"></script>', 'servicepipe']
   ]
   for (const [head, provider] of markup) {
     t.equal(recognizePage(observe(page('<h1>Security check</h1><div class="captcha-holder"></div><button>Verify</button>', head), 403)).challenge?.provider, provider, provider)
@@ -78,7 +79,8 @@ t.test('every vendor in the table is named by its markup, and each that signs it
   const brands: Array<[string, string]> = [
     ['Cloudflare', 'cloudflare'], ['DataDome', 'datadome'], ['PerimeterX', 'perimeterx'], ['Distil Networks', 'distil'], ['Kasada', 'kasada'],
     ['Akamai', 'akamai'], ['Imperva', 'imperva'], ['Incapsula', 'imperva'], ['DDoS-Guard', 'ddos_guard'], ['Vercel', 'vercel'],
-    ['Sucuri', 'sucuri'], ['Imunify360', 'imunify360'], ['Qrator', 'qrator'], ['ShieldSquare', 'shieldsquare'], ['Radware', 'shieldsquare'], ['Deflect', 'deflect']
+    ['Sucuri', 'sucuri'], ['Imunify360', 'imunify360'], ['Qrator', 'qrator'], ['ShieldSquare', 'shieldsquare'], ['Radware', 'shieldsquare'], ['Deflect', 'deflect'],
+    ['Servicepipe', 'servicepipe']
   ]
   for (const [brand, provider] of brands) {
     const notice = page(`<h1>Please verify you are a human</h1><div id="captcha-box"></div><p>This website is protected by ${brand}.</p>`)
