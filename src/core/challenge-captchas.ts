@@ -12,7 +12,7 @@ export function google (f: PageFacts): Detection {
   const hits: Hit[] = []
   const form = f.tags.some(tag => tag.name === 'form' && tag.attrs.id === 'captcha-form')
   const widget = findVisibleWidget(f, 'g-recaptcha')
-  if (form && widget !== undefined) hits.push({ evidence: 'form #captcha-form with a reCAPTCHA widget (Google sorry page)', sufficient: f.blocking })
+  if (form && widget !== undefined) hits.push({ evidence: 'form #captcha-form with a reCAPTCHA widget (Google sorry page)', sufficient: captchaIsThePage(f) })
   // Google Scholar's own check: its form #gs_captcha_f, the reCAPTCHA rendered into #gs_captcha_c
   // by its script (no g-recaptcha class in the markup).
   const scholar = f.tags.some(tag => tag.name === 'form' && tag.attrs.id === 'gs_captcha_f') ? findVisible(f, tag => tag.attrs.id === 'gs_captcha_c') : undefined

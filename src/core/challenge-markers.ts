@@ -1,6 +1,6 @@
 // Markers that take more than one tag or attribute to read, shared by the provider detectors
 // (challenge-providers.ts). Pure.
-import { hasClass, hasId, looksHidden, statusExcusesFields, type PageFacts } from './page-facts.js'
+import { hasClass, hasId, isChoice, isField, statusExcusesFields, type PageFacts } from './page-facts.js'
 
 // Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
 // to the ones that report a broken origin (1000–1004, 1014, 1016, 1018, 1033…) and the 52x outages.
@@ -24,12 +24,12 @@ export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, 
   return f.status !== null && REFUSAL_STATUSES.has(f.status) ? { code: undefined, block: true } : undefined
 }
 
-const FIELD_TYPES = new Set(['', 'text', 'email', 'password', 'tel', 'search', 'number', 'url'])
-
-/** Visible fields a person types into: a sign-in, sign-up or contact form. */
+/**
+ * Visible fields a person fills in, or boxes to tick: a sign-in, sign-up or contact form, a poll
+ * (eleventh review). A list is left out: a CAPTCHA's own page offers its languages in one (AWS WAF's).
+ */
 export function hasFormFields (f: PageFacts): boolean {
-  return f.tags.some(tag => !looksHidden(tag) && (tag.name === 'textarea' ||
-    (tag.name === 'input' && FIELD_TYPES.has((tag.attrs.type ?? '').trim().toLowerCase()))))
+  return f.tags.some(tag => isField(tag) || (isChoice(tag) && tag.name !== 'select'))
 }
 
 /**

@@ -7,6 +7,7 @@ import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-mark
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 import { textOf } from './markup-elements.js'
 import { signatureOf } from './challenge-vendors.js'
+import { modSecurity, queueIt, wordfence } from './challenge-site-guards.js'
 
 // A string in a script that ends at a challenge page (its last path segment names a captcha, a
 // challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
@@ -26,8 +27,9 @@ export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:
 // Why a security layer refuses a visitor, as a notice words it: bots, automation, suspicious or
 // unusual traffic, scraping. An account lock-out or an intranet's refusal names none of these.
 export const BOT_WORD = /\bbots?\b|\bautomat(?!ically)|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i
-// "Are you a robot?" is not here: real forms label their honeypot checkbox with it.
-const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while (?:we (?:verify|check) (?:your browser|your connection|that you|you are|you're)|your request is being verified)|verify(?:ing)? (?:that )?you are (?:a )?human/i
+// "Are you a robot?" is not here: real forms label their honeypot checkbox with it; nor "please
+// wait while we verify that you" have access to a course (eleventh review).
+const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while (?:we (?:verify|check) (?:that )?(?:your browser|your connection|you(?: are|'re) (?:a |not )?(?:human|real|robot|bot))|your request is being verified)|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
 const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
 
@@ -36,7 +38,8 @@ const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
 export const DETECTORS: ReadonlyArray<readonly [string, (f: PageFacts) => Detection]> = [
   ['cloudflare', cloudflare], ['aws_waf', awsWaf], ['cloudfront', cloudfront], ['datadome', datadome], ['perimeterx', perimeterx], ['kasada', kasada],
   ['akamai', akamai], ['f5', f5], ['imperva', imperva], ['ddos_guard', ddosGuard], ['vercel', vercel], ['sucuri', sucuri],
-  ['imunify360', imunify360], ['shieldsquare', shieldsquare], ['anubis', anubis], ['google', google],
+  ['imunify360', imunify360], ['shieldsquare', shieldsquare], ['anubis', anubis], ['queue_it', queueIt], ['wordfence', wordfence],
+  ['modsecurity', modSecurity], ['google', google],
   ['turnstile', turnstile], ['hcaptcha', hcaptcha], ['recaptcha', recaptcha], ['generic', generic]
 ]
 
@@ -129,7 +132,9 @@ function perimeterx (f: PageFacts): Detection {
   const hits: Hit[] = []
   const widget = hasId(f, 'px-captcha')
   if (widget) hits.push(sure('element #px-captcha'))
-  if (hasSrc(f, /px-(?:cdn|cloud)\.net\/.*captcha|\/captcha\/captcha\.js/)) hits.push(sure('script PerimeterX captcha.js'))
+  // Its first-party copy is served as /<app id>/captcha/captcha.js?a=…; a site's own
+  // /js/captcha/captcha.js beside a contact form is not it (eleventh review).
+  if (hasSrc(f, /px-(?:cdn|cloud)\.net\/.*captcha|\/captcha\/captcha\.js\?a=/)) hits.push(sure('script PerimeterX captcha.js'))
   // Its notice says what the hold is for; a voice note's "press and hold the mic button" does not.
   if (f.short && /press (?:&|and) hold to (?:confirm|verify|prove)/i.test(f.text)) hits.push(sure('text "Press & Hold"'))
   // _pxAppId is the sensor snippet every protected page carries.

@@ -37,6 +37,10 @@ const VENDORS: readonly Vendor[] = [
   // eQualitie's Deflect, a DDoS protection for civil-society and news sites: its block page links
   // to deflect.ca and says the site "is protected by Deflect".
   { provider: 'deflect', markup: /deflect\.ca/, brand: /^deflect$/ },
+  // A waiting room's assets, and the firewalls a site runs itself (challenge-site-guards.ts).
+  { provider: 'queue_it', markup: /queue-it\.net/, brand: /^queue-it$/ },
+  { provider: 'wordfence', markup: /wordfence/, brand: /^wordfence$/ },
+  { provider: 'modsecurity', markup: /mod_security|modsecurity/, brand: /^mod_?security$/ },
   // Servicepipe, a Russian DDoS and bot protection (retailers such as Perekrestok): its check is a
   // spinner that loads its fingerprint script from servicepipe.ru and sets spsn/spid/spsc cookies.
   { provider: 'servicepipe', markup: /servicepipe\.ru/, brand: /^servicepipe$/ },
@@ -65,7 +69,7 @@ export function isCaptchaVendor (provider: string): boolean {
 
 // How a block page signs itself: "… is protected by Imunify360", "Performance & security by
 // Cloudflare", "DDoS protection by Cloudflare". \s also takes the no-break space innerText keeps.
-const SIGNED = /\b(?:protected|protection|powered|secured|security|served|blocked)\s+by\s+([\w-]+)/gi
+const SIGNED = /\b(?:protected|protection|security|blocked)\s+by\s+([\w-]+)/gi
 
 type Named = { provider: string, evidence: string } | undefined
 

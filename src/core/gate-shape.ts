@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { SHORT_NOTICE_MAX_WORDS, countWords, looksHidden, statusExcusesFields, tagsOf, type PageFacts, type Tag } from './page-facts.js'
+import { SHORT_NOTICE_MAX_WORDS, countWords, isChoice, isField, looksHidden, statusExcusesFields, tagsOf, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, askingWords } from './gate-words.js'
@@ -25,6 +25,9 @@ const CHALLENGE_PATH = /\/(?:captcha|challenge|sorry|blocked|validatecaptcha|dis
 // check serves its notice from such a path as a provider serves its widget. Cloudflare's paths
 // are left to its detector: its passive challenge-platform script rides on every page.
 const CHALLENGE_ASSET_DIR = /\/(?:[\w.]+[-_])?(?:challenges?|anti-?bot)(?:[-_][\w.]+)?\//i
+// Where a site keeps what its users upload: a fitness "challenge"'s cover picture is no check's
+// (eleventh review).
+const USER_CONTENT = /\/(?:uploads?|media|user[-_]?content|files)\//i
 
 // A challenge widget, its frame or a captcha image: by id, class, frame source or image.
 const WIDGET_NAME = /(?:^|[\s_-])(?:captcha|recaptcha|hcaptcha|funcaptcha|geetest|turnstile|challenge-(?:container|stage|form|body)|px-captcha|sec-cpt)(?:$|[\s_-])/i
@@ -56,7 +59,7 @@ export function gateShape (f: PageFacts): GateShape {
   if (widget) signals.push('shape: verification widget')
   const headings = headingText(f.markup)
   // A vendor's template is read on a page of any length: its wording is its own.
-  const words = askingWords(f.status)
+  const words = askingWords(f.status, f.challengeStatus, widget)
   const asks = words.heading.test(f.title) || words.heading.test(headings) || (f.short && words.text.test(f.text)) || dialogAsks(f.markup, words.text) ||
     DISTIL_TEMPLATE.test(f.text)
   if (asks) signals.push('shape: asks for verification')
@@ -224,7 +227,7 @@ const COVER_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource/i
 // The page's own stylesheet, script or image, served from a bot check's directory.
 function isCheckAsset (tag: Tag): boolean {
   const url = tag.name === 'link' ? (/stylesheet|preload/i.test(tag.attrs.rel ?? '') ? tag.attrs.href : undefined)
-    : ['script', 'img'].includes(tag.name) ? tag.attrs.src : undefined
+    : tag.name === 'script' || (tag.name === 'img' && !USER_CONTENT.test(tag.attrs.src ?? '')) ? tag.attrs.src : undefined
   return url !== undefined && !url.includes('/cdn-cgi/') && CHALLENGE_ASSET_DIR.test(url.replace(/[?#].*$/, ''))
 }
 
@@ -242,7 +245,9 @@ function singleAction (f: PageFacts): boolean {
 // guards (a records lookup).
 function fieldsBesideWidget (f: PageFacts, widgetForm: Tag[], loader: boolean, asksForStep: boolean): number {
   const closed = asksForStep ? closedOverlayFields(f, loader) : 0
-  return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag))
+  // A box to tick in the widget's own form (a poll's answers) is filled in beside it too; a list
+  // there offers the CAPTCHA's languages (AWS WAF's) (eleventh review).
+  return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag)) + widgetForm.filter(tag => isChoice(tag) && tag.name !== 'select').length
 }
 
 /** The page's visible fields, every one. */
@@ -267,17 +272,6 @@ function closedOverlayFields (f: PageFacts, loader: boolean): number {
   return closedOverlays(f.shown, CLOSED_OVERLAYS_READ).map(([start, end]) => tagsOf(f.shown.slice(start, end)))
     .filter(tags => !tags.some(tag => isWidget(tag, loader)))
     .reduce((sum, tags) => sum + countFields(tags, isSearchBox), 0)
-}
-
-// A visible field a person types into, not the one a captcha asks for.
-function isField (tag: Tag): boolean {
-  return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && /^(?:|text|email|password|tel|search|number|url)$/i.test((tag.attrs.type ?? '').trim()))) &&
-    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)
-}
-
-// A visible choice to make: a list, a radio button, a checkbox.
-function isChoice (tag: Tag): boolean {
-  return !looksHidden(tag) && (tag.name === 'select' || (tag.name === 'input' && /^(?:radio|checkbox)$/i.test((tag.attrs.type ?? '').trim())))
 }
 
 // The elements of the forms that hold an element `holds` picks out.

@@ -17,25 +17,25 @@ const NOT_A_ROBOT_PHRASES = [
   // page never says "robot" or "captcha" (tenth review).
   '(?:prove|confirm|verify) (?:that )?you(?:\'re| are) a real (?:human|person)', 'dass (?:sie|du) (?:ein )?mensch (?:sind|bist)',
   'что вы (?:—\\s*|-\\s*)?(?:живой )?человек', 'que vous êtes (?:un )?(?:être )?humain', 'że jesteś człowiekiem', 'dat (?:je|u) een mens bent',
-  '[iİ]nsan olduğunuzu'
+  '[iİ]nsan olduğunuzu', 'ob (?:sie|du) ein mensch', 'человек ли вы', 'usted es un ser humano'
 ]
 export const NOT_A_ROBOT = new RegExp(NOT_A_ROBOT_PHRASES.join('|'), 'i')
 
 // The phrases that ask for the step in so many words.
 export const VERIFY_STEP = new RegExp([
   ...NOT_A_ROBOT_PHRASES, 'human verification', 'verifying (?:you are|your) (?:human|browser)',
-  'press (?:&|and) hold to (?:confirm|verify|prove)', 'pardon our interruption', 'unusual (?:traffic|activity from your)', '(?:abnormal|suspicious) (?:traffic|access|requests)', 'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)',
-  '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?(?:browser|device)',
+  'press (?:&|and) hold to (?:confirm|verify|prove)', 'pardon our interruption', 'unusual (?:traffic|activity from your)', '(?:abnormal|suspicious) (?:traffic|access|requests)',
+  '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?browser',
   'complete the (?:security check|captcha)', 'security check',
   '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)', 'solve the challenge below to continue', 'verify yourself to continue',
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'solve (?:the|this) (?:puzzle|captcha)',
-  'slide to (?:verify|complete)', 'please slide to continue', 'sicherheits(?:abfrage|überprüfung)', '(?:安全|人机|访问|滑动|滑块|行为)验证', '验证中', '(?:进行|完成)验证', '(?:安全|人機|訪問|滑動|滑塊|行為)驗證', '驗證中', '(?:進行|完成)驗證',
+  'slide to (?:verify|complete)', 'please slide to continue', 'sicherheitsüberprüfung', '(?:安全|人机|访问|滑动|滑块|行为)验证', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付)验证中', '(?:安全|人機|訪問|滑動|滑塊|行為)驗證', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付)驗證中',
   // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
   // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   // "Abnormal access", "you are a bot" in a few other languages.
-  '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
-  'подозрительн\\S* активност', 'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка безопасности', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
+  '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
+  'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка безопасности', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
   // "Are you human?" in a few other languages.
   '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
   // "I am not a robot", "are you human?" and "security check" in the languages of the regional
@@ -57,6 +57,17 @@ export const VERIFY_STEP = new RegExp([
   // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
   DISTIL_TEMPLATE.source
 ].join('|'), 'i')
+// Why a check stopped the visitor ("we detected suspicious activity", Korean "abnormal access",
+// Chinese "abnormal traffic"), and the words of a step that other pages take too ("checking your
+// device" before an app-store redirect, Chinese "complete the verification" in an email's
+// confirmation): an account's security notice, an expired session and a sign-up's "check your
+// email" say them, each a bare notice served with 200. They ask only on a page answered with a
+// challenge status (eleventh review); the restriction notices in the corpus that say them answer 403.
+const STATUS_BOUND = [
+  'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)', 'checking (?:your |the )?device',
+  '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', 'подозрительн\\S* активност',
+  '(?:进行|完成)验证', '(?:進行|完成)驗證'
+]
 // A check's way on ("continue shopping", "one more step"), which a shop's empty cart, an order's
 // thank-you page and a sign-up's last page say too, each a bare notice served with 200, and an
 // expired session (401) or a region's refusal (403) beside a link back to the shop: it asks only
@@ -65,13 +76,28 @@ export const VERIFY_STEP = new RegExp([
 // gate-shape.ts).
 const WAY_ON_STATUSES: ReadonlySet<number> = new Set([429, 503])
 const WAY_ON = ['continue shopping', 'one more step']
-/** The words that ask for a verification step: in the page's text, and in its title or headings, which may name the step by the bare word "captcha" (a text that merely mentions it may not). */
+/**
+ * The words that ask for a verification step: in the page's text, and in its title or headings,
+ * which may name the step by the bare word "captcha" beside a widget or with a challenge status
+ * (a text that merely mentions it may not, nor a bare error notice titled "reCAPTCHA verification
+ * failed": eleventh review).
+ */
 export interface AskingWords { text: RegExp, heading: RegExp }
-const ASKING: AskingWords = { text: VERIFY_STEP, heading: new RegExp(`${VERIFY_STEP.source}|captcha`, 'i') }
-const WAY_ON_SOURCE = `${VERIFY_STEP.source}|${WAY_ON.join('|')}`
-const ASKING_WITH_WAY_ON: AskingWords = { text: new RegExp(WAY_ON_SOURCE, 'i'), heading: new RegExp(`${WAY_ON_SOURCE}|captcha`, 'i') }
+function asking (phrases: readonly string[], bareCaptcha: boolean): AskingWords {
+  const source = [VERIFY_STEP.source, ...phrases].join('|')
+  return { text: new RegExp(source, 'i'), heading: new RegExp(bareCaptcha ? `${source}|captcha` : source, 'i') }
+}
+const ASKING = asking([], false)
+const ASKING_BESIDE_WIDGET = asking([], true)
+const ASKING_AT_CHALLENGE = asking(STATUS_BOUND, true)
+const ASKING_AT_THROTTLE = asking([...STATUS_BOUND, ...WAY_ON], true)
 
-/** What asks on a page answered with `status`. */
-export function askingWords (status: number | null): AskingWords {
-  return status !== null && WAY_ON_STATUSES.has(status) ? ASKING_WITH_WAY_ON : ASKING
+/**
+ * What asks on a page answered with `status`; `challengeStatus`: whether providers serve their
+ * checks with it (page-facts.ts); `widget`: whether a challenge widget is on the page.
+ */
+export function askingWords (status: number | null, challengeStatus: boolean, widget: boolean): AskingWords {
+  if (status !== null && WAY_ON_STATUSES.has(status)) return ASKING_AT_THROTTLE
+  if (challengeStatus) return ASKING_AT_CHALLENGE
+  return widget ? ASKING_BESIDE_WIDGET : ASKING
 }

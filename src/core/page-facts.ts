@@ -245,3 +245,15 @@ export function looksHidden (tag: Tag): boolean {
     style.includes('display:none') || style.includes('visibility:hidden')
 }
 
+const FIELD_TYPES = /^(?:|text|email|password|tel|search|number|url)$/i
+
+/** A visible field a person types into (a sign-in's, a search's, a contact form's); a CAPTCHA's own answer box is none. */
+export function isField (tag: Tag): boolean {
+  return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && FIELD_TYPES.test((tag.attrs.type ?? '').trim()))) &&
+    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)
+}
+
+/** A visible choice to make: a list, a radio button, a checkbox. */
+export function isChoice (tag: Tag): boolean {
+  return !looksHidden(tag) && (tag.name === 'select' || (tag.name === 'input' && /^(?:radio|checkbox)$/i.test((tag.attrs.type ?? '').trim())))
+}
