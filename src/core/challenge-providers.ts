@@ -7,7 +7,7 @@ import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-mark
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 import { textOf } from './markup-elements.js'
 import { signatureOf } from './challenge-vendors.js'
-import { modSecurity, queueIt, wordfence } from './challenge-site-guards.js'
+import { fortiWeb, modSecurity, queueIt, wordfence } from './challenge-site-guards.js'
 
 // A string in a script that ends at a challenge page (its last path segment names a captcha, a
 // challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
@@ -39,7 +39,7 @@ export const DETECTORS: ReadonlyArray<readonly [string, (f: PageFacts) => Detect
   ['cloudflare', cloudflare], ['aws_waf', awsWaf], ['cloudfront', cloudfront], ['datadome', datadome], ['perimeterx', perimeterx], ['kasada', kasada],
   ['akamai', akamai], ['f5', f5], ['imperva', imperva], ['ddos_guard', ddosGuard], ['vercel', vercel], ['sucuri', sucuri],
   ['imunify360', imunify360], ['shieldsquare', shieldsquare], ['anubis', anubis], ['queue_it', queueIt], ['wordfence', wordfence],
-  ['modsecurity', modSecurity], ['google', google],
+  ['modsecurity', modSecurity], ['fortiweb', fortiWeb], ['google', google],
   ['turnstile', turnstile], ['hcaptcha', hcaptcha], ['recaptcha', recaptcha], ['generic', generic]
 ]
 

@@ -41,6 +41,7 @@ const VENDORS: readonly Vendor[] = [
   { provider: 'queue_it', markup: /queue-it\.net/, brand: /^queue-it$/ },
   { provider: 'wordfence', markup: /wordfence/, brand: /^wordfence$/ },
   { provider: 'modsecurity', markup: /mod_security|modsecurity/, brand: /^mod_?security$/ },
+  { provider: 'fortiweb', markup: /fortiweb/, brand: /^fortiweb$/ },
   // Servicepipe, a Russian DDoS and bot protection (retailers such as Perekrestok): its check is a
   // spinner that loads its fingerprint script from servicepipe.ru and sets spsn/spid/spsc cookies.
   { provider: 'servicepipe', markup: /servicepipe\.ru/, brand: /^servicepipe$/ },

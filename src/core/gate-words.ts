@@ -52,7 +52,7 @@ export const VERIFY_STEP = new RegExp([
   '(?:überprüfung|prüfung) (?:ihres|deines) browsers', 'vérification (?:de )?votre navigateur', 'vérifions votre navigateur',
   '(?:comprobando|verificando) (?:su|tu) navegador', 'verificando (?:o )?seu navegador', '(?:controllo|verifica) (?:del )?(?:tuo )?browser',
   'uw browser (?:wordt )?(?:gecontroleerd|controleren)', 'sprawdzanie (?:twojej )?przeglądarki', 'kontrola (?:vašeho )?prohlížeče',
-  'tarayıcınız(?:ı)? kontrol ediliyor', 'đang kiểm tra trình duyệt', 'sedang memeriksa (?:browser|peramban)', 'ブラウザ(?:を|の)?(?:確認|チェック)(?:しています|中)', '브라우저(?:를)?\\s?확인\\s?중',
+  'tarayıcınız(?:ı)? kontrol (?:ediliyor|ediyoruz)', 'đang kiểm tra trình duyệt', 'sedang memeriksa (?:browser|peramban)', 'ブラウザ(?:を|の)?(?:確認|チェック)(?:しています|中)', '브라우저(?:를)?\\s?확인\\s?중',
   '正在(?:检查|检测)(?:您的)?浏览器', '正在檢查(?:您的)?瀏覽器',
   // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
   DISTIL_TEMPLATE.source

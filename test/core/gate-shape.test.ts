@@ -886,3 +886,14 @@ t.test('ordinary pages the eleventh review built are not gates, and the guards i
     else t.not(r.page_kind, 'challenge', name)
   }
 })
+
+t.test("FortiWeb's block is known by its attack and message numbers; a web filter's category page stays a denial (batch 23)", async t => {
+  const fortiWeb = page('<h2>Web Page Blocked!</h2><p>The page cannot be displayed. Please contact the administrator for additional information.</p><p>URL: example.org/catalogue</p><p>Attack ID: 20000051</p><p>Message ID: 001110248159</p>', '<title>The URL you requested has been blocked</title>')
+  t.equal(provider(fortiWeb, 403), 'fortiweb', "FortiWeb's block")
+  const filter = page('<h1>FortiGuard Intrusion Prevention - Access Blocked</h1><h2>Web Page Blocked</h2><p>You have tried to access a web page that is in violation of your Internet usage policy.</p><p>Category: Gambling</p>', '<title>Web Filter Violation</title>')
+  t.equal(recognizePage(observe(filter, 403)).page_kind, 'denied', "a network's web filter")
+  const article = page(`<nav><a href="/">Home</a><a href="/docs">Docs</a></nav><article><h1>Reading FortiWeb logs</h1>${PROSE}<p>Each block shows "Attack ID: 20000051" and "Message ID: 001110248159".</p>${PROSE}</article>`)
+  t.not(recognizePage(observe(article, 200)).page_kind, 'challenge', 'an article quoting the numbers')
+  const turkish = page('<p>Tarayıcınızı kontrol ediyoruz...</p><input type="button" value="Devam Et" disabled>', '<title>Yükleniyor</title>')
+  t.equal(recognizePage(observe(turkish, 403)).page_kind, 'challenge', 'Turkish "we are checking your browser"')
+})
