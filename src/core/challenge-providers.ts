@@ -12,6 +12,9 @@ import { fortiWeb, modSecurity, queueIt, wordfence } from './challenge-site-guar
 // A string in a script that ends at a challenge page (its last path segment names a captcha, a
 // challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
 const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#][^"'`\s]*)?["'`]/i
+// An address a script requests rather than goes to (fetch('/api/auth/passkey/challenge'),
+// xhr.open('POST', '/challenge')): a sign-in's passkey API is no challenge page (eleventh review).
+const REQUESTED = /\bfetch\s*\(\s*(["'`])[^"'`]*\1|\.open\s*\(\s*["'`]\w+["'`]\s*,\s*(["'`])[^"'`]*\2/g
 // A navigation straight to a host named as a captcha service (location.replace("https://captcha.…/")),
 // not a resource loaded from one.
 const TO_CAPTCHA_HOST = /\blocation(?:\.href)?\s*=\s*["'`]https?:\/\/captcha\.|\blocation\.(?:replace|assign)\s*\(\s*["'`]https?:\/\/captcha\./i
@@ -306,7 +309,7 @@ function generic (f: PageFacts): Detection {
   }
   // Nothing to read and a script that sends the browser on to a captcha page: the redirect is the
   // gate's first step (a bare redirect elsewhere is not, see above).
-  if (f.blank && !f.appShell && NAVIGATES.test(f.inlineScript) && CHALLENGE_TARGET.test(f.inlineScript)) {
+  if (f.blank && !f.appShell && NAVIGATES.test(f.inlineScript) && CHALLENGE_TARGET.test(f.inlineScript.replace(REQUESTED, ''))) {
     hits.push(sure('blank page whose script navigates to a captcha/challenge path'))
   } else if (f.blank && !f.appShell && TO_CAPTCHA_HOST.test(f.inlineScript)) {
     hits.push(sure('blank page whose script navigates to a captcha service'))

@@ -188,10 +188,12 @@ function decodeEntities (s: string): string {
 
 /**
  * A challenge status says a form's fields are the gate's to guard (a provider's page with a
- * CAPTCHA form), except 401: the answer to a sign-in, whose fields are the page.
+ * CAPTCHA form), except 401: the answer to a sign-in, whose fields are the page; and 503: a
+ * server's "back soon" page, whose notify-me form is its own (eleventh review). A CAPTCHA's own
+ * answer box is no field (isField), so Amazon's 503 CAPTCHA keeps its shape.
  */
 export function statusExcusesFields (f: PageFacts): boolean {
-  return f.challengeStatus && f.status !== 401
+  return f.challengeStatus && f.status !== 401 && f.status !== 503
 }
 
 export function sure (evidence: string): Hit { return { evidence, sufficient: true } }

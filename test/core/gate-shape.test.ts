@@ -897,3 +897,15 @@ t.test("FortiWeb's block is known by its attack and message numbers; a web filte
   const turkish = page('<p>Tarayıcınızı kontrol ediyoruz...</p><input type="button" value="Devam Et" disabled>', '<title>Yükleniyor</title>')
   t.equal(recognizePage(observe(turkish, 403)).page_kind, 'challenge', 'Turkish "we are checking your browser"')
 })
+
+t.test("a server's back-soon form and a passkey API's address are not a gate's (eleventh review)", async t => {
+  const recaptcha = '<script src="https://www.google.com/recaptcha/api.js"></script>'
+  const maintenance = page('<h1>We\'ll be back soon</h1><p>Leave your email and we will let you know when we are back.</p><form method="post" action="/notify"><input type="email" name="email"><div class="g-recaptcha" data-sitekey="k"></div><button>Notify me</button></form>', `<title>Maintenance</title>${recaptcha}`)
+  t.not(recognizePage(observe(maintenance, 503)).page_kind, 'challenge', 'a 503 maintenance page with a notify-me form and a CAPTCHA')
+  const captcha = page('<h4>Enter the characters you see below</h4><form action="/errors/validateCaptcha"><img src="/captcha/abc.jpg"><input id="captchacharacters" name="field-keywords"><button type="submit">Continue shopping</button></form>')
+  t.equal(recognizePage(observe(captcha, 503)).page_kind, 'challenge', "a CAPTCHA's own answer box at 503 is still the gate's")
+  const passkey = page('', "<title>Signing in…</title><script>fetch('/api/auth/passkey/challenge',{method:'POST'}).then(function(r){ if(!r.ok){ window.location.href='/login'; } });</script>")
+  t.not(recognizePage(observe(passkey, 200)).page_kind, 'challenge', 'a blank page that fetches a passkey challenge')
+  const redirect = page('', "<script>window.location.href = '/challenge/';</script>")
+  t.equal(recognizePage(observe(redirect, 200)).page_kind, 'challenge', 'a blank page that goes to a challenge path')
+})
