@@ -1,7 +1,7 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
 import {
-  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts
+  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
 import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -167,11 +167,21 @@ function akamai (f: PageFacts): Detection {
   if (reference !== null) {
     hits.push(reference[1] === '18' ? sure('text "Reference #18.…" (Akamai edge denial)') : hint(`text "Reference #${reference[1]}.…" (Akamai edge error)`))
   }
+  // Bot Manager's behavioural interstitial: a quiet page whose script posts its proof of work to
+  // /_sec/verify?provider=interstitial and whose refresh carries the bm-verify token back to the
+  // same address; the address and the token are the vendor's own.
+  if (f.short && (f.inlineScript.includes('/_sec/verify?provider=interstitial') || f.tags.some(isBmVerifyRefresh))) {
+    hits.push(sure('bm-verify interstitial (/_sec/verify)'))
+  }
   if (f.short && f.text.includes('errors.edgesuite.net')) hits.push({ evidence: 'text errors.edgesuite.net', sufficient: /access denied/i.test(f.title + ' ' + f.text) })
   if (/^akamai/i.test(f.headers.server ?? '')) {
     hits.push({ evidence: `header server: ${f.headers.server}`, sufficient: f.status === 403 && f.short && /access denied/i.test(f.title + ' ' + f.text) })
   }
   return { hits, widget: cpt ? '#sec-if-cpt-container' : undefined }
+}
+
+function isBmVerifyRefresh (tag: Tag): boolean {
+  return tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') && /[?&]bm-verify=/.test(tag.attrs.content ?? '')
 }
 
 // F5 BIG-IP ASM / Advanced WAF's default blocking page, by its documented wording: "The requested

@@ -909,3 +909,11 @@ t.test("a server's back-soon form and a passkey API's address are not a gate's (
   const redirect = page('', "<script>window.location.href = '/challenge/';</script>")
   t.equal(recognizePage(observe(redirect, 200)).page_kind, 'challenge', 'a blank page that goes to a challenge path')
 })
+
+t.test("Akamai Bot Manager's bm-verify interstitial is Akamai's by its verify address or its token (batch 24)", async t => {
+  const verify = "<script>function go () { var xhr = new XMLHttpRequest(); xhr.open('POST', '/_sec/verify?provider=interstitial', false); xhr.send('{}') } go()</script>"
+  t.equal(provider(page('<p>Powered and protected by</p><img id="akam-logo" src="/logo.svg" alt="Akamai">', verify), 200), 'akamai', 'its script posts to /_sec/verify')
+  const refresh = '<meta http-equiv="refresh" content="5; URL=\'/shop/all?bm-verify=AAQAAAAL\'">'
+  t.equal(provider(page('<p>Powered and protected by</p>', refresh), 200), 'akamai', 'its refresh carries the bm-verify token')
+  t.not(recognizePage(observe(page(`<h1>Shop</h1>${PROSE}${PROSE}`, verify), 200)).page_kind, 'challenge', 'not on a page with content')
+})
