@@ -1,6 +1,6 @@
 // Markers that take more than one tag or attribute to read, shared by the provider detectors
 // (challenge-providers.ts). Pure.
-import { hasClass, hasId, isChoice, isField, statusExcusesFields, type PageFacts } from './page-facts.js'
+import { hasClass, hasId, isField, isTickBox, statusExcusesFields, type PageFacts } from './page-facts.js'
 
 // Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
 // to the ones that report a broken origin (1000–1004, 1014, 1016, 1018, 1033…) and the 52x outages.
@@ -29,7 +29,7 @@ export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, 
  * (eleventh review). A list is left out: a CAPTCHA's own page offers its languages in one (AWS WAF's).
  */
 export function hasFormFields (f: PageFacts): boolean {
-  return f.tags.some(tag => isField(tag) || (isChoice(tag) && tag.name !== 'select'))
+  return f.tags.some(tag => isField(tag) || isTickBox(tag))
 }
 
 /**

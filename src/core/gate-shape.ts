@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { SHORT_NOTICE_MAX_WORDS, countWords, isChoice, isField, looksHidden, statusExcusesFields, tagsOf, type PageFacts, type Tag } from './page-facts.js'
+import { SHORT_NOTICE_MAX_WORDS, countWords, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, askingWords } from './gate-words.js'
@@ -247,7 +247,7 @@ function fieldsBesideWidget (f: PageFacts, widgetForm: Tag[], loader: boolean, a
   const closed = asksForStep ? closedOverlayFields(f, loader) : 0
   // A box to tick in the widget's own form (a poll's answers) is filled in beside it too; a list
   // there offers the CAPTCHA's languages (AWS WAF's) (eleventh review).
-  return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag)) + widgetForm.filter(tag => isChoice(tag) && tag.name !== 'select').length
+  return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag)) + widgetForm.filter(isTickBox).length
 }
 
 /** The page's visible fields, every one. */

@@ -31,8 +31,8 @@ export const VERIFY_STEP = new RegExp([
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'solve (?:the|this) (?:puzzle|captcha)',
   'slide to (?:verify|complete)', 'please slide to continue', 'sicherheitsüberprüfung', '(?:安全|人机|访问|滑动|滑块|行为)验证', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付)验证中', '(?:安全|人機|訪問|滑動|滑塊|行為)驗證', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付)驗證中',
-  // The same steps in a few other languages: "(I am) not a robot", "suspicious activity", "checking
-  // (your) browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
+  // The same steps in a few other languages: "(I am) not a robot", "checking (your)
+  // browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   // "Abnormal access", "you are a bot" in a few other languages.
   '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
   'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка безопасности', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',

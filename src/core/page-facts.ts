@@ -255,7 +255,12 @@ export function isField (tag: Tag): boolean {
     !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)
 }
 
-/** A visible choice to make: a list, a radio button, a checkbox. */
+/** A visible box to tick: a radio button, a checkbox (a poll's answers, a form's options). */
+export function isTickBox (tag: Tag): boolean {
+  return !looksHidden(tag) && tag.name === 'input' && /^(?:radio|checkbox)$/i.test((tag.attrs.type ?? '').trim())
+}
+
+/** A visible choice to make: a list or a box to tick. */
 export function isChoice (tag: Tag): boolean {
-  return !looksHidden(tag) && (tag.name === 'select' || (tag.name === 'input' && /^(?:radio|checkbox)$/i.test((tag.attrs.type ?? '').trim())))
+  return (tag.name === 'select' && !looksHidden(tag)) || isTickBox(tag)
 }
