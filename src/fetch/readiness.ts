@@ -10,7 +10,8 @@ const SAMPLE_EVERY_MS = 100
 /** selector-stable: unchanged text for at least this long (and 3 samples). */
 export const SETTLE_MS = 500
 
-async function sample (page: Page, selector: string, deadline: number): Promise<Omit<StabilitySample, 'at'>> {
+/** One look at a selector's target: present, visible, and its text. Never throws. */
+export async function sampleTarget (page: Page, selector: string, deadline: number): Promise<Omit<StabilitySample, 'at'>> {
   try {
     return await beforeDeadline(page.evaluate((sel: string) => {
       const el = document.querySelector(sel) as HTMLElement | null
@@ -43,7 +44,7 @@ export async function awaitReadiness (page: Page, wait: WaitStrategy, deadline: 
   let samples = 0
   let targetReady = false
   for (;;) {
-    const s = await sample(page, wait.selector, deadline)
+    const s = await sampleTarget(page, wait.selector, deadline)
     samples++
     const at = performance.now()
     if (wait.kind === 'selector') {

@@ -2,14 +2,17 @@
 // looked at — never judged by a model — and the handoff finishes by itself when a
 // challenge seen during it is gone and the page navigated, or when the handoff's
 // `selector-stable` target is ready. Each watch spends one of the handoff's finite
-// checks; more releases during a watch extend it instead of spending more.
+// checks; more releases during a watch extend it instead of spending more. A page too busy
+// to answer, or a target whose text is still settling, extends it too (up to MAX_WATCH_MS):
+// on a loaded machine or a heavy page the answer comes late, not never.
 import type { Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import { recognizePage } from '../core/challenge.js'
 import { completionReached, isHeld, type CompletionObservation, type Handoff } from '../core/handoff.js'
 import { observePage } from '../fetch/capture.js'
 import { beforeDeadline } from '../fetch/deadline.js'
-import { awaitReadiness } from '../fetch/readiness.js'
+import { sampleTarget, SETTLE_MS } from '../fetch/readiness.js'
+import { StabilityTracker } from '../core/wait-strategy.js'
 import type { CompletionHandoffs } from '../handoffs/service.js'
 import type { TabRecord } from '../tabs/types.js'
 
@@ -18,7 +21,6 @@ export const WATCH_MS = 4_000
 const MAX_WATCH_MS = 15_000
 const FIRST_LOOK_MS = 250
 const LOOK_EVERY_MS = 500
-const TARGET_SETTLE_BUDGET_MS = 800
 /** A page too busy to be looked at within this is looked at again later. */
 const OBSERVE_BUDGET_MS = 2_000
 
@@ -46,7 +48,7 @@ export class CompletionMonitor {
   moment (): void {
     const now = performance.now()
     if (this.#watching) {
-      this.#until = Math.min(this.#startedAt + MAX_WATCH_MS, now + WATCH_MS)
+      this.#extend()
       return
     }
     const { handoffs, tab } = this.#deps
@@ -61,14 +63,20 @@ export class CompletionMonitor {
 
   dispose (): void { this.#disposed = true }
 
+  #extend (): void {
+    this.#until = Math.min(this.#startedAt + MAX_WATCH_MS, performance.now() + WATCH_MS)
+  }
+
   async #watch (): Promise<void> {
     const { handoffs, tab } = this.#deps
     let agreeing: string | undefined
+    // The target's samples span the whole watch, so a slow page still shows it settled.
+    const target = new StabilityTracker(SETTLE_MS, 3)
     await sleep(FIRST_LOOK_MS)
     while (!this.#disposed) {
       const h = handoffs.current(tab.id)
       if (!h || !isHeld(h, this.#deps.now())) return
-      const obs = await this.#observe(h)
+      const obs = await this.#observe(h, target)
       // Two looks in a row on the same URL: a page caught between documents proves nothing.
       if (obs && completionReached(h, obs)) {
         if (agreeing === obs.url) {
@@ -79,14 +87,16 @@ export class CompletionMonitor {
       } else {
         agreeing = undefined
       }
+      // No answer yet (a busy page, a document loading) or a target still settling: keep looking.
+      if (!obs || obs.targetSettling) this.#extend()
       if (performance.now() >= this.#until && agreeing === undefined) break
-      await sleep(agreeing ? FIRST_LOOK_MS : LOOK_EVERY_MS)
+      await sleep(agreeing || obs?.targetSettling ? FIRST_LOOK_MS : LOOK_EVERY_MS)
     }
     handoffs.touched(tab.id)
   }
 
-  /** What the page shows now, or undefined while it is between documents. */
-  async #observe (h: Handoff): Promise<CompletionObservation | undefined> {
+  /** What the page shows now, or undefined while it is between documents or too busy to answer. */
+  async #observe (h: Handoff, target: StabilityTracker): Promise<(CompletionObservation & { targetSettling: boolean }) | undefined> {
     const { tab, handoffs } = this.#deps
     const page: Page = tab.page
     const deadline = performance.now() + OBSERVE_BUDGET_MS
@@ -99,10 +109,13 @@ export class CompletionMonitor {
     const challengePresent = recognition.page_kind === 'challenge'
     if (challengePresent) handoffs.noteChallenge(tab.id, recognition.widget_selector)
     let targetReady = false
+    let targetSettling = false
     if (h.readySelector !== undefined) {
-      const r = await awaitReadiness(page, { kind: 'selector-stable', selector: h.readySelector }, performance.now() + TARGET_SETTLE_BUDGET_MS)
-      targetReady = r.satisfied && r.target_ready
+      const sample = await sampleTarget(page, h.readySelector, performance.now() + OBSERVE_BUDGET_MS)
+      const state = target.observe({ ...sample, at: performance.now() })
+      targetReady = state.stable
+      targetSettling = state.targetReady && !state.stable
     }
-    return { url: page.url(), navigated: handoffs.navigatedSince(tab.id), challengePresent, targetReady }
+    return { url: page.url(), navigated: handoffs.navigatedSince(tab.id), challengePresent, targetReady, targetSettling }
   }
 }

@@ -38,6 +38,10 @@ const ORDER = `<!doctype html><title>Your order</title><body style="font:18px sa
   if (document.getElementById('code').value === '4711') document.getElementById('price').textContent = 'Total: 42.00 EUR'
 })</script>`
 
+// The same form on a page that is busy for seconds after the code is sent: the host's looks
+// get no answer until it is done, as on a heavy page or a loaded machine.
+const BUSY_ORDER = ORDER.replace("document.getElementById('price').textContent", "{ const until = Date.now() + 6000; while (Date.now() < until); } document.getElementById('price').textContent")
+
 interface Rect { x: number, y: number, width: number, height: number }
 
 async function rectOf (page: Page, selector: string): Promise<Rect> {
@@ -53,7 +57,7 @@ async function takeover (host: TestHost, site: FixtureServer): Promise<{ tabId: 
 
 t.test('a person gets through a challenge in the panel', async (t) => {
   const host = await startHost(t)
-  const site = await startFixtureServer(t, { '/challenge': { body: CHALLENGE }, '/welcome': { body: WELCOME }, '/order': { body: ORDER } })
+  const site = await startFixtureServer(t, { '/challenge': { body: CHALLENGE }, '/welcome': { body: WELCOME }, '/order': { body: ORDER }, '/busy-order': { body: BUSY_ORDER } })
   const browser = await launchViewerBrowser(t)
 
   for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
@@ -166,9 +170,9 @@ t.test('a person gets through a challenge in the panel', async (t) => {
     })
   }
 
-  t.test('Enter completes a handoff whose selector-stable target becomes ready (no navigation)', async (t) => {
+  for (const [name, path] of [['', '/order'], [' on a page busy for seconds after Enter', '/busy-order']] as const) t.test(`Enter completes a handoff whose selector-stable target becomes ready (no navigation)${name}`, async (t) => {
     const wait = 'selector-stable:#price'
-    const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/order`, takeover: true, wait, timeout_ms: 4000 }) })).json() as any
+    const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}${path}`, takeover: true, wait, timeout_ms: 4000 }) })).json() as any
     t.equal(fetched.readiness.satisfied, false)
     const tab = host.app.tabs.get(fetched.tab_id)
     const { page: panel } = await openViewer(browser, host, DESKTOP)
@@ -181,6 +185,8 @@ t.test('a person gets through a challenge in the panel', async (t) => {
     await panel.waitForSelector('#afhttp-focus[data-state="typing"]')
     await panel.keyboard.type('4711')
     await panel.keyboard.press('Enter')
+    // The person's keys reached the page (the host's own view of the tab), then the panel says finished.
+    await tab.page.waitForFunction(() => document.getElementById('price')?.textContent !== '', { timeout: 45_000 })
     await panel.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished', { timeout: 45_000 })
     const summary = await (await host.api(`/v1/tabs/${tab.id}/handoff`)).json() as any
     t.match(summary, { state: 'finished', finish_reason: 'auto_detected', auto_done: true })
