@@ -7,8 +7,8 @@ import { EVENT_TYPES } from '../core/event-journal.js'
 import { SSE_HEARTBEAT_MS } from './events.js'
 import { WEBHOOK_ATTEMPTS, WEBHOOK_QUEUE_MAX, WEBHOOK_TIMEOUT_MS } from '../events/webhook.js'
 import { HANDOFF_MODES } from '../schemas/handoff.js'
+import { WAIT_STRATEGIES } from '../core/wait-strategy.js'
 
-export const WAIT_STRATEGIES = ['load', 'domcontentloaded', 'networkidle', 'selector:<css>', 'selector-stable:<css>']
 export const CAPTURES = ['html', 'text', 'screenshot']
 /** What the host enforces, read from the one limits module (src/limits.ts). */
 export const LIMITS = PUBLIC_LIMITS
@@ -32,7 +32,7 @@ export default async function capabilitiesRoutes (app: FastifyInstance): Promise
     // docs/spec.md section 13: what kind of Chromium a person is handed (resolved at start; auto may fall back).
     browser_mode: app.config.browser.mode,
     browser_mode_configured: app.config.browserModeConfigured,
-    wait_strategies: WAIT_STRATEGIES,
+    wait_strategies: [...WAIT_STRATEGIES],
     captures: CAPTURES,
     handoff_modes: HANDOFF_MODES,
     // Keys live in memory only: a restarted host has forgotten them (docs/spec.md section 5).
