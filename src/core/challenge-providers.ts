@@ -1,7 +1,7 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
 import {
-  NAVIGATES, firstId, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
+  NAVIGATES, firstId, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
 import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -31,8 +31,9 @@ export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:
 // unusual traffic, scraping. An account lock-out or an intranet's refusal names none of these.
 export const BOT_WORD = /\bbots?\b|\bautomat(?!ically)|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it; nor "please
-// wait while we verify that you" have access to a course (eleventh review).
-const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while (?:we (?:verify|check) (?:that )?(?:your browser|your connection|you(?: are|'re) (?:a |not )?(?:human|real|robot|bot))|your request is being verified)|verify(?:ing)? (?:that )?you are (?:a )?human/i
+// wait while we verify that you" have access to a course (eleventh review), nor an ISP's "please
+// wait while we check your connection" without Cloudflare's "is secure" (twelfth review).
+const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while (?:we (?:verify|check) (?:that )?(?:your browser|your connection is secure|you(?: are|'re) (?:a |not )?(?:human|real|robot|bot))|your request is being verified)|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
 const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
 
@@ -300,7 +301,8 @@ function anubis (f: PageFacts): Detection {
 
 function generic (f: PageFacts): Detection {
   const hits: Hit[] = []
-  const phrase = f.short ? BROWSER_CHECK_TEXT.exec(f.text) : null
+  // A status page that quotes the words ("stuck on a \"Checking your browser\" screen") asks nothing.
+  const phrase = f.short ? BROWSER_CHECK_TEXT.exec(withoutQuotes(f.text)) : null
   if (phrase !== null) hits.push(sure(`text "${phrase[0].toLowerCase()}" on a short page`))
   // A short denial that says a web application firewall refused the request ("Page code:
   // cian_waf_block") is that firewall's block page, not the site's own "forbidden".

@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { SHORT_NOTICE_MAX_WORDS, countWords, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, countWords, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, askingWords } from './gate-words.js'
@@ -59,8 +59,13 @@ export function gateShape (f: PageFacts): GateShape {
   if (widget) signals.push('shape: verification widget')
   const headings = headingText(f.markup)
   // A vendor's template is read on a page of any length: its wording is its own.
-  const words = askingWords(f.status, f.challengeStatus, widget)
-  const asks = words.heading.test(f.title) || words.heading.test(headings) || (f.short && words.text.test(f.text)) || dialogAsks(f.markup, words.text) ||
+  // Nothing to read beyond the title and a caption ("验证中..." over "请稍候...", a title that asks
+  // over a trace id): a step's own page, whatever its words.
+  const quiet = quietPage(f)
+  // A notice that quotes a check's words is about the check (a status page's incident).
+  const unquoted = withoutQuotes(f.text)
+  const words = askingWords(f.status, f.challengeStatus, widget || quiet)
+  const asks = words.heading.test(f.title) || words.heading.test(headings) || (f.short && words.text.test(unquoted)) || dialogAsks(f.markup, words.text) ||
     DISTIL_TEMPLATE.test(f.text)
   if (asks) signals.push('shape: asks for verification')
   // A check that runs its script first may say what it is only in its fallback for browsers
@@ -95,7 +100,7 @@ export function gateShape (f: PageFacts): GateShape {
 
   const chrome = siteChrome(f, loader)
   // It asks in so many words (not the bare word "captcha", not a cart's "continue shopping").
-  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(f.text)) || dialogAsks(f.markup, VERIFY_STEP)
+  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(unquoted)) || dialogAsks(f.markup, VERIFY_STEP)
   // A short notice; or one that is short once the site's chrome around it is left out, that asks
   // in so many words and holds a vendor's widget itself (its frame, or its container with the
   // loader), not in the header or footer: a footer's "protected by reCAPTCHA" line or a help
@@ -132,7 +137,13 @@ export function gateShape (f: PageFacts): GateShape {
   // a page that retries by itself, or answered with a status providers serve their checks with),
   // or a bot check's own page answered with such a status, or a page that is only there to run
   // its script before anything is shown.
-  const step = (widget && (notice || asks)) || ((asks || fallbackAsks) && (action || refreshes || f.short || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
+  // A short page that asks is a step when something says it is one: its single action, a refresh,
+  // a status providers check with; answered as content (2xx), being short is no such sign unless
+  // nothing else is there to read (a title that asks over a caption or a trace id). A help page
+  // about "not a robot", a "human verification failed" notice, an account's "suspicious access"
+  // warning say it in a few lines too (twelfth review).
+  const answeredOk = f.status !== null && f.status >= 200 && f.status < 300
+  const step = (widget && (notice || asks)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk || quiet)) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
@@ -232,6 +243,12 @@ function isCheckAsset (tag: Tag): boolean {
 }
 
 // Exactly one thing to press: a verify / continue / submit button and nothing else to do.
+/** The page says nothing beyond its title but a caption or a word or three (an id, a trace). */
+function quietPage (f: PageFacts): boolean {
+  const rest = (f.title === '' ? f.text : f.text.split(f.title).join(' ')).trim()
+  return countWords(rest) <= CAPTION_MAX_WORDS || LOADING_CAPTION.test(rest)
+}
+
 function singleAction (f: PageFacts): boolean {
   const controls = f.tags.filter(tag => !looksHidden(tag) &&
     (tag.name === 'button' || (tag.name === 'input' && /^(?:submit|button|image)$/i.test(tag.attrs.type ?? ''))))

@@ -26,16 +26,19 @@ export const VERIFY_STEP = new RegExp([
   ...NOT_A_ROBOT_PHRASES, 'human verification', 'verifying (?:you are|your) (?:human|browser)',
   'press (?:&|and) hold to (?:confirm|verify|prove)', 'pardon our interruption', 'unusual (?:traffic|activity from your)', '(?:abnormal|suspicious) (?:traffic|access|requests)',
   '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?browser',
-  'complete the (?:security check|captcha)', 'security check',
-  '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you|this)', 'solve the challenge below to continue', 'verify yourself to continue',
+  'complete the (?:security check|captcha)',
+  '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you(?:\'re| are) (?:a |an |not |human|real)|this is you)', 'solve the challenge below to continue', 'verify yourself to continue',
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
-  'enter the characters', 'type the characters', 'solve (?:the|this) (?:puzzle|captcha)',
-  'slide to (?:verify|complete)', 'please slide to continue', 'sicherheitsüberprüfung', '(?:安全|人机|访问|滑动|滑块|行为)验证', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付)验证中', '(?:安全|人機|訪問|滑動|滑塊|行為)驗證', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付)驗證中',
+  'enter the characters', 'type the characters', 'solve (?:the|this) captcha', 'solve (?:the|this) puzzle (?:below |above )?to (?:continue|proceed|verify|prove|confirm)',
+  // An image CAPTCHA's own line: "type the text you see in the image", "введите символы с картинки".
+  '(?:type|enter) the (?:text|letters|numbers|code|words?) (?:you see |shown |displayed )?(?:in|on) the (?:image|picture)',
+  'введите (?:символы|текст|код|цифры) (?:с|на) (?:картинк|изображени)',
+  'slide to (?:verify|complete)', 'please slide to continue', '(?:人机|访问|滑动|滑块|行为)验证', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付)验证中', '(?:人機|訪問|滑動|滑塊|行為)驗證', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付)驗證中',
   // The same steps in a few other languages: "(I am) not a robot", "checking (your)
   // browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   // "Abnormal access", "you are a bot" in a few other languages.
   '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
-  'действия за автоматическ', 'похож\\S* на автоматическ', 'проверка безопасности', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
+  'действия за автоматическ', 'похож\\S* на автоматическ', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
   // "Are you human?" in a few other languages.
   '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
   // "I am not a robot", "are you human?" and "security check" in the languages of the regional
@@ -45,9 +48,7 @@ export const VERIFY_STEP = new RegExp([
   '(?:^|[^a-zà-ù])sei (?:un )?umano', 'ben je een mens', 'czy jesteś człowiekiem',
   '[iİ]nsan mısınız', 'xác minh (?:rằng )?bạn (?:là )?(?:con )?người',
   '자동\\s?입력\\s?방지', 'ไม่ใช่โปรแกรมอัตโนมัติ',
-  'r(?:é|e)sou?(?:dre|lvez) le défi', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança', '(?:controllo|verifica) di sicurezza',
-  'beveiligingscontrole', '(?:weryfikacja|kontrola) bezpieczeństwa', 'bezpečnostní (?:kontrola|ověření)', 'güvenlik (?:doğrulaması|kontrolü)', 'kiểm tra bảo mật',
-  '(?:verifikasi|pemeriksaan) keamanan', 'セキュリティ(?:チェック|確認)', '보안\\s?(?:확인|문자)',
+  'r(?:é|e)sou?(?:dre|lvez) le défi (?:ci-dessous|suivant|pour)', '보안\\s?문자',
   // "Checking your browser" in the same languages.
   '(?:überprüfung|prüfung) (?:ihres|deines) browsers', 'vérification (?:de )?votre navigateur', 'vérifions votre navigateur',
   '(?:comprobando|verificando) (?:su|tu) navegador', 'verificando (?:o )?seu navegador', '(?:controllo|verifica) (?:del )?(?:tuo )?browser',
@@ -57,6 +58,15 @@ export const VERIFY_STEP = new RegExp([
   // The reasons Distil's "Pardon our interruption" template gives, in every language it is served in.
   DISTIL_TEMPLATE.source
 ].join('|'), 'i')
+// "Security check" in the languages of the sites scrapers meet. A bank's two-step sign-in says it
+// too ("Sicherheitsüberprüfung: bestätigen Sie die Anmeldung in der App", Chinese 安全验证 over a
+// QR code, Japanese セキュリティ確認 over "click the link we sent"), a short page with one button
+// served with 200 (twelfth review): it asks beside a challenge widget or with a challenge status.
+const SECURITY_CHECK = [
+  'security check(?![a-z])', 'sicherheitsüberprüfung', 'проверка безопасности', 'vérification de sécurité', 'verificación de seguridad', 'verificação de segurança',
+  '(?:controllo|verifica) di sicurezza', 'beveiligingscontrole', '(?:weryfikacja|kontrola) bezpieczeństwa', 'bezpečnostní (?:kontrola|ověření)',
+  'güvenlik (?:doğrulaması|kontrolü)', 'kiểm tra bảo mật', '(?:verifikasi|pemeriksaan) keamanan', 'セキュリティ(?:チェック|確認)', '보안\\s?확인', '安全验证', '安全驗證'
+]
 // Why a check stopped the visitor ("we detected suspicious activity", Korean "abnormal access",
 // Chinese "abnormal traffic"), and the words of a step that other pages take too ("checking your
 // device" before an app-store redirect, Chinese "complete the verification" in an email's
@@ -88,16 +98,17 @@ function asking (phrases: readonly string[], bareCaptcha: boolean): AskingWords 
   return { text: new RegExp(source, 'i'), heading: new RegExp(bareCaptcha ? `${source}|captcha` : source, 'i') }
 }
 const ASKING = asking([], false)
-const ASKING_BESIDE_WIDGET = asking([], true)
-const ASKING_AT_CHALLENGE = asking(STATUS_BOUND, true)
-const ASKING_AT_THROTTLE = asking([...STATUS_BOUND, ...WAY_ON], true)
+const ASKING_BESIDE_WIDGET = asking(SECURITY_CHECK, true)
+const ASKING_AT_CHALLENGE = asking([...STATUS_BOUND, ...SECURITY_CHECK], true)
+const ASKING_AT_THROTTLE = asking([...STATUS_BOUND, ...SECURITY_CHECK, ...WAY_ON], true)
 
 /**
  * What asks on a page answered with `status`; `challengeStatus`: whether providers serve their
- * checks with it (page-facts.ts); `widget`: whether a challenge widget is on the page.
+ * checks with it (page-facts.ts); `besideStep`: whether a challenge widget is on the page, or the
+ * page has nothing else to say (gate-shape.ts).
  */
-export function askingWords (status: number | null, challengeStatus: boolean, widget: boolean): AskingWords {
+export function askingWords (status: number | null, challengeStatus: boolean, besideStep: boolean): AskingWords {
   if (status !== null && WAY_ON_STATUSES.has(status)) return ASKING_AT_THROTTLE
   if (challengeStatus) return ASKING_AT_CHALLENGE
-  return widget ? ASKING_BESIDE_WIDGET : ASKING
+  return besideStep ? ASKING_BESIDE_WIDGET : ASKING
 }

@@ -9,6 +9,17 @@ import { replaceElements, textOf, withoutComments } from './markup-elements.js'
 // more visible words than this is treated as a document, not a notice.
 export const SHORT_NOTICE_MAX_WORDS = 80
 
+/** A caption's words at most: "Загрузка...", "Loading, please wait". */
+export const CAPTION_MAX_WORDS = 3
+
+// A few words in double quotation marks (never apostrophes: "you're"): a notice that quotes a
+// check's words is about it, not it.
+const QUOTED = /["“„«][^"“”„«»\n]{1,80}["”“»]/g
+/** The text with its quoted phrases left out. */
+export function withoutQuotes (text: string): string {
+  return text.replace(QUOTED, ' ')
+}
+
 /** A script that moves the page on (not one that merely reads where it is). */
 export const NAVIGATES = /\blocation(?:\.href)?\s*=(?!=)|\blocation\.(?:replace|assign|reload)\s*\(/
 
@@ -244,7 +255,16 @@ export function findVisibleWidget (f: PageFacts, className: string): Tag | undef
 export function looksHidden (tag: Tag): boolean {
   const style = (tag.attrs.style ?? '').toLowerCase().replace(/\s+/g, '')
   return tag.attrs.hidden !== undefined || tag.attrs['data-size']?.toLowerCase() === 'invisible' ||
-    style.includes('display:none') || style.includes('visibility:hidden')
+    style.includes('display:none') || style.includes('visibility:hidden') || hiddenByClass(tag.attrs.class ?? '')
+}
+
+// The class names the common stylesheets hide with ("hidden", Bootstrap's "d-none"), unless a
+// screen-size class shows the element again ("hidden md:block", "d-none d-md-flex"): VK's check
+// keeps its close button so until it is needed.
+const HIDING_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden)(?:\s|$)/i
+const SHOWN_AT_SIZE = /(?:^|\s)(?:[a-z0-9]+:(?!hidden)[a-z-]+|d-[a-z]{2,3}-(?!none)[a-z-]+)(?:\s|$)/i
+function hiddenByClass (cls: string): boolean {
+  return HIDING_CLASS.test(cls) && !SHOWN_AT_SIZE.test(cls)
 }
 
 const FIELD_TYPES = /^(?:|text|email|password|tel|search|number|url)$/i

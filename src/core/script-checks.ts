@@ -2,7 +2,7 @@
 // that leaves at once for browsers without JavaScript, a cookie check, a form that posts its
 // answer back, a proof of work. gate-shape.ts weighs them with the rest of the page's shape.
 // Pure, like the rest of src/core.
-import { LOADING_CAPTION, NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
 import { originOf, pathOf, resolve } from './page-url.js'
 
 export interface ScriptChecks {
@@ -58,8 +58,6 @@ const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.coo
 const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.href)?`
 const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:replace|assign)\s*\(\s*${SAME_PAGE}\s*\)|` +
   String.raw`\blocation(?:\.href)?\s*=\s*${SAME_PAGE}\s*(?:[;,)}]|$)|\bhistory\.go\s*\(\s*0?\s*\)`, 'm')
-/** A caption's words at most: "Загрузка...", "Loading, please wait". */
-const CAPTION_MAX_WORDS = 3
 
 function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
   const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))

@@ -917,3 +917,47 @@ t.test("Akamai Bot Manager's bm-verify interstitial is Akamai's by its verify ad
   t.equal(provider(page('<p>Powered and protected by</p>', refresh), 200), 'akamai', 'its refresh carries the bm-verify token')
   t.not(recognizePage(observe(page(`<h1>Shop</h1>${PROSE}${PROSE}`, verify), 200)).page_kind, 'challenge', 'not on a page with content')
 })
+
+t.test('short ordinary pages in the words of a check are not gates (twelfth review)', async t => {
+  // Each was a gate: a 2xx page of a few lines and one phrase a check says. Answered as content,
+  // a short page asks only with something more (its single action, a refresh, nothing else to
+  // read); "security check" in any language asks only beside a widget or at a challenge status.
+  const titled = (title: string, body: string): string => page(body, `<title>${title}</title>`)
+  const ordinary: Array<[string, string]> = [
+    [titled('Security Checkup', '<h1>Security Checkup</h1><p>Review your recent sign-ins, connected devices and recovery options to keep your account safe.</p><button>Start checkup</button>'), "an account's security checkup"],
+    [titled('Anmeldung bestätigen – Meine Bank', '<h1>Sicherheitsüberprüfung</h1><p>Wir haben eine Push-Nachricht an Ihr Smartphone gesendet. Bitte bestätigen Sie die Anmeldung in der Banking-App.</p><button>Erneut senden</button><a href="/login">Abbrechen</a>'), "a bank's two-step sign-in (German)"],
+    [titled('Confirma el acceso', '<h1>Verificación de seguridad</h1><p>Hemos enviado una notificación a tu móvil. Confirma el acceso en la app del banco.</p><button>Reenviar</button>'), "a bank's two-step sign-in (Spanish)"],
+    [titled('Подтверждение входа', '<h1>Проверка безопасности</h1><p>Мы отправили уведомление на ваш телефон. Подтвердите вход в приложении банка.</p><button>Отправить снова</button>'), "a bank's two-step sign-in (Russian)"],
+    [titled('安全验证', '<h1>安全验证</h1><p>您正在新设备上登录，为保障账号安全，请使用手机App扫描下方二维码确认登录。</p><img src="/qrcode/login?id=8f2a" alt="二维码"><a href="/login">返回登录</a>'), 'a QR-code sign-in confirmation (Chinese)'],
+    [titled('セキュリティ確認 | マイページ', '<h1>セキュリティ確認</h1><p>ご登録のメールアドレスに確認用のリンクを送信しました。メール内のリンクをクリックして、ログインを完了してください。</p><a href="/login">ログイン画面に戻る</a>'), 'an email sign-in link (Japanese)'],
+    [titled('統一身份认证', '<p>身份验证中，请稍候…</p><p>如果页面长时间没有跳转，请<a href="/sso/login">点击这里</a>。</p>'), 'a single sign-on hand-off (Chinese)'],
+    [titled("Why am I asked to confirm I'm not a robot? – Help", "<h1>Why am I asked to confirm I'm not a robot?</h1><p>To protect accounts from automated sign-ups, we sometimes show a checkbox when you create an account from a new network. Ticking it takes a second.</p><p>Was this article helpful?</p><button>Yes</button><button>No</button>"), 'a help article about the check'],
+    [titled('Error', '<h2>Human verification failed</h2><p>Your message was not sent. Please go back and try again.</p><a href="javascript:history.back()">Back</a>'), 'a contact form\'s "verification failed"'],
+    [titled('Sign-in blocked', "<h1>We blocked suspicious access to your account</h1><p>Someone tried to sign in from a new device. If this wasn't you, change your password now.</p><a href=\"/account/password\">Change password</a>"), "an account's suspicious sign-in"],
+    [titled('Account temporarily locked', '<h1>Account temporarily locked</h1><p>We noticed unusual activity from your account, so we locked it to keep it safe.</p><a href="/reset">Reset password</a>'), "an account's unusual activity"],
+    [titled('Daily Jigsaw', "<h1>Solve the puzzle!</h1><p>Drag the pieces into place. Today's picture: Lighthouse at dawn, 48 pieces.</p><canvas id=\"board\"></canvas><button>Shuffle</button>"), 'a jigsaw game'],
+    [titled('Défi du jour', '<h1>Résolvez le défi du jour !</h1><p>Trouvez le mot de cinq lettres en six essais.</p><button>Commencer</button>'), 'a word game (French)'],
+    [titled('Safety policy', '<h1>Workplace safety policy</h1><p>Please complete the test below to confirm you have read and understood the policy.</p><form method="post" action="/quiz"><label><input type="radio" name="q1"> Car park</label><button>Submit answers</button></form>'), "a course's quiz"],
+    [titled('Dashboard login loop – Status', '<h1>Dashboard login loop</h1><p>Investigating – Some visitors are stuck on a "Checking your browser" screen when opening the dashboard. We are working with our CDN provider on a fix.</p><a href="/subscribe">Subscribe</a>'), 'a status page quoting the words'],
+    [titled('Service check – Broadband', '<h1>Service check</h1><p>Please wait while we check your connection. This can take up to 30 seconds; do not close this page.</p><a href="/help/outages">Known outages</a>'), "an ISP's line check"],
+    [titled("Video won't play – Help", '<h1>The video player does not load</h1><p>A third-party browser plugin, such as Ghostery or NoScript, may be preventing JavaScript from running. Allow scripts for this site and reload the page.</p><a href="/help">All help articles</a>'), "a help article naming Distil's plugins"]
+  ]
+  for (const [html, name] of ordinary) t.not(recognizePage(observe(html, 200)).page_kind, 'challenge', name)
+  // The same words still ask where a check says them: at a challenge status, beside a widget, or
+  // on a page with nothing else to read.
+  t.equal(recognizePage(observe(titled('Проверка безопасности', '<h1>Проверка безопасности</h1><p>Мы проверяем ваш браузер.</p>'), 403)).page_kind, 'challenge', 'a security check answered 403 (Russian)')
+  t.equal(recognizePage(observe(titled('Security check', '<h1>Security check</h1><div class="g-recaptcha" data-sitekey="x"></div>') + '<script src="https://www.google.com/recaptcha/api.js"></script>', 200)).page_kind, 'challenge', 'a security check beside its widget')
+  t.equal(recognizePage(observe(titled('滑动验证页面', '<p>TraceID: ac11000117719141</p>'), 200)).page_kind, 'challenge', 'a title that asks over a trace id')
+  t.equal(recognizePage(observe(titled('Quick check', '<h1>Please solve this puzzle to continue</h1><button>Start</button>'), 200)).page_kind, 'challenge', 'a puzzle to continue')
+  t.equal(recognizePage(observe(titled('One moment', '<p>Please wait while we verify that your connection is secure.</p>'), 503)).page_kind, 'challenge', "Cloudflare's words for the connection check")
+})
+
+t.test('an element a stylesheet class hides is not on show (twelfth review)', async t => {
+  // VK's check keeps a close button with class "hidden" beside its one "Продолжить": one action.
+  const vk = page('<h1>Проверяем, что вы не робот</h1><button class="start" type="button">Продолжить</button><button class="close-button hidden" type="button">Закрыть</button>', '<title>Проверяем, что вы не робот</title>')
+  t.ok(gateShape(factsOf(observe(vk, 200))).signals.includes('shape: a single action'))
+  t.equal(recognizePage(observe(vk, 200)).page_kind, 'challenge')
+  // A responsive class shows it again on a wider screen: two actions there.
+  const responsive = page('<h1>Are you a robot?</h1><button>Yes</button><button class="hidden md:block">No</button>', '<title>Check</title>')
+  t.notOk(gateShape(factsOf(observe(responsive, 200))).signals.includes('shape: a single action'))
+})
