@@ -16,8 +16,10 @@ interface Vendor { provider: string, markup: RegExp, code?: RegExp, brand?: RegE
 
 // Infrastructure first, as in challenge-providers.ts: a WAF's block page that embeds a CAPTCHA
 // vendor's widget is the WAF's.
+// Turnstile's own widget is named cf-chl-widget-…: a site that embeds it (Bing's check) is no
+// Cloudflare page for that.
 const VENDORS: readonly Vendor[] = [
-  { provider: 'cloudflare', markup: /\/cdn-cgi\/challenge-platform\/|_cf_chl|cf-chl-|cf_chl_|cf-browser-verification/, code: /_cf_chl|cf_chl_/, brand: /^cloudflare$/ },
+  { provider: 'cloudflare', markup: /\/cdn-cgi\/challenge-platform\/|_cf_chl|cf-chl-(?!widget-)|cf_chl_|cf-browser-verification/, code: /_cf_chl|cf_chl_/, brand: /^cloudflare$/ },
   { provider: 'aws_waf', markup: /awswaf\.com|gokuprops|awswafcookiedomainlist/, code: /gokuprops|awswafcookiedomainlist/ },
   { provider: 'datadome', markup: /captcha-delivery\.com|datadome/, code: /captcha-delivery\.com/, brand: /^datadome$/ },
   { provider: 'perimeterx', markup: /perimeterx|px-cdn\.net|px-cloud\.net|pxappid|px-captcha|_px\d?=/, code: /pxappid/, brand: /^perimeterx$/ },
