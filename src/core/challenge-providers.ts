@@ -1,7 +1,7 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
 import {
-  NAVIGATES, firstId, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
+  CAPTION_MAX_WORDS, LOADING_CAPTION, NAVIGATES, firstId, isField, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
 import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -36,6 +36,8 @@ export const BOT_WORD = /\bbots?\b|\bautomat(?!ically)|\bsuspicious\b|\bunusual\
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while (?:we (?:verify|check) (?:that )?(?:your browser|your connection is secure|you(?: are|'re) (?:a |not )?(?:human|real|robot|bot))|your request is being verified)|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
 const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
+// Anything of Cloudflare's in the markup: its paths, its names, its ids and classes, a Ray ID.
+const CLOUDFLARE_MARK = /\/cdn-cgi\/|cloudflare|\bray id\b|\bcf[-_]/i
 
 // Infrastructure providers come first: when a WAF's page embeds a CAPTCHA
 // vendor's widget, the WAF is the one blocking.
@@ -55,8 +57,11 @@ function cloudflare (f: PageFacts): Detection {
   if (f.inlineScript.includes('_cf_chl_opt')) hits.push(sure('inline script window._cf_chl_opt'))
   if (hasSrc(f, /\/cdn-cgi\/challenge-platform\/(?:h\/\w+\/)?orchestrate\//)) hits.push(sure('script /cdn-cgi/challenge-platform/…/orchestrate/'))
   if (hasClass(f, 'cf-browser-verification')) hits.push(sure('element .cf-browser-verification'))
+  // Its challenge's form holds hidden answers only: beside a field a person types into, the ids
+  // are a site's own (a sign-up "challenge-form": twelfth review).
+  const typesIn = f.tags.some(isField)
   for (const id of ['challenge-form', 'challenge-running', 'challenge-stage']) {
-    if (hasId(f, id)) hits.push({ evidence: `element #${id}`, sufficient: f.blocking })
+    if (hasId(f, id)) hits.push({ evidence: `element #${id}`, sufficient: f.blocking && !typesIn })
   }
   // Cloudflare's form posts to its own path or carries its token; a site's own check may call
   // its form "challenge-form" too (DuckDuckGo's posts to anomaly.js), which says nothing.
@@ -67,7 +72,10 @@ function cloudflare (f: PageFacts): Detection {
   if (titleIs(f, 'Attention Required! | Cloudflare')) hits.push(sure('title "Attention Required! | Cloudflare"'))
   // Its challenge's title, answered with its challenge's status: a site's own page may well be
   // called "Just a moment..." too.
-  if (titleIs(f, 'Just a moment...') && f.challengeStatus) hits.push(sure('title "Just a moment..."'))
+  // A site's own maintenance (503) or rate-limit (429) page may take the title too, over words of
+  // its own: only beside a mark of Cloudflare's, a caption or a browser check's words (twelfth review).
+  const saysNothingElse = f.words <= CAPTION_MAX_WORDS || LOADING_CAPTION.test(f.text) || BROWSER_CHECK_TEXT.test(f.text)
+  if (titleIs(f, 'Just a moment...') && f.challengeStatus && (CLOUDFLARE_MARK.test(f.markup) || saysNothingElse)) hits.push(sure('title "Just a moment..."'))
   if (f.headers.server?.toLowerCase() === 'cloudflare' && (f.status === 403 || f.status === 503) &&
       f.short && /\bray id\b/i.test(f.text) && /you have been blocked|verify(?:ing)? you are human|security of your connection|checking your browser/i.test(f.text)) {
     hits.push(sure(`status ${f.status} + server: cloudflare + Ray ID challenge notice`))
@@ -97,8 +105,9 @@ function awsWaf (f: PageFacts): Detection {
   // Its CAPTCHA also guards a site's own forms (a sign-in that embeds it): captchaIsThePage.
   if (f.inlineScript.includes('awsWafCookieDomainList')) hits.push({ evidence: 'inline script window.awsWafCookieDomainList', sufficient: captchaIsThePage(f) })
   // The JS SDK (challenge.js, AwsWafIntegration) also runs on ordinary pages;
-  // only a blank page or a challenge status makes it the page itself.
-  const sdkIsThePage = (f.blank && !f.appShell) || f.challengeStatus
+  // only a blank page, or a challenge status on a page that says nothing of its own (a caption at
+  // most), makes it the page itself: a maintenance page's template carries it too (twelfth review).
+  const sdkIsThePage = (f.blank && !f.appShell) || (f.challengeStatus && (f.words <= CAPTION_MAX_WORDS || LOADING_CAPTION.test(f.text)))
   if (hasSrc(f, /awswaf\.com\/.*challenge\.js/)) hits.push({ evidence: 'script token.awswaf.com challenge.js', sufficient: sdkIsThePage })
   if (f.inlineScript.includes('AwsWafIntegration')) hits.push({ evidence: 'inline script AwsWafIntegration', sufficient: sdkIsThePage })
   const captchaApi = hasSrc(f, /captcha\.awswaf\.com\//)
@@ -191,7 +200,9 @@ function isBmVerifyRefresh (tag: Tag): boolean {
 // own words usually keeps the support ID the WAF fills in (about 19 digits) beside a refusal.
 const F5_DEFAULT = /the requested url was rejected\.?\s*please consult with your administrator/i
 const F5_SUPPORT_ID = /\bsupport id(?: is)?\s*:?[\s<[(#]*\d{15,}/i
-const F5_REFUSAL = /\b(?:rejected|blocked|denied)\b/i
+// What it refused is the request (the URL, access): a card issuer's "payment was rejected" beside a
+// long reference is a checkout's failure (twelfth review).
+const F5_REFUSAL = /\b(?:request(?:ed)?|url|access|page)\b[^.]{0,60}?\b(?:rejected|blocked|denied)\b|\b(?:rejected|blocked|denied)\b[^.]{0,30}?\b(?:request|url|access)\b/i
 
 const LOOPBACK_PROBE = /^https?:\/\/(?:127\.0\.0\.1|localhost):\d+\//i
 
@@ -240,7 +251,9 @@ function ddosGuard (f: PageFacts): Detection {
   if (hasSrc(f, /\/\.well-known\/ddos-guard\/js-challenge\//)) hits.push(sure('script /.well-known/ddos-guard/js-challenge/'))
   // Its script rides on the pages it protects too: only a blank page or a challenge status makes
   // it the page itself (a short order confirmation carries it as well).
-  else if (hasSrc(f, /ddos-guard/)) hits.push({ evidence: 'script ddos-guard', sufficient: (f.blank && !f.appShell) || f.challengeStatus })
+  // A refusal of its own that carries the site-wide script ("Members only", 403) says something
+  // else than DDoS-Guard's check: at a status, only a notice that names it (twelfth review).
+  else if (hasSrc(f, /ddos-guard/)) hits.push({ evidence: 'script ddos-guard', sufficient: (f.blank && !f.appShell) || (f.challengeStatus && /ddos-guard|checking your browser/i.test(f.text)) })
   if (titleIs(f, 'DDoS-Guard')) hits.push(sure('title "DDoS-Guard"'))
   if (f.headers.server?.toLowerCase() === 'ddos-guard') {
     hits.push({ evidence: 'header server: ddos-guard', sufficient: f.challengeStatus && f.short && /ddos-guard/i.test(f.text) })

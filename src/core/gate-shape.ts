@@ -4,10 +4,10 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, countWords, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
-import { NOT_A_ROBOT, VERIFY_STEP, askingWords } from './gate-words.js'
+import { NOT_A_ROBOT, VERIFY_STEP, WAITING, askingWords } from './gate-words.js'
 import { closedOverlays, dialogTexts, elements, footerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 import { scriptChecks } from './script-checks.js'
@@ -30,8 +30,13 @@ const CHALLENGE_ASSET_DIR = /\/(?:[\w.]+[-_])?(?:challenges?|anti-?bot)(?:[-_][\
 const USER_CONTENT = /\/(?:uploads?|media|user[-_]?content|files)\//i
 
 // A challenge widget, its frame or a captcha image: by id, class, frame source or image.
-const WIDGET_NAME = /(?:^|[\s_-])(?:captcha|recaptcha|hcaptcha|funcaptcha|geetest|turnstile|challenge-(?:container|stage|form|body)|px-captcha|sec-cpt)(?:$|[\s_-])/i
-const WIDGET_FRAME = /captcha|challenge|turnstile|arkoselabs|geetest|_incapsula_resource/i
+const WIDGET_NAME = /(?:^|[\s_-])(?:captcha|recaptcha|hcaptcha|funcaptcha|geetest|px-captcha|sec-cpt)(?:$|[\s_-])/i
+// Names a gym's entry turnstile or a fitness challenge's container carry too: a widget's only
+// beside a vendor's loader (twelfth review).
+const LOADED_WIDGET_NAME = /(?:^|[\s_-])(?:turnstile|challenge-(?:container|stage|form|body))(?:$|[\s_-])/i
+// A frame's address: a bare "challenge" is a bank's 3-D Secure step or a coding exercise
+// (twelfth review); Cloudflare's frames are named by their host or platform path.
+const WIDGET_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource|challenges\.cloudflare\.com|\/challenge-platform\//i
 
 export interface GateShape {
   /** The page is a gate by its shape. */
@@ -52,10 +57,14 @@ export function gateShape (f: PageFacts): GateShape {
   // The page's visible fields, every one.
   const typed = fieldsOn(f)
   const loader = f.tags.some(tag => tag.name === 'script' && /recaptcha|hcaptcha|turnstile/i.test(tag.attrs.src ?? ''))
-  const widgets = f.tags.filter(tag => isWidget(tag, loader))
+  // A CAPTCHA's image is one beside somewhere to answer it: a help page's screenshot named
+  // "captcha-settings.png" has no form (twelfth review).
+  const answerable = f.tags.some(tag => tag.name === 'form')
+  const widgetTag = (tag: Tag): boolean => isWidget(tag, loader) && (tag.name !== 'img' || answerable)
+  const widgets = f.tags.filter(widgetTag)
   const widget = widgets.length > 0 && !onlyWaitingFrames(f, widgets)
   // What the form holding the widget holds besides it, if a form does.
-  const widgetForm = widget ? formsHolding(f.markup, tag => isWidget(tag, loader)) : []
+  const widgetForm = widget ? formsHolding(f.markup, widgetTag) : []
   if (widget) signals.push('shape: verification widget')
   const headings = headingText(f.markup)
   // A vendor's template is read on a page of any length: its wording is its own.
@@ -139,11 +148,11 @@ export function gateShape (f: PageFacts): GateShape {
   // its script before anything is shown.
   // A short page that asks is a step when something says it is one: its single action, a refresh,
   // a status providers check with; answered as content (2xx), being short is no such sign unless
-  // nothing else is there to read (a title that asks over a caption or a trace id). A help page
+  // nothing else is there to read (a title that asks over a caption or a trace id) or the page
+  // says it is at work ("this may take a few seconds"). A help page
   // about "not a robot", a "human verification failed" notice, an account's "suspicious access"
   // warning say it in a few lines too (twelfth review).
-  const answeredOk = f.status !== null && f.status >= 200 && f.status < 300
-  const step = (widget && (notice || asks)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk || quiet)) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
+  const step = (widget && (notice || asks)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
@@ -196,7 +205,8 @@ function isWidget (tag: Tag, loader: boolean): boolean {
   if (tag.name === 'iframe') return WIDGET_FRAME.test(src) && !INVISIBLE_FRAME.test(src)
   if (tag.name === 'img') return /captcha/i.test(`${src} ${tag.attrs.alt ?? ''} ${tag.attrs.id ?? ''}`)
   if (VENDOR_CONTAINER.test(tag.attrs.class ?? '')) return loader
-  return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '')
+  const named = (re: RegExp): boolean => re.test(tag.attrs.id ?? '') || re.test(tag.attrs.class ?? '')
+  return named(WIDGET_NAME) || (loader && named(LOADED_WIDGET_NAME))
 }
 
 // Every widget on the page is a vendor's frame inside a block its markup keeps hidden: the

@@ -252,6 +252,11 @@ export function findVisibleWidget (f: PageFacts, className: string): Tag | undef
 
 // Only what the markup itself says; stylesheet-hidden elements look visible
 // here, which is why the route should confirm widget_selector in the page.
+/** Answered as content is (2xx); an unknown status is not. */
+export function answeredOk (f: PageFacts): boolean {
+  return f.status !== null && f.status >= 200 && f.status < 300
+}
+
 export function looksHidden (tag: Tag): boolean {
   const style = (tag.attrs.style ?? '').toLowerCase().replace(/\s+/g, '')
   return tag.attrs.hidden !== undefined || tag.attrs['data-size']?.toLowerCase() === 'invisible' ||
@@ -271,8 +276,15 @@ const FIELD_TYPES = /^(?:|text|email|password|tel|search|number|url)$/i
 
 /** A visible field a person types into (a sign-in's, a search's, a contact form's); a CAPTCHA's own answer box is none. */
 export function isField (tag: Tag): boolean {
-  return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && FIELD_TYPES.test((tag.attrs.type ?? '').trim()))) &&
+  return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && FIELD_TYPES.test((tag.attrs.type ?? '').trim())) || isFieldElement(tag)) &&
     !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)
+}
+
+// A design system's own field (Material's <md-outlined-text-field>, <sl-input>, <ion-input>): its
+// input lives in a shadow root the markup does not show (twelfth review).
+const FIELD_ELEMENT = /-(?:input|text-?field|textarea)$/i
+function isFieldElement (tag: Tag): boolean {
+  return tag.name.includes('-') && FIELD_ELEMENT.test(tag.name) && FIELD_TYPES.test((tag.attrs.type ?? '').trim())
 }
 
 /** A visible box to tick: a radio button, a checkbox (a poll's answers, a form's options). */

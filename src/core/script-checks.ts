@@ -2,7 +2,7 @@
 // that leaves at once for browsers without JavaScript, a cookie check, a form that posts its
 // answer back, a proof of work. gate-shape.ts weighs them with the rest of the page's shape.
 // Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, NAVIGATES, looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, NAVIGATES, answeredOk, looksHidden, type PageFacts, type Tag } from './page-facts.js'
 import { originOf, pathOf, resolve } from './page-url.js'
 
 export interface ScriptChecks {
@@ -39,7 +39,9 @@ const IN_TRANSIT = /\b(?:not (?:been )?redirected|redirecting|loading|please wai
 const FALLBACK_NOTE_MAX_WORDS = 30
 
 function scriptFirst (f: PageFacts, links: number, controls: number, fields: number): boolean {
-  const nothingToDo = f.words <= FALLBACK_NOTE_MAX_WORDS && controls === 0 && links <= 2
+  // Answered as content (2xx), a line or two with nothing to do is a thank-you page as often as a
+  // check's notice: a site's template carries its fallback on every page (twelfth review).
+  const nothingToDo = !answeredOk(f) && f.words <= FALLBACK_NOTE_MAX_WORDS && controls === 0 && links <= 2
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
   // A page whose script posts its form is on its way through that form (a log-out, a sign-in
   // hand-off): whether that post is a check's answer is submitsItself's to say.

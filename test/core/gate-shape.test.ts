@@ -961,3 +961,45 @@ t.test('an element a stylesheet class hides is not on show (twelfth review)', as
   const responsive = page('<h1>Are you a robot?</h1><button>Yes</button><button class="hidden md:block">No</button>', '<title>Check</title>')
   t.notOk(gateShape(factsOf(observe(responsive, 200))).signals.includes('shape: a single action'))
 })
+
+t.test("what only looks like a check's widget, mark or page is not one (twelfth review)", async t => {
+  const titled = (title: string, body: string, head = ''): string => page(body, `<title>${title}</title>${head}`)
+  const ordinary: Array<[string, number, string]> = [
+    [titled('Confirm payment – Checkout', '<h1>Confirm your payment</h1><p>Your bank asks you to confirm this payment of €42.90.</p><iframe src="https://acs.bank.test/3ds2/challenge?id=8a88" width="400" height="500"></iframe><a href="/checkout">Cancel</a>'), 200, "a bank's 3-D Secure frame"],
+    [titled('Week 3: FizzBuzz', '<h1>Week 3 exercise: FizzBuzz</h1><p>Write your solution in the editor below and press Run.</p><iframe src="https://www.hackerrank.com/challenges/fizzbuzz/problem?embed=1"></iframe><a href="/week-2">Previous</a>'), 200, "a coding exercise's frame"],
+    [titled('Plank Challenge', '<div class="challenge-container"><h1>30-day plank challenge</h1><p>Day 12 of 30. Today: hold for 2 minutes.</p><button>Mark as done</button></div><a href="/challenges">All challenges</a>'), 200, "a fitness challenge's container"],
+    [titled('Front desk', '<h1>Front desk</h1><div class="device turnstile"><h2>Main entrance</h2><p>Status: online.</p><button>Open once</button></div><a href="/devices">All devices</a>'), 200, "a gym's entry turnstile"],
+    [titled('Spam protection – Help', '<h1>Turning on spam protection</h1><p>Open Settings, then Forms, and switch on spam protection.</p><img src="/help/img/captcha-settings.png" alt="Settings screen"><a href="/help">All help articles</a>'), 200, 'a help screenshot named captcha'],
+    [titled('Thank you', '<h1>Thank you!</h1><p>Your message has been sent. We will reply within two working days.</p><a href="/">Back to home</a>', '<noscript><meta http-equiv="refresh" content="0;url=/nojs.html"></noscript>'), 200, "a thank-you page with its template's no-JavaScript fallback"],
+    [titled('30-day plank challenge', '<h1>Join the 30-day plank challenge</h1><p>Start on Monday with 20 seconds.</p><form id="challenge-form" method="post"><input type="email" name="email"><button>Join</button></form>'), 200, 'a sign-up form called challenge-form'],
+    [titled('Payment failed', '<h1>Payment failed</h1><p>Your payment was rejected by the card issuer. Please quote your support ID: 2024061512345678901.</p><a href="/checkout">Try another card</a>'), 200, "a payment failure's long support id"],
+    [titled('Sign in', '<h1>Sign in</h1><form method="post" action="/login"><md-outlined-text-field label="Email" name="email" type="email"></md-outlined-text-field><md-outlined-text-field label="Password" name="password" type="password"></md-outlined-text-field><div class="g-recaptcha" data-sitekey="x"></div><md-filled-button type="submit">Sign in</md-filled-button></form>', '<script src="https://www.google.com/recaptcha/api.js"></script>'), 200, "a sign-in of a design system's fields beside reCAPTCHA"],
+    [titled('Just a moment...', "<h1>We're upgrading our servers</h1><p>The shop will be back in a few minutes.</p>"), 503, 'a maintenance page titled "Just a moment..."'],
+    [titled('Down for maintenance', "<h1>We'll be back soon</h1><p>Acme is down for scheduled maintenance until 02:00 UTC. Thank you for your patience.</p>", '<script src="https://abc.edge.sdk.awswaf.com/abc/def/challenge.js" defer></script>'), 503, "a maintenance page carrying AWS WAF's SDK"],
+    [titled('Members only', '<h1>Members only</h1><p>This board is only visible to signed-in members.</p><a href="/login">Sign in</a>', '<script src="https://check.ddos-guard.net/check.js"></script>'), 403, "a members-only refusal carrying DDoS-Guard's script"]
+  ]
+  for (const [html, status, name] of ordinary) t.not(recognizePage(observe(html, status)).page_kind, 'challenge', name)
+  t.equal(recognizePage(observe(titled('Too Many Requests', '<h1>Too many requests</h1><p>You have sent too many requests in a short time. Please wait a minute and try again.</p>'), 200)).page_kind, 'denied', 'a rate limit served with 200 is a denial, not content')
+})
+
+t.test('checks the twelfth review found missed are gates', async t => {
+  const titled = (title: string, body: string, head = ''): string => page(body, `<title>${title}</title>${head}`)
+  const hiddenForm = (label: string): string => `<form method="post" action="/__check"><input type="hidden" name="t" value="a81f"><button>${label}</button></form>`
+  const gates: Array<[string, number, string]> = [
+    [titled('Quick check', `<h1>Please confirm that you are not a bot</h1><p>We need to make sure requests come from people.</p>${hiddenForm('I am not a bot')}`), 200, '"confirm that you are not a bot"'],
+    [titled('Kurze Prüfung', `<h1>Bitte bestätigen Sie, dass Sie kein Bot sind</h1>${hiddenForm('Weiter')}`), 200, 'German "kein Bot"'],
+    [titled('Проверка', `<h1>Подтвердите, что вы не бот</h1>${hiddenForm('Продолжить')}`), 200, 'Russian "не бот"'],
+    [titled('Weryfikacja', `<h1>Potwierdź, że nie jesteś robotem</h1>${hiddenForm('Dalej')}`), 200, 'Polish "nie jesteś robotem"'],
+    [titled('访问确认', `<h1>请确认您不是机器人</h1>${hiddenForm('继续')}`), 200, 'Chinese "不是机器人"'],
+    [titled('アクセス確認', `<h1>ロボットではないことを確認してください</h1>${hiddenForm('続行')}`), 200, 'Japanese "ロボットではないこと"'],
+    [titled('请稍候…', '<p>正在验证您是否是真人。这可能需要几秒钟时间。</p>'), 403, "Cloudflare's words in Chinese, no vendor mark"],
+    [titled('Bir dakika lütfen...', '<h1>İnsan olduğunuz doğrulanıyor</h1><p>Bu işlem birkaç saniye sürebilir.</p>'), 200, 'Turkish "verifying you are human", answered 200'],
+    [titled('접속 확인', '<h1>사람인지 확인하고 있습니다</h1><p>잠시 후 자동으로 이동합니다.</p>'), 200, 'Korean "checking you are a person", answered 200'],
+    [titled('لحظة من فضلك...', '<p>جارٍ التحقق مما إذا كنت إنسانًا. قد يستغرق هذا بضع ثوانٍ.</p>'), 403, 'Arabic "checking whether you are human"'],
+    [titled('Access check', '<h1>Before you continue</h1><p>Press and hold the button until the bar is full.</p><div id="hold-button" role="button">Press and hold</div>', '<script src="/assets/hold.js"></script>'), 403, "a site's own press and hold"],
+    [titled('One more step', `<h1>One more step</h1><p>Please click the button below to continue to example.com.</p>${hiddenForm('Continue')}`), 403, '"one more step" answered 403']
+  ]
+  for (const [html, status, name] of gates) t.equal(recognizePage(observe(html, status)).page_kind, 'challenge', name)
+  // "One more step" at 200 is a sign-up's last page.
+  t.not(recognizePage(observe(titled('One more step', '<h1>One more step</h1><p>Choose a username to finish signing up.</p><a href="/profile">Set up profile</a>'), 200)).page_kind, 'challenge', 'a sign-up\'s "one more step"')
+})
