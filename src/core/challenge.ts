@@ -34,7 +34,7 @@ export interface Recognition {
 const CONTENT_MIN_WORDS = 3
 const PLACEHOLDER_MAX_WORDS = 8
 
-const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:was |has been )?(?:blocked|rejected)\b|\btoo many requests\b/i
+const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:was |has been )?(?:blocked|rejected)\b|\btoo many requests\b|\brate limit(?:ed| exceeded)\b|\bdoing that too often\b|zu viele anfragen|trop de requêtes|demasiadas solicitudes|请求过于频繁|請求過於頻繁|слишком много запросов/i
 
 export function recognizePage (obs: PageObservation): Recognition {
   const facts = factsOf(obs)

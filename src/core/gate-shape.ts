@@ -70,13 +70,17 @@ export function gateShape (f: PageFacts): GateShape {
   // A vendor's template is read on a page of any length: its wording is its own.
   // Nothing to read beyond the title and a caption ("验证中..." over "请稍候...", a title that asks
   // over a trace id): a step's own page, whatever its words.
-  const quiet = quietPage(f)
+  // An app's markup saying "Loading…" is an app on its way, not a check (thirteenth review).
+  const quiet = quietPage(f) && !f.appMarkup
   // A notice that quotes a check's words is about the check (a status page's incident).
   const unquoted = withoutQuotes(f.text)
   const words = askingWords(f.status, f.challengeStatus, widget || quiet)
   const asks = words.heading.test(f.title) || words.heading.test(headings) || (f.short && words.text.test(unquoted)) || dialogAsks(f.markup, words.text) ||
     DISTIL_TEMPLATE.test(f.text)
   if (asks) signals.push('shape: asks for verification')
+  // "Confirm you're a real person" over a video selfie or a photo ID is an identity check, which a
+  // person does for the site's own reasons, not a bot check (thirteenth review).
+  const identity = !widget && IDENTITY_CHECK.test(unquoted)
   // A check that runs its script first may say what it is only in its fallback for browsers
   // without JavaScript, which Chromium does not show ("we need to make sure that you are not a
   // robot"). On a short notice answered with a challenge status, with nothing to type in, a short
@@ -152,7 +156,7 @@ export function gateShape (f: PageFacts): GateShape {
   // says it is at work ("this may take a few seconds"). A help page
   // about "not a robot", a "human verification failed" notice, an account's "suspicious access"
   // warning say it in a few lines too (twelfth review).
-  const step = (widget && (notice || asks)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot
+  const step = !identity && ((widget && (notice || asks)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot)
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
@@ -254,15 +258,34 @@ function isCheckAsset (tag: Tag): boolean {
 
 // Exactly one thing to press: a verify / continue / submit button and nothing else to do.
 /** The page says nothing beyond its title but a caption or a word or three (an id, a trace). */
+const QUIET_CAPTION_MAX_WORDS = 8
 function quietPage (f: PageFacts): boolean {
   const rest = (f.title === '' ? f.text : f.text.split(f.title).join(' ')).trim()
-  return countWords(rest) <= CAPTION_MAX_WORDS || LOADING_CAPTION.test(rest)
+  const words = countWords(rest)
+  // A caption and little more: a sign-in's "One moment – we sent a notification to your phone"
+  // starts with a caption too (thirteenth review).
+  return words <= CAPTION_MAX_WORDS || (words <= QUIET_CAPTION_MAX_WORDS && LOADING_CAPTION.test(rest))
 }
 
+// The one thing a check gives to do: a button (or a link or element that is one: role=button, a
+// "btn" class), or, with no button at all, the one box to tick, the one link, or a slider its
+// script draws into an empty track (thirteenth review).
+const BUTTON_CLASS = /(?:^|\s)(?:btn|button)(?:$|[\s-])/i
+const IDENTITY_CHECK = /\bselfie\b|\bphoto id\b|\bid (?:document|card)\b|\bpassport\b|\bface scan\b|\bliveness\b/i
+const ONWARD_LINK = /[?&][\w-]+=|\/(?:_+)?(?:verify|check|captcha|challenge|continue)\b/i
+const SLIDER_NAME = /(?:^|[\s_-])(?:slide|slider|slide-track|slide-box|drag|nc)(?:$|[\s_-]|_\d)/i
+
 function singleAction (f: PageFacts): boolean {
-  const controls = f.tags.filter(tag => !looksHidden(tag) &&
-    (tag.name === 'button' || (tag.name === 'input' && /^(?:submit|button|image)$/i.test(tag.attrs.type ?? ''))))
-  return controls.length === 1
+  const shown = f.tags.filter(tag => !looksHidden(tag))
+  const controls = shown.filter(tag => tag.name === 'button' || (tag.name === 'input' && /^(?:submit|button|image)$/i.test(tag.attrs.type ?? '')) ||
+    tag.attrs.role === 'button' || (tag.name === 'a' && BUTTON_CLASS.test(tag.attrs.class ?? '')))
+  if (controls.length > 0) return controls.length === 1
+  // A link that goes on through the check (a token in its query, a verify path), not a "reset
+  // password" or "all help articles" beside a notice.
+  const links = shown.filter(tag => tag.name === 'a' && ONWARD_LINK.test(tag.attrs.href ?? ''))
+  const ticks = shown.filter(isTickBox)
+  const sliders = shown.filter(tag => tag.name === 'div' && SLIDER_NAME.test(`${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`))
+  return ticks.length + links.length + (sliders.length > 0 ? 1 : 0) === 1
 }
 
 // Beside a challenge widget, the fields a person types into, apart from the one a captcha asks

@@ -8,36 +8,45 @@ import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 // these alone (gate-shape.ts): a site-wide fallback line may well say "security check" or
 // "проверка" of something else.
 const NOT_A_ROBOT_PHRASES = [
-  'verify (?:that )?you(?:\'re| are) (?:a )?human', '(?:verify|confirm|prove|show) (?:that )?you(?:\'re| are) not a (?:robot|bot)', 'i(?:\'m| am) not a bot', 'not a robot',
+  'verify (?:that )?you(?:\'re| are) (?:a )?human', '(?:verify|confirm|prove|show) (?:that )?you(?:\'re| are) not a (?:robot|bot)', '(?<!i\'m |i’m |i am )not a robot', '(?:click|tick|check|select|press)(?: on| the)? ["“„«]?i(?:\'m|’m| am) not a robot',
   'are you (?:a )?(?:human|robot)', 'robot or human', '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human',
   'не робот', 'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
   'non sono un robot', 'ik ben geen robot', 'nie jest(?:em|eś) robotem', 'nejsem robot', 'robot değilim',
   // The same with "bot" (German "kein Bot", Russian "не бот", Spanish "no eres un bot"), and Chinese.
-  '(?:dass (?:sie|du) )kein bot', 'что вы не (?:ро)?бот', 'no (?:eres|soy) un bot', '不是机器人', '不是機器人', 'không phải (?:là )?(?:người máy|robot)', 'bukan robot',
+  '(?:dass (?:sie|du) )kein bot', 'что вы не (?:ро)?бот', 'no (?:eres|soy) un bot', '(?:确认|验证|证明)(?:您|你)?不是机器人', '(?:確認|驗證|證明)(?:您|你)?不是機器人',
+  // "Confirm that you are not a robot" in the second person, in more of the languages scrapers meet:
+  // Italian, Dutch, Czech, Turkish, Swedish, Danish, Finnish, Hungarian, Romanian, Ukrainian,
+  // Hindi, Persian, Korean, Thai.
+  'di non essere un robot', 'che (?:tu )?non sia un robot', 'geen robot (?:bent|is)', 'nejste robot', 'robot olmadığınızı',
+  'att du inte är en robot', 'at du ikke er en robot', 'ettet ole robotti', 'hogy nem (?:robot|vagy robot)', 'nu sunteți (?:un )?robot',
+  'що ви не (?:ро)?бот', 'आप रोबोट नहीं हैं', 'ربات نیستید', '로봇이 아님을', 'ไม่ใช่บอท', 'of je een mens bent', 'không phải (?:là )?(?:người máy|robot)', 'bukan robot',
   'ロボットではありません', 'ロボットで(?:は)?ないこと', '로봇이 아닙니다', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่หุ่นยนต์',
   // "(Confirm) that you are a (real) human/person": a slider's or a button's only words when the
   // page never says "robot" or "captcha" (tenth review).
   '(?:prove|confirm|verify) (?:that )?you(?:\'re| are) a real (?:human|person)', 'dass (?:sie|du) (?:ein )?mensch (?:sind|bist)',
   'что вы (?:—\\s*|-\\s*)?(?:живой )?человек',
   // "Verifying you are human" in Cloudflare's other languages: Japanese, Chinese, Korean, Italian, Arabic.
-  '人間であることを確認', '(?:验证|驗證|确认|確認)您?是否(?:是)?真人', '사람인지 확인', '(?:che (?:tu )?sia|di essere) un essere umano', 'أنك إنسان', 'إذا كنت إنسان', 'que vous êtes (?:un )?(?:être )?humain', 'że jesteś człowiekiem', 'dat (?:je|u) een mens bent',
+  '人間であることを確認', '正在(?:验证|驗證)您?是否(?:是)?真人', '사람인지 확인(?:하고 있|하는 중)', '(?:che (?:tu )?sia|di essere) un essere umano', 'أنك إنسان', 'إذا كنت إنسان', 'que vous êtes (?:un )?(?:être )?humain', 'że jesteś człowiekiem', 'dat (?:je|u) een mens bent',
   '[iİ]nsan olduğunuz', 'ob (?:sie|du) ein mensch', 'человек ли вы', 'usted es un ser humano'
 ]
 export const NOT_A_ROBOT = new RegExp(NOT_A_ROBOT_PHRASES.join('|'), 'i')
 
 // The phrases that ask for the step in so many words.
 export const VERIFY_STEP = new RegExp([
-  ...NOT_A_ROBOT_PHRASES, 'human verification', 'verifying (?:you are|your) (?:human|browser)',
-  'press (?:&|and) hold to (?:confirm|verify|prove)', 'press (?:&|and) hold (?:the button )?until', 'pardon our interruption', 'unusual (?:traffic|activity from your)', '(?:abnormal|suspicious) (?:traffic|access|requests)',
+  ...NOT_A_ROBOT_PHRASES, 'human verification(?! (?:passed|successful|succeeded|completed?|failed|error))', 'verifying (?:you are|your) (?:human|browser)',
+  'press (?:&|and) hold to (?:confirm|verify|prove)', 'press (?:&|and) hold (?:the button )?until (?:the )?(?:bar|circle|progress|indicator|it (?:fills|is full))', 'pardon our interruption', 'unusual (?:traffic|activity from your)', 'abnormal (?:traffic|access|requests)', 'suspicious (?:traffic|requests)',
   '(?:made us|we) (?:think|thought|believe) (?:that )?you(?:\'re| are| were| might be) (?:a )?(?:ro)?bot\\b', '(?:detected|received|sent|from) automated (?:queries|requests|traffic)', 'checking (?:your |the )?browser',
   'complete the (?:security check|captcha)',
   '(?:challenge|puzzle|test) (?:below |above )?to (?:confirm|prove|verify|show) (?:that )?(?:you(?:\'re| are) (?:a |an |not |human|real)|this is you)', 'solve the challenge below to continue', 'verify yourself to continue',
+  // A waiting room's own words (the issue asks for waiting rooms): on a short page that refreshes
+  // itself, or says it is at work, it is the gate.
+  'your (?:place|position|number) in (?:the )?(?:line|queue)', 'you(?:\'re| are) (?:now )?in (?:the )?(?:line|queue|waiting room)', 'estimated wait(?:ing)? time',
   'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'solve (?:the|this) captcha', 'solve (?:the|this) puzzle (?:below |above )?to (?:continue|proceed|verify|prove|confirm)',
   // An image CAPTCHA's own line: "type the text you see in the image", "введите символы с картинки".
   '(?:type|enter) the (?:text|letters|numbers|code|words?) (?:you see |shown |displayed )?(?:in|on) the (?:image|picture)',
   'введите (?:символы|текст|код|цифры) (?:с|на) (?:картинк|изображени)',
-  'slide to (?:verify|complete)', 'please slide to continue', '(?:人机|访问|滑动|滑块|行为)验证', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付|身份|登录|实名)验证中', '(?:人機|訪問|滑動|滑塊|行為)驗證', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付|身份|登入|實名)驗證中',
+  'slide to (?:verify|complete)', 'please slide to continue', '(?:人机|访问|滑动|滑块|行为)验证', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付|身份|登录|实名|人脸|刷脸|授权|权限|设备)验证中', '(?:人機|訪問|滑動|滑塊|行為)驗證', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付|身份|登入|實名|人臉|刷臉|授權|權限|設備)驗證中',
   // The same steps in a few other languages: "(I am) not a robot", "checking (your)
   // browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   // "Abnormal access", "you are a bot" in a few other languages.
@@ -78,7 +87,7 @@ const SECURITY_CHECK = [
 // email" say them, each a bare notice served with 200. They ask only on a page answered with a
 // challenge status (eleventh review); the restriction notices in the corpus that say them answer 403.
 const STATUS_BOUND = [
-  'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)', 'checking (?:your |the )?device',
+  'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)', 'checking (?:your |the )?device', 'suspicious access',
   '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', 'подозрительн\\S* активност',
   '(?:进行|完成)验证', '(?:進行|完成)驗證',
   // A check's "one more step", which a sign-up's last page says at 200 too (twelfth review: a 403's).
@@ -124,8 +133,9 @@ export function askingWords (status: number | null, challengeStatus: boolean, be
 // and a request for the step make the step (gate-shape.ts), where a help page or an account's
 // notice only asks.
 export const WAITING = new RegExp([
-  'may take a (?:few|couple of) seconds', 'you will be (?:redirected|forwarded)', 'redirecting', 'please wait',
-  'kann einige sekunden dauern', 'sie werden (?:gleich )?weitergeleitet', 'peut prendre quelques secondes', 'puede tardar unos segundos',
+  'may take a (?:few|couple of) seconds', 'only take a (?:moment|few seconds)', 'you(?: will|\'ll) be (?:redirected|forwarded)', 'redirecting', 'please wait',
+  'kann einige sekunden dauern', '(?:sie werden|du wirst) (?:gleich |in \\d+ sekunden )?(?:automatisch )?weitergeleitet', 'vous (?:allez|serez) (?:être )?redirigé',
+  '(?:serás|será) redirigido', 'nastąpi przekierowanie', 'verrai reindirizzato', 'je wordt (?:over \\d+ seconden )?doorgestuurd', 'peut prendre quelques secondes', 'puede tardar unos segundos',
   'pode levar alguns segundos', 'potrebbe richiedere alcuni secondi', 'может занять несколько секунд', 'подождите',
   'birkaç saniye sürebilir', '잠시 후', '잠시만 기다려', '数秒かかる', 'しばらくお待ちください', '请稍候', '請稍候', '可能需要几秒', '可能需要幾秒', 'قد يستغرق هذا'
 ].join('|'), 'i')

@@ -13,8 +13,9 @@ export const SHORT_NOTICE_MAX_WORDS = 80
 export const CAPTION_MAX_WORDS = 3
 
 // A few words in double quotation marks (never apostrophes: "you're"): a notice that quotes a
-// check's words is about it, not it.
-const QUOTED = /["“„«][^"“”„«»\n]{1,80}["”“»]/g
+// check's words is about it, not it; but not the label a request tells to click or tick (Click
+// "I'm not a robot" to continue).
+const QUOTED = /(?<!\b(?:click|tick|check|select|press)(?: on| the)?\s)["“„«][^"“”„«»\n]{1,80}["”“»]/gi
 /** The text with its quoted phrases left out. */
 export function withoutQuotes (text: string): string {
   return text.replace(QUOTED, ' ')
@@ -136,8 +137,18 @@ export function factsOf (obs: PageObservation): PageFacts {
 // Next, Nuxt, SvelteKit, Ember, Gatsby, Docusaurus, Quasar).
 const MOUNT_IDS = new Set(['root', 'react-root', 'app', '__next', '__nuxt', 'svelte', 'main-app', 'ember-application', '___gatsby', '__docusaurus', 'q-app'])
 
+// A build tool's bundle: a first-party script named by its content hash ("main.8f2a1c.js",
+// "index-B3kq9x2a.js"), which a check's page, loading its vendor's one script, does not carry; an
+// app may mount anywhere ("#application", "#storefront"), so the bundle says more than the id
+// (twelfth review).
+const HASHED_BUNDLE = /^(?:\/[\w.-]+)*\/(?:main|app|index|bundle|runtime|vendors?|chunk|client|entry)[.-][0-9a-z_-]{6,}\.m?js$/i
+// Or the entry point a build writes into its output folder ("/dist/app.js", "/build/main.js").
+const BUILT_ENTRY = /^\/(?:[\w.-]+\/)*(?:dist|build|static\/js|assets)\/(?:main|app|index|bundle)(?:[.-][\w.-]*)?\.m?js$/i
+
 export function isAppShell (tags: Tag[]): boolean {
   if (tags.some(tag => MOUNT_IDS.has(tag.attrs.id ?? '') || tag.name === 'app-root')) return true
+  const bundle = (src: string): boolean => HASHED_BUNDLE.test(src) || BUILT_ENTRY.test(src)
+  if (tags.some(tag => tag.name === 'script' && bundle((tag.attrs.src ?? '').replace(/[?#].*$/, '')))) return true
   // An interstitial loads its one vendor script; an app loads its bundles (several paths).
   const sources = new Set(tags.filter(tag => tag.name === 'script' && tag.attrs.src !== undefined)
     .map(tag => tag.attrs.src.replace(/[?#].*$/, '')))

@@ -1003,3 +1003,41 @@ t.test('checks the twelfth review found missed are gates', async t => {
   // "One more step" at 200 is a sign-up's last page.
   t.not(recognizePage(observe(titled('One more step', '<h1>One more step</h1><p>Choose a username to finish signing up.</p><a href="/profile">Set up profile</a>'), 200)).page_kind, 'challenge', 'a sign-up\'s "one more step"')
 })
+
+t.test('a short check answered 200 is still a gate, whatever its one thing to do (thirteenth review)', async t => {
+  // After the twelfth review a short 2xx page needs its one action, a refresh, nothing else to
+  // read, or words that it is at work: each of these was missed that way.
+  const titled = (title: string, body: string, head = ''): string => page(body, `<title>${title}</title>${head}`)
+  const gates: Array<[string, string]> = [
+    [titled('Check', '<h1>Are you a robot?</h1><p>Drag the slider all the way to the right to continue.</p><div id="slide-track"></div>', '<script src="/static/js/slide.js"></script>'), 'a slider its script draws'],
+    [titled('访问验证', '<h2>访问验证</h2><p>请按住滑块，拖动到最右边</p><div id="slide-box"></div>'), 'a slider (Chinese)'],
+    [titled('Check', '<h1>Please confirm you are not a robot</h1><form method="post" action="/_check"><input type="hidden" name="t" value="a8"><label><input type="checkbox" name="human"> I\'m not a robot</label></form>'), 'a box to tick'],
+    [titled('Check', '<h1>Please confirm that you are not a bot</h1><p><a href="/_verify?t=a81f">Click here to continue</a></p>'), 'a link on through the check'],
+    [titled('Check', '<h1>Prove you are human</h1><a class="btn btn-primary" role="button" href="/verify?token=a8">Verify</a>'), 'a link styled as a button'],
+    [titled('Einen Moment bitte…', '<p>Wir prüfen, ob Sie ein Mensch sind</p><p>Sie werden in 5 Sekunden automatisch weitergeleitet.</p>'), 'a countdown (German)'],
+    [titled('Un momento…', '<p>Stiamo verificando che tu non sia un robot</p><p>Verrai reindirizzato tra 5 secondi.</p>'), 'a countdown (Italian)'],
+    [titled('Controle', '<h1>Bevestig dat je geen robot bent</h1><form method="post"><input type="hidden" name="t"><button>Doorgaan</button></form>'), 'Dutch'],
+    [titled('Ověření', '<h1>Potvrďte, že nejste robot</h1><form method="post"><input type="hidden" name="t"><button>Pokračovat</button></form>'), 'Czech'],
+    [titled('Перевірка', '<h1>Підтвердіть, що ви не бот</h1><form method="post"><input type="hidden" name="t"><button>Продовжити</button></form>'), 'Ukrainian'],
+    [titled('Queue', "<h1>You're in the queue</h1><p>Your place in line: <strong>1,482</strong>. Estimated wait: 6 minutes.</p>", '<meta http-equiv="refresh" content="20">'), "a site's own waiting room"]
+  ]
+  for (const [html, name] of gates) t.equal(recognizePage(observe(html, 200)).page_kind, 'challenge', name)
+  t.equal(recognizePage(observe(titled('Slow down', '<h1>Rate limit exceeded</h1><p>Please try again in a minute.</p>'), 200)).page_kind, 'denied', 'a rate limit in other words')
+})
+
+t.test('ordinary pages the thirteenth review built are not gates', async t => {
+  const titled = (title: string, body: string, head = ''): string => page(body, `<title>${title}</title>${head}`)
+  const ordinary: Array<[string, string]> = [
+    [titled('Security check', '<h1>Security check</h1><p>One moment – we sent a notification to your phone. Approve the sign-in in the app to continue.</p>'), 'a sign-in that starts "One moment"'],
+    [titled('Chat', "<p>Hi, this is Anna from support. I'm not a bot! Please wait while I look at your order.</p>"), "a chat agent's \"I'm not a bot\""],
+    [titled('Message sent', '<h1>Human verification passed</h1><p>Thanks, your message was sent. You will be redirected to the home page.</p>'), 'a verification that passed'],
+    [titled('Set up your plug', '<h1>Pair your smart plug</h1><p>Press and hold the button until the light blinks blue.</p><button>Next</button>'), "a device's pairing step"],
+    [titled("I'm Not a Robot – Short film", "<h1>I'm Not a Robot</h1><p>A music producer fails a series of CAPTCHA tests. 22 min.</p><button>Watch now</button>"), 'a film of that name'],
+    [titled('Get verified', "<h1>Confirm you're a real person</h1><p>Take a quick video selfie so we can match it to your profile photos.</p><button>Start verification</button>"), "a dating app's selfie check"],
+    [titled('人脸验证', '<p>人脸验证中，请稍候…</p>'), 'a face check (Chinese)'],
+    [titled('Sign-in blocked', '<h1>We blocked suspicious access to your account</h1><p>Redirecting you to your account settings…</p>'), 'an account notice on its way']
+  ]
+  for (const [html, name] of ordinary) t.not(recognizePage(observe(html, 200)).page_kind, 'challenge', name)
+  // A request that tells a person to tick the box still asks.
+  t.equal(recognizePage(observe(titled('Check', '<p>Click "I\'m not a robot" to continue.</p><div class="g-recaptcha" data-sitekey="x"></div>', '<script src="https://www.google.com/recaptcha/api.js"></script>'), 200)).page_kind, 'challenge')
+})
