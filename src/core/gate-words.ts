@@ -13,7 +13,7 @@ const NOT_A_ROBOT_PHRASES = [
   'не робот', 'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
   'non sono un robot', 'ik ben geen robot', 'nie jest(?:em|eś) robotem', 'nejsem robot', 'robot değilim',
   // The same with "bot" (German "kein Bot", Russian "не бот", Spanish "no eres un bot"), and Chinese.
-  '(?:dass (?:sie|du) )kein bot', 'что вы не (?:ро)?бот', 'no (?:eres|soy) un bot', '(?:确认|验证|证明)(?:您|你)?不是机器人', '(?:確認|驗證|證明)(?:您|你)?不是機器人',
+  '(?:dass (?:sie|du) )kein bot', 'что вы не (?:ро)?бот', 'no (?:eres|soy) un bot', '(?:确认|验证|证明)(?:您|你)?不是机器人', '(?:確認|驗證|證明)(?:您|你)?不是機器人', '证明(?:你|您)是人类', '證明(?:你|您)是人類',
   // "Confirm that you are not a robot" in the second person, in more of the languages scrapers meet:
   // Italian, Dutch, Czech, Turkish, Swedish, Danish, Finnish, Hungarian, Romanian, Ukrainian,
   // Hindi, Persian, Korean, Thai.
