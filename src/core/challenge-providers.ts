@@ -1,7 +1,7 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
 import {
-  CAPTION_MAX_WORDS, LOADING_CAPTION, NAVIGATES, firstId, isField, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
+  NAVIGATES, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
 import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -74,7 +74,7 @@ function cloudflare (f: PageFacts): Detection {
   // called "Just a moment..." too.
   // A site's own maintenance (503) or rate-limit (429) page may take the title too, over words of
   // its own: only beside a mark of Cloudflare's, a caption or a browser check's words (twelfth review).
-  const saysNothingElse = f.words <= CAPTION_MAX_WORDS || LOADING_CAPTION.test(f.text) || BROWSER_CHECK_TEXT.test(f.text)
+  const saysNothingElse = saysNothing(f) || BROWSER_CHECK_TEXT.test(f.text)
   if (titleIs(f, 'Just a moment...') && f.challengeStatus && (CLOUDFLARE_MARK.test(f.markup) || saysNothingElse)) hits.push(sure('title "Just a moment..."'))
   if (f.headers.server?.toLowerCase() === 'cloudflare' && (f.status === 403 || f.status === 503) &&
       f.short && /\bray id\b/i.test(f.text) && /you have been blocked|verify(?:ing)? you are human|security of your connection|checking your browser/i.test(f.text)) {
@@ -107,7 +107,7 @@ function awsWaf (f: PageFacts): Detection {
   // The JS SDK (challenge.js, AwsWafIntegration) also runs on ordinary pages;
   // only a blank page, or a challenge status on a page that says nothing of its own (a caption at
   // most), makes it the page itself: a maintenance page's template carries it too (twelfth review).
-  const sdkIsThePage = (f.blank && !f.appShell) || (f.challengeStatus && (f.words <= CAPTION_MAX_WORDS || LOADING_CAPTION.test(f.text)))
+  const sdkIsThePage = (f.blank && !f.appShell) || (f.challengeStatus && saysNothing(f))
   if (hasSrc(f, /awswaf\.com\/.*challenge\.js/)) hits.push({ evidence: 'script token.awswaf.com challenge.js', sufficient: sdkIsThePage })
   if (f.inlineScript.includes('AwsWafIntegration')) hits.push({ evidence: 'inline script AwsWafIntegration', sufficient: sdkIsThePage })
   const captchaApi = hasSrc(f, /captcha\.awswaf\.com\//)

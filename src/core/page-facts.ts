@@ -263,6 +263,11 @@ export function findVisibleWidget (f: PageFacts, className: string): Tag | undef
 
 // Only what the markup itself says; stylesheet-hidden elements look visible
 // here, which is why the route should confirm widget_selector in the page.
+/** The page says nothing of its own: a word or three, or a loading caption. */
+export function saysNothing (f: PageFacts): boolean {
+  return f.words <= CAPTION_MAX_WORDS || LOADING_CAPTION.test(f.text)
+}
+
 /** Answered as content is (2xx); an unknown status is not. */
 export function answeredOk (f: PageFacts): boolean {
   return f.status !== null && f.status >= 200 && f.status < 300
