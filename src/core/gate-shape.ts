@@ -4,14 +4,14 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, isCaptchaAnswer, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, WAITING, askingWords } from './gate-words.js'
-import { closedOverlays, dialogTexts, elements, footerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
+import { closedOverlays, dialogTexts, elements, footerBlocks, headerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 import { scriptChecks } from './script-checks.js'
-import { pathOf } from './page-url.js'
+import { pathOf, samePage } from './page-url.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -56,7 +56,7 @@ export function gateShape (f: PageFacts): GateShape {
   const signals: string[] = []
   // The page's visible fields, every one.
   const typed = fieldsOn(f)
-  const loader = f.tags.some(tag => tag.name === 'script' && /recaptcha|hcaptcha|turnstile/i.test(tag.attrs.src ?? ''))
+  const loader = f.tags.some(tag => tag.name === 'script' && CAPTCHA_LOADER.test(tag.attrs.src ?? ''))
   // A CAPTCHA's image is one beside somewhere to answer it: a help page's screenshot named
   // "captcha-settings.png" has no form (twelfth review).
   const answerable = f.tags.some(tag => tag.name === 'form')
@@ -92,19 +92,21 @@ export function gateShape (f: PageFacts): GateShape {
   if (fallbackAsks) signals.push('shape: its no-JavaScript fallback asks for verification')
   const action = singleAction(f)
   if (action) signals.push('shape: a single action')
-  // <meta http-equiv="refresh" content="60"> with no URL: the page reloads itself to retry.
+  // <meta http-equiv="refresh" content="60"> with no URL, or with the page's own address: the page
+  // reloads itself to retry.
   const refreshes = f.tags.some(tag => tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') &&
-    refreshDelay(tag.attrs.content) !== undefined && refreshTarget(tag.attrs.content ?? '') === '')
+    refreshDelay(tag.attrs.content) !== undefined && reloadsItself(refreshTarget(tag.attrs.content ?? ''), f.url))
   if (refreshes) signals.push('shape: refreshes itself')
   const checkApp = f.tags.some(isCheckAsset)
   if (checkApp) signals.push('shape: served from a challenge path')
   const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
   // Checks whose page only runs a script (script-checks.ts).
-  const { first, cookie, submits, work } = scriptChecks(f, links, typed)
+  const { first, cookie, submits, work, marks } = scriptChecks(f, links, typed)
   if (first) signals.push('shape: runs a script first')
   if (cookie) signals.push('shape: sets a cookie and reloads')
   if (submits) signals.push('shape: its script submits its form to the same site')
   if (work) signals.push('shape: its script works out a proof of work')
+  if (marks) signals.push('shape: its script sends it back to its own address with a mark')
   // A refusal that names the security layer which made it ("blocked by our security system") and
   // why (bots, suspicious traffic), answered with a refusal status: the block of a bot check,
   // whatever else the notice explains.
@@ -112,14 +114,18 @@ export function gateShape (f: PageFacts): GateShape {
   if (refusedAsBot) signals.push('shape: a security layer refused it')
 
   const chrome = siteChrome(f, loader)
-  // It asks in so many words (not the bare word "captcha", not a cart's "continue shopping").
-  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(unquoted)) || dialogAsks(f.markup, VERIFY_STEP)
+  // It asks in so many words (not the bare word "captcha", not a cart's "continue shopping"): in
+  // its title, a heading, a dialog, or the text of a short page or of a page's own part that is
+  // short once the site's chrome is left out (Douban's check under its header).
+  const mainText = chrome.mainWords <= SHORT_NOTICE_MAX_WORDS ? withoutQuotes(textOf(chrome.main)) : ''
+  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(unquoted)) || dialogAsks(f.markup, VERIFY_STEP) ||
+    VERIFY_STEP.test(mainText)
   // A short notice; or one that is short once the site's chrome around it is left out, that asks
   // in so many words and holds a vendor's widget itself (its frame, or its container with the
   // loader), not in the header or footer: a footer's "protected by reCAPTCHA" line or a help
   // page's screenshot named "captcha" makes no notice of a thank-you page (sixth review).
   const notice = f.short || (chrome.mainWords <= SHORT_NOTICE_MAX_WORDS && asksForStep &&
-    tagsOf(chrome.main).some(tag => isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))))
+    tagsOf(chrome.main).some(tag => isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? '') || opensCaptcha(tag))))
   const article = f.tags.some(tag => tag.name === 'article')
   const nav = article || chrome.navigation
   const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
@@ -138,13 +144,17 @@ export function gateShape (f: PageFacts): GateShape {
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
   const fields = widget ? fieldsBesideWidget(f, widgetForm, loader, asksForStep) : typed
   if (fields > 0) signals.push('shape: form fields')
+  // Nothing to type on the page but a CAPTCHA's answer, beside the CAPTCHA: the page is there to be
+  // solved, whatever it says around it (the Polish procurement site's "Validation request").
+  const solves = widget && typed === 0 && fields === 0 && f.tags.some(isCaptchaAnswer)
+  if (solves) signals.push("shape: its only field answers the CAPTCHA")
 
   const path = CHALLENGE_PATH.test(pathOf(f.url))
   if (path) signals.push('shape: challenge path')
   if (f.challengeStatus) signals.push(`shape: status ${f.status ?? ''}`.trim())
   if (f.short) signals.push('shape: short notice')
   else if (notice) signals.push("shape: short notice inside the site's chrome")
-  const cameBackWrong = notice || f.challengeStatus || path
+  const cameBackWrong = notice || f.challengeStatus || path || solves
 
   // The step itself: a widget on a notice, or a request for verification with one thing to do (or
   // a page that retries by itself, or answered with a status providers serve their checks with),
@@ -156,7 +166,7 @@ export function gateShape (f: PageFacts): GateShape {
   // says it is at work ("this may take a few seconds"). A help page
   // about "not a robot", a "human verification failed" notice, an account's "suspicious access"
   // warning say it in a few lines too (twelfth review).
-  const step = !identity && ((widget && (notice || asks)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || refusedAsBot)
+  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || marks || refusedAsBot)
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
@@ -183,7 +193,7 @@ function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, foot
   // The words of the page's own part: all but its head, header, navigation, asides, sidebars,
   // cookie banners and footers, hidden words counted too (so a hidden menu never makes a page
   // look shorter than it is).
-  const main = without(outside, outermost([...head, ...['header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...sides]))
+  const main = without(outside, outermost([...head, ...['header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...headerBlocks(outside), ...sides]))
   // The words of all but its head, sidebars, cookie banners and footers: a header can hold an
   // article's hero.
   const ownWords = countWords(textOf(without(outside, outermost([...head, ...sides]))))
@@ -198,12 +208,29 @@ function without (markup: string, spans: Array<[number, number]>): string {
   return kept + markup.slice(from)
 }
 
+// A CAPTCHA vendor's script: reCAPTCHA's, hCaptcha's, Turnstile's, and those that draw their
+// puzzle only when a button asks for it (Tencent's TCaptcha.js, GeeTest's, Arkose's).
+const CAPTCHA_LOADER = /captcha|turnstile|geetest|arkoselabs|funcaptcha/i
+// The button that opens such a puzzle ("点击证明" on Douban's check, id tcaptcha_btn): with the
+// vendor's script on the page it is the widget, which is drawn only after the click. A button
+// that renews or reads out an image CAPTCHA on a sign-in form is a helper of a widget, not one;
+// a form's submit button bound to an invisible reCAPTCHA or hCaptcha (its class g-recaptcha, a
+// data-sitekey) shows nothing to solve.
+const CAPTCHA_OPENER = /captcha/i
+const CAPTCHA_HELPER = /refresh|reload|renew|change|new|audio|speak|play|sound|voice|clear|reset/i
+function opensCaptcha (tag: Tag): boolean {
+  const name = `${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`
+  return (tag.name === 'button' || tag.attrs.role === 'button') && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name) &&
+    !VENDOR_CONTAINER.test(tag.attrs.class ?? '') && tag.attrs['data-sitekey'] === undefined
+}
+
 // A CAPTCHA vendor's container renders nothing without the vendor's loader; an invisible
 // variant (reCAPTCHA v3, invisible hCaptcha) shows nothing to solve.
 const VENDOR_CONTAINER = /(?:^|\s)(?:g-recaptcha|h-captcha|cf-turnstile)(?:$|\s)/
 const INVISIBLE_FRAME = /[?&]size=invisible|frame=checkbox-invisible/
 
 function isWidget (tag: Tag, loader: boolean): boolean {
+  if (loader && opensCaptcha(tag)) return !looksHidden(tag)
   if (looksHidden(tag) || ['button', 'input', 'a', 'script', 'link', 'meta', 'style', 'form'].includes(tag.name)) return false
   const src = tag.attrs.src ?? ''
   if (tag.name === 'iframe') return WIDGET_FRAME.test(src) && !INVISIBLE_FRAME.test(src)
@@ -254,6 +281,11 @@ function isCheckAsset (tag: Tag): boolean {
   const url = tag.name === 'link' ? (/stylesheet|preload/i.test(tag.attrs.rel ?? '') ? tag.attrs.href : undefined)
     : tag.name === 'script' || (tag.name === 'img' && !USER_CONTENT.test(tag.attrs.src ?? '')) ? tag.attrs.src : undefined
   return url !== undefined && !url.includes('/cdn-cgi/') && CHALLENGE_ASSET_DIR.test(url.replace(/[?#].*$/, ''))
+}
+
+// A refresh's target that is the page itself: none, or its own address.
+function reloadsItself (target: string, url: string): boolean {
+  return target === '' || samePage(target, url)
 }
 
 // Exactly one thing to press: a verify / continue / submit button and nothing else to do.

@@ -292,8 +292,20 @@ const FIELD_TYPES = /^(?:|text|email|password|tel|search|number|url)$/i
 
 /** A visible field a person types into (a sign-in's, a search's, a contact form's); a CAPTCHA's own answer box is none. */
 export function isField (tag: Tag): boolean {
-  return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && FIELD_TYPES.test((tag.attrs.type ?? '').trim())) || isFieldElement(tag)) &&
-    !/captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)
+  return typesInto(tag) && !captchaNamed(tag)
+}
+
+/** A CAPTCHA's own answer box: a visible field named for the CAPTCHA ("captcha_resp_txt"). */
+export function isCaptchaAnswer (tag: Tag): boolean {
+  return typesInto(tag) && captchaNamed(tag)
+}
+
+function typesInto (tag: Tag): boolean {
+  return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && FIELD_TYPES.test((tag.attrs.type ?? '').trim())) || isFieldElement(tag))
+}
+
+function captchaNamed (tag: Tag): boolean {
+  return /captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)
 }
 
 // A design system's own field (Material's <md-outlined-text-field>, <sl-input>, <ion-input>): its

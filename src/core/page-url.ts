@@ -12,3 +12,9 @@ export function originOf (url: string): string {
 export function pathOf (url: string): string {
   try { return new URL(url).pathname } catch { return '' }
 }
+
+/** `target`, resolved against `url`, is the same document: same origin and path, whatever its query. */
+export function samePage (target: string, url: string): boolean {
+  const resolved = resolve(target, url)
+  return originOf(resolved) !== '' && originOf(resolved) === originOf(url) && pathOf(resolved) === pathOf(url)
+}

@@ -3,7 +3,7 @@
 // answer back, a proof of work. gate-shape.ts weighs them with the rest of the page's shape.
 // Pure, like the rest of src/core.
 import { CAPTION_MAX_WORDS, LOADING_CAPTION, NAVIGATES, answeredOk, looksHidden, type PageFacts, type Tag } from './page-facts.js'
-import { originOf, pathOf, resolve } from './page-url.js'
+import { originOf, pathOf, resolve, samePage } from './page-url.js'
 
 export interface ScriptChecks {
   /** Only there to run its script first (scriptFirst). */
@@ -14,12 +14,14 @@ export interface ScriptChecks {
   submits: boolean
   /** Its script works out a proof of work (provesWork). */
   work: boolean
+  /** Its script sends it back to its own address with a mark added (marksItself). */
+  marks: boolean
 }
 
 /** The checks on a page with `links` links and `fields` visible fields a person types into. */
 export function scriptChecks (f: PageFacts, links: number, fields: number): ScriptChecks {
   const controls = visibleControls(f)
-  return { first: scriptFirst(f, links, controls, fields), cookie: cookieCheck(f, links, controls), submits: submitsItself(f, links, fields), work: provesWork(f, links) }
+  return { first: scriptFirst(f, links, controls, fields), cookie: cookieCheck(f, links, controls), submits: submitsItself(f, links, fields), work: provesWork(f, links), marks: marksItself(f, links, controls) }
 }
 
 // A page that is only there to run a script before anything is shown. Either a notice that has
@@ -56,15 +58,51 @@ function scriptFirst (f: PageFacts, links: number, controls: number, fields: num
 // code (loadsCode): a check that runs only its inline script is not one. The host follows a page that
 // reloads itself at once (docs/spec.md section 6), so a live fetch ends on this page only when
 // the reload brought it back: the cookie did not pass.
-const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie)\s*\(\s*[^,)]+,/
+const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie|\bset_?cookie)\s*\(\s*[^,)]+,/i
 const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.href)?`
 const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:replace|assign)\s*\(\s*${SAME_PAGE}\s*\)|` +
   String.raw`\blocation(?:\.href)?\s*=\s*${SAME_PAGE}\s*(?:[;,)}]|$)|\bhistory\.go\s*\(\s*0?\s*\)`, 'm')
 
 function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
+  return quietScriptPage(f, links, controls) && SETS_COOKIE.test(f.inlineScript) && (RELOADS.test(f.inlineScript) || marksOwnAddress(f))
+}
+
+// A quiet page, not an app, with nothing to press or follow: all it does is run its script.
+function quietScriptPage (f: PageFacts, links: number, controls: number): boolean {
   const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))
-  const app = f.appMarkup && loadsCode(f)
-  return quiet && !app && links === 0 && controls === 0 && SETS_COOKIE.test(f.inlineScript) && RELOADS.test(f.inlineScript)
+  return quiet && !(f.appMarkup && loadsCode(f)) && links === 0 && controls === 0
+}
+
+// A quiet page whose script sends it back to its own address with more in the query: a reload
+// that carries what the check made of the browser (Goodinfo's "&REINIT=…" after it sets its
+// CLIENT_KEY cookie; dumpoir's "?ch=1&js=<signed token>" under the title "Loading..."). The host
+// follows such a script at once (docs/spec.md section 6), so a live fetch ends here only when the
+// check sent the browser back: it did not pass.
+function marksItself (f: PageFacts, links: number, controls: number): boolean {
+  return quietScriptPage(f, links, controls) && marksOwnAddress(f, MARK_MIN_CHARS)
+}
+
+const GOES_TO = /\blocation(?:\.href)?\s*=\s*(["'])([^"'\n]{1,2000})\1|\blocation\.(?:replace|assign)\s*\(\s*(["'])([^"'\n]{1,2000})\3\s*\)/g
+
+// Without a cookie beside it, the mark is a token (a signed value, a hash), not a locale or a page
+// number an ordinary site adds ("?lang=en").
+const MARK_MIN_CHARS = 16
+
+function marksOwnAddress (f: PageFacts, minChars = 1): boolean {
+  for (const match of f.inlineScript.matchAll(GOES_TO)) {
+    const target = resolve(match[2] ?? match[4], f.url)
+    if (samePage(target, f.url) && addsToQuery(target, f.url, minChars)) return true
+  }
+  return false
+}
+
+// The target's query holds a parameter the page's own address does not, its value at least
+// `minChars` long.
+function addsToQuery (target: string, url: string, minChars: number): boolean {
+  try {
+    const own = new URL(url).searchParams
+    return [...new URL(target).searchParams].some(([key, value]) => !own.has(key) && value.length >= minChars)
+  } catch { return false }
 }
 
 // A notice on its way ("please wait, you will be forwarded") whose script submits its form, and

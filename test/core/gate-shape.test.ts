@@ -1041,3 +1041,51 @@ t.test('ordinary pages the thirteenth review built are not gates', async t => {
   // A request that tells a person to tick the box still asks.
   t.equal(recognizePage(observe(titled('Check', '<p>Click "I\'m not a robot" to continue.</p><div class="g-recaptcha" data-sitekey="x"></div>', '<script src="https://www.google.com/recaptcha/api.js"></script>'), 200)).page_kind, 'challenge')
 })
+
+t.test("a site's own check in its own layout, a CAPTCHA-only form, and scripts that send a check back to itself (held-out misses, mended)", async t => {
+  // Douban's shape: a site header of divs named "global-nav" and "nav" with many links and a search
+  // box, and under it a line asking for proof of a person and a button that opens Tencent's
+  // CAPTCHA (its script on the page, its puzzle drawn after the click), answered 403.
+  const header = '<div id="db-global-nav" class="global-nav">' + Array.from({ length: 12 }, (_, i) => `<a href="/s${i}">Section ${i}</a>`).join(' ') +
+    '<form action="/search"><input name="q"><input type="submit" value="Search"></form></div>'
+  const footer = '<div id="footer"><a href="/about">About</a> <a href="/help">Help</a> © 2025 the site</div>'
+  const check = (button: string, loader = '<script src="https://turing.captcha.qcloud.com/TCaptcha.js"></script>'): string =>
+    page(header + '<div id="content"><p>Hm… you visit the site like a robot program. To protect our users\' data, please prove you are human:</p>' +
+      `<form method="POST" action="/misc/sorry"><input type="hidden" name="ticket">${button}</form></div>` + footer, '<title>Forbidden</title>' + loader)
+  t.equal(recognizePage(observe(check('<button id="tcaptcha_btn" type="button">Click to prove it</button>'), 403)).page_kind, 'challenge', "a button that opens a vendor's CAPTCHA, under the site's header")
+  t.not(recognizePage(observe(check('<button id="tcaptcha_btn" type="button">Click to prove it</button>', ''), 403)).page_kind, 'challenge', "a button merely named so, without the vendor's script, opens nothing")
+  t.not(recognizePage(observe(check('<button class="g-recaptcha" data-sitekey="x" type="submit">Send</button>', '<script src="https://www.google.com/recaptcha/api.js"></script>'), 200)).page_kind, 'challenge',
+    'a submit button bound to an invisible reCAPTCHA shows nothing to solve')
+  const signIn = page(header + '<form action="/login"><input name="user"><input type="password" name="pass"><img src="/captcha.gif"><input name="captcha">' +
+    '<button id="captcha-refresh" type="button">New image</button><button>Sign in</button></form>' + footer, '<title>Sign in</title><script src="/js/captcha.js"></script>')
+  t.equal(recognizePage(observe(signIn)).page_kind, 'content', "a sign-in form with an image CAPTCHA and its renew button is content")
+
+  // A page whose only field is the CAPTCHA's answer, beside the CAPTCHA, with little else, even
+  // at 200 and a little longer than a short notice (the Polish procurement site's "Validation request").
+  const notes = '<ul>' + Array.from({ length: 8 }, (_, i) => `<li>Note ${i}: if you get here while sending a form, send it again.</li>`).join('') + '</ul>'
+  const imageCheck = (form: string): string => page('<h3>User validation required to continue</h3><p><img src="/captcha.gif"></p>' + form + notes, '<title>Validation request</title>')
+  t.equal(recognizePage(observe(imageCheck('<form action="/captcha_resp" method="POST"><input type="text" name="captcha_resp_txt"><input type="submit" value="Submit"></form>'))).page_kind, 'challenge',
+    "nothing to type but the CAPTCHA's answer")
+  t.equal(recognizePage(observe(imageCheck('<form action="/comment" method="POST"><textarea name="comment"></textarea><input type="text" name="captcha"><input type="submit" value="Post"></form>'))).page_kind, 'content',
+    'a comment form with a CAPTCHA is content')
+
+  // Quiet pages whose script sends them back to their own address with a mark. The host follows
+  // such a script at once, so a fetch ends on one only when the check sent the browser back.
+  const url = 'https://stocks.example/tw/StockDetail.asp?STOCK_ID=2317'
+  const goodinfo = "<!DOCTYPE html><html><head><title></title><script>setCookie('CLIENT_KEY', '2.2|' + String(Date.now()), 7, '/');</script></head><body></body>" +
+    "<script>setTimeout(function(){ window.location.replace('StockDetail.asp?STOCK_ID=2317&REINIT=46134.77'); }, 500);</script></html>"
+  t.equal(recognizePage(observe(goodinfo, 200, url)).page_kind, 'challenge', 'sets a cookie and comes back to itself with a mark')
+  const token = "<html><head><title>Loading...</title></head><body><script>window.location.replace('https://stocks.example/v/nike?ch=1&js=eyJhbGciOi.eyJhdWQi.SHXEAH&sid=caca');</script></body></html>"
+  t.equal(recognizePage(observe(token, 200, 'https://stocks.example/v/nike')).page_kind, 'challenge', 'comes back to itself with a signed token')
+  t.not(recognizePage(observe(token, 200, 'https://stocks.example/v/adidas')).page_kind, 'challenge', 'a quiet page that sends the browser elsewhere is a redirect')
+  t.not(recognizePage(observe(token, 200, 'https://stocks.example/v/nike?ch=1&js=old&sid=caca')).page_kind, 'challenge', 'the same address and query is no mark')
+  const locale = "<html><head><title>Loading...</title></head><body><script>window.location.replace('/v/nike?lang=en-GB&currency=GBP');</script></body></html>"
+  t.not(recognizePage(observe(locale, 200, 'https://stocks.example/v/nike')).page_kind, 'challenge', 'a locale added to its own address is no mark')
+  const app = '<html><head><title>Loading...</title><script src="/static/app.8f2a.js"></script></head><body><div id="root"></div>' +
+    "<script>window.location.replace('/v/nike?lang=en')</script></body></html>"
+  t.not(recognizePage(observe(app, 200, 'https://stocks.example/v/nike')).page_kind, 'challenge', "an app's shell adding a language to its address")
+  // A refresh to the page's own address is a refresh, as one without an address is.
+  const waitingRoom = (refresh: string): string => page("<h1>You're in the queue</h1><p>Your place in line: <strong>1,482</strong>.</p>", `<title>Queue</title><meta http-equiv="refresh" content="${refresh}">`)
+  t.equal(recognizePage(observe(waitingRoom('30; url=https://shop.example/drop?id=7'), 200, 'https://shop.example/drop')).page_kind, 'challenge', 'a refresh to its own address')
+  t.not(recognizePage(observe(waitingRoom('30; url=https://shop.example/home'), 200, 'https://shop.example/drop')).page_kind, 'challenge', 'a refresh to another page is a redirect')
+})
