@@ -48,9 +48,10 @@ const VENDORS: readonly Vendor[] = [
   // spinner that loads its fingerprint script from servicepipe.ru and sets spsn/spid/spsc cookies.
   { provider: 'servicepipe', markup: /servicepipe\.ru/, brand: /^servicepipe$/ },
   // Alibaba's own anti-bot (AliExpress, Taobao, 1688): the punish path, its slider (AWSC
-  // "nocaptcha"), its sensor (baxia), which its storefronts carry too; and Alibaba Cloud's WAF,
-  // whose block pages draw their pictures from errors.aliyun.com.
-  { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|sufei-punish|errors\.aliyun\.com/, code: /\/_____tmd_____\// },
+  // "nocaptcha", and the older noCaptcha served from /sd/ncpc/ with the alisec logo), its sensor
+  // (baxia), which its storefronts carry too; and Alibaba Cloud's WAF, whose block pages draw their
+  // pictures from errors.aliyun.com.
+  { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|\/sd\/ncpc\/|alisec\.alicdn\.com|sufei-punish|errors\.aliyun\.com/, code: /\/_____tmd_____\// },
   // Google's JavaScript check sends browsers without JavaScript to this retry address.
   { provider: 'google', markup: /\/httpservice\/retry\/enablejs/ },
   { provider: 'shieldsquare', markup: /perfdrive\.com|shieldsquare|ssjsconnectorobj/, code: /ssjsconnectorobj/, brand: /^(?:shieldsquare|radware)$/ },

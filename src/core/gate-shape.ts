@@ -30,7 +30,9 @@ const CHALLENGE_ASSET_DIR = /\/(?:[\w.]+[-_])?(?:challenges?|anti-?bot)(?:[-_][\
 const USER_CONTENT = /\/(?:uploads?|media|user[-_]?content|files)\//i
 
 // A challenge widget, its frame or a captcha image: by id, class, frame source or image.
-const WIDGET_NAME = /(?:^|[\s_-])(?:captcha|recaptcha|hcaptcha|funcaptcha|geetest|px-captcha|sec-cpt)(?:$|[\s_-])/i
+// A vendor's own name for its CAPTCHA counts as the word (Alibaba's "nocaptcha", Tencent's
+// "tcaptcha", Yandex's "smartcaptcha").
+const WIDGET_NAME = /(?:^|[\s_-])(?:[a-z]{0,6}captcha|geetest|px-captcha|sec-cpt)(?:$|[\s_-])/i
 // Names a gym's entry turnstile or a fitness challenge's container carry too: a widget's only
 // beside a vendor's loader (twelfth review).
 const LOADED_WIDGET_NAME = /(?:^|[\s_-])(?:turnstile|challenge-(?:container|stage|form|body))(?:$|[\s_-])/i

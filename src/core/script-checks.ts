@@ -64,7 +64,21 @@ const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:rep
   String.raw`\blocation(?:\.href)?\s*=\s*${SAME_PAGE}\s*(?:[;,)}]|$)|\bhistory\.go\s*\(\s*0?\s*\)`, 'm')
 
 function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
-  return quietScriptPage(f, links, controls) && SETS_COOKIE.test(f.inlineScript) && (RELOADS.test(f.inlineScript) || marksOwnAddress(f))
+  return quietScriptPage(f, links, controls) && SETS_COOKIE.test(f.inlineScript) && (RELOADS.test(f.inlineScript) || marksOwnAddress(f)) && !asksElsewhere(f)
+}
+
+// A script that asks another site what to do (an XMLHttpRequest or fetch to an address on another
+// origin) and sets a cookie and reloads by its answer: a parked domain's router, an ad network's
+// ad-block probe (batch 27: a lapsed proxy list's "Redirecting..." page). A check decides on its
+// own site, or through a vendor whose own markup names it.
+const REQUESTS = /\bXMLHttpRequest\b|\bfetch\s*\(/
+const ABSOLUTE = /["'`](https?:\/\/[^"'`\s/]+)/g
+
+function asksElsewhere (f: PageFacts): boolean {
+  if (!REQUESTS.test(f.inlineScript)) return false
+  const own = originOf(f.url)
+  for (const match of f.inlineScript.matchAll(ABSOLUTE)) if (originOf(match[1]) !== own) return true
+  return false
 }
 
 // A quiet page, not an app, with nothing to press or follow: all it does is run its script.

@@ -1089,3 +1089,21 @@ t.test("a site's own check in its own layout, a CAPTCHA-only form, and scripts t
   t.equal(recognizePage(observe(waitingRoom('30; url=https://shop.example/drop?id=7'), 200, 'https://shop.example/drop')).page_kind, 'challenge', 'a refresh to its own address')
   t.not(recognizePage(observe(waitingRoom('30; url=https://shop.example/home'), 200, 'https://shop.example/drop')).page_kind, 'challenge', 'a refresh to another page is a redirect')
 })
+
+t.test("a vendor's own name for its CAPTCHA is a widget's, and a parked domain's router is no cookie check (batch 27)", async t => {
+  // Taobao's "access restricted" page: Alibaba's older noCaptcha slider in a container named
+  // "nocaptcha", its script from /sd/ncpc/, a short request to verify, answered 200.
+  const slider = page('<p>亲，慢慢来，请先坐下来喝口水！我们马上回来。为保证您的正常访问，请进行验证：</p><div id="nocaptcha" class="nc-container"></div>' +
+    '<form id="nc-verify-form" action="/nc_verify_v3.php"><input type="hidden" name="nc_token" value="1e41"></form>' +
+    '<script src="https://g.alicdn.com/sd/ncpc/nc.js?t=2018102018"></script>', '<title>亲，访问受限了</title>')
+  t.equal(provider(slider), 'alibaba', "a container named for the vendor's CAPTCHA, on a short page")
+  t.not(recognizePage(observe(page(PROSE + '<div class="nocaptcha-note">No CAPTCHA needed for members.</div>'))).page_kind, 'challenge', 'an article with such a name is content')
+
+  // A lapsed domain's parking page: blank, titled "Redirecting...", its script asks a router on
+  // another site where to go, sets a cookie and reloads by its answer.
+  const router = '<html><head><title>Redirecting...</title></head><body><script>const o=new XMLHttpRequest;o.open("POST","https://router.parking.example/SOCKS5",!0);' +
+    'o.onload=function(){document.cookie="m6RW=1;max-age=5";location.reload()};o.send()</script></body></html>'
+  t.not(recognizePage(observe(router, 200, 'https://lapsed.example/SOCKS5')).page_kind, 'challenge', "a router on another site decides: no cookie check")
+  const check = '<html><head><title>Redirecting...</title></head><body><script>fetch("/cdn/probe").then(function(){document.cookie="m6RW=1;max-age=5";location.reload()})</script></body></html>'
+  t.equal(recognizePage(observe(check, 200, 'https://lapsed.example/SOCKS5')).page_kind, 'challenge', 'the same on its own site is a cookie check')
+})
