@@ -7,8 +7,14 @@ import type { Readiness } from '../schemas/fetch.js'
 export type { Readiness }
 
 const SAMPLE_EVERY_MS = 100
-/** selector-stable: unchanged text for at least this long (and 3 samples). */
+/** selector-stable: unchanged text for at least this long, over at least this many samples. */
 export const SETTLE_MS = 500
+const STABLE_SAMPLES = 3
+
+/** The judge of `selector-stable` (docs/spec.md section 6), for a fetch's wait and a handoff's completion alike. */
+export function selectorStableTracker (): StabilityTracker {
+  return new StabilityTracker(SETTLE_MS, STABLE_SAMPLES)
+}
 
 /** One look at a selector's target: present, visible, and its text. Never throws. */
 export async function sampleTarget (page: Page, selector: string, deadline: number): Promise<Omit<StabilitySample, 'at'>> {
@@ -40,7 +46,7 @@ export async function awaitReadiness (page: Page, wait: WaitStrategy, deadline: 
   if (!('selector' in wait)) {
     return { strategy, measured: false, satisfied: true, elapsed_ms: 0, target_ready: false, samples: 0 }
   }
-  const tracker = new StabilityTracker(SETTLE_MS, 3)
+  const tracker = selectorStableTracker()
   let samples = 0
   let targetReady = false
   for (;;) {

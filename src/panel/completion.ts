@@ -11,8 +11,8 @@ import { recognizePage } from '../core/challenge.js'
 import { completionReached, isHeld, type CompletionObservation, type Handoff } from '../core/handoff.js'
 import { observePage } from '../fetch/capture.js'
 import { beforeDeadline } from '../fetch/deadline.js'
-import { sampleTarget, SETTLE_MS } from '../fetch/readiness.js'
-import { StabilityTracker } from '../core/wait-strategy.js'
+import { sampleTarget, selectorStableTracker } from '../fetch/readiness.js'
+import type { StabilityTracker } from '../core/wait-strategy.js'
 import type { CompletionHandoffs } from '../handoffs/service.js'
 import type { TabRecord } from '../tabs/types.js'
 
@@ -71,7 +71,7 @@ export class CompletionMonitor {
     const { handoffs, tab } = this.#deps
     let agreeing: string | undefined
     // The target's samples span the whole watch, so a slow page still shows it settled.
-    const target = new StabilityTracker(SETTLE_MS, 3)
+    const target = selectorStableTracker()
     await sleep(FIRST_LOOK_MS)
     while (!this.#disposed) {
       const h = handoffs.current(tab.id)
