@@ -11,7 +11,7 @@ import { NOT_A_ROBOT, VERIFY_STEP, WAITING, askingWords } from './gate-words.js'
 import { closedOverlays, dialogTexts, elements, footerBlocks, headerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 import { scriptChecks } from './script-checks.js'
-import { pathOf, samePage } from './page-url.js'
+import { pathOf, resolve } from './page-url.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -31,8 +31,10 @@ const USER_CONTENT = /\/(?:uploads?|media|user[-_]?content|files)\//i
 
 // A challenge widget, its frame or a captcha image: by id, class, frame source or image.
 // A vendor's own name for its CAPTCHA counts as the word (Alibaba's "nocaptcha", Tencent's
-// "tcaptcha", Yandex's "smartcaptcha").
-const WIDGET_NAME = /(?:^|[\s_-])(?:[a-z]{0,6}captcha|geetest|px-captcha|sec-cpt)(?:$|[\s_-])/i
+// "tcaptcha", Yandex's "smartcaptcha"); not any word that ends so (reCAPTCHA v3's "grecaptcha-badge"
+// rides on every page that loads it, ASP.NET's "pnlCaptcha" panel on a form's thank-you page:
+// fourteenth review).
+const WIDGET_NAME = /(?:^|[\s_-])(?:(?:re|h|fun|no|t|smart)?captcha|geetest|px-captcha|sec-cpt)(?:$|[\s_-])/i
 // Names a gym's entry turnstile or a fitness challenge's container carry too: a widget's only
 // beside a vendor's loader (twelfth review).
 const LOADED_WIDGET_NAME = /(?:^|[\s_-])(?:turnstile|challenge-(?:container|stage|form|body))(?:$|[\s_-])/i
@@ -59,10 +61,11 @@ export function gateShape (f: PageFacts): GateShape {
   // The page's visible fields, every one.
   const typed = fieldsOn(f)
   const loader = f.tags.some(tag => tag.name === 'script' && CAPTCHA_LOADER.test(tag.attrs.src ?? ''))
+  const drawsOnClick = f.tags.some(tag => tag.name === 'script' && CLICK_CAPTCHA_LOADER.test(tag.attrs.src ?? ''))
   // A CAPTCHA's image is one beside somewhere to answer it: a help page's screenshot named
   // "captcha-settings.png" has no form (twelfth review).
   const answerable = f.tags.some(tag => tag.name === 'form')
-  const widgetTag = (tag: Tag): boolean => isWidget(tag, loader) && (tag.name !== 'img' || answerable)
+  const widgetTag = (tag: Tag): boolean => (isWidget(tag, loader) && (tag.name !== 'img' || answerable)) || (drawsOnClick && opensCaptcha(tag))
   const widgets = f.tags.filter(widgetTag)
   const widget = widgets.length > 0 && !onlyWaitingFrames(f, widgets)
   // What the form holding the widget holds besides it, if a form does.
@@ -119,7 +122,10 @@ export function gateShape (f: PageFacts): GateShape {
   // It asks in so many words (not the bare word "captcha", not a cart's "continue shopping"): in
   // its title, a heading, a dialog, or the text of a short page or of a page's own part that is
   // short once the site's chrome is left out (Douban's check under its header).
-  const mainText = chrome.mainWords <= SHORT_NOTICE_MAX_WORDS ? withoutQuotes(textOf(chrome.main)) : ''
+  // The page's own part is read only at a challenge status (Douban's is 403): answered as content,
+  // a blog post's "verify you are human before commenting" above its comment box asks for nothing
+  // the reader came for (fourteenth review).
+  const mainText = f.challengeStatus && chrome.mainWords <= SHORT_NOTICE_MAX_WORDS ? withoutQuotes(textOf(chrome.main)) : ''
   const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(unquoted)) || dialogAsks(f.markup, VERIFY_STEP) ||
     VERIFY_STEP.test(mainText)
   // A short notice; or one that is short once the site's chrome around it is left out, that asks
@@ -127,7 +133,7 @@ export function gateShape (f: PageFacts): GateShape {
   // loader), not in the header or footer: a footer's "protected by reCAPTCHA" line or a help
   // page's screenshot named "captcha" makes no notice of a thank-you page (sixth review).
   const notice = f.short || (chrome.mainWords <= SHORT_NOTICE_MAX_WORDS && asksForStep &&
-    tagsOf(chrome.main).some(tag => isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? '') || opensCaptcha(tag))))
+    tagsOf(chrome.main).some(tag => (isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))) || (drawsOnClick && opensCaptcha(tag))))
   const article = f.tags.some(tag => tag.name === 'article')
   const nav = article || chrome.navigation
   const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
@@ -148,7 +154,12 @@ export function gateShape (f: PageFacts): GateShape {
   if (fields > 0) signals.push('shape: form fields')
   // Nothing to type on the page but a CAPTCHA's answer, beside the CAPTCHA: the page is there to be
   // solved, whatever it says around it (the Polish procurement site's "Validation request").
-  const solves = widget && typed === 0 && fields === 0 && f.tags.some(isCaptchaAnswer)
+  // The form that holds the answer has nothing else to fill in or choose (a court's cause-list
+  // search has a date and a list beside its CAPTCHA, a guestbook an editor), and the page says it
+  // wants a person's proof or names the validation in its title or a heading (fourteenth review).
+  const solves = widget && typed === 0 && fields === 0 && f.tags.some(isCaptchaAnswer) &&
+    formsHolding(f.markup, isCaptchaAnswer).every(tag => !isChoice(tag) && !isOtherEntry(tag)) &&
+    (VERIFY_STEP.test(unquoted) || VALIDATION_NAMED.test(`${f.title} ${headings}`))
   if (solves) signals.push("shape: its only field answers the CAPTCHA")
 
   const path = CHALLENGE_PATH.test(pathOf(f.url))
@@ -211,19 +222,30 @@ function without (markup: string, spans: Array<[number, number]>): string {
 }
 
 // A CAPTCHA vendor's script: reCAPTCHA's, hCaptcha's, Turnstile's, and those that draw their
-// puzzle only when a button asks for it (Tencent's TCaptcha.js, GeeTest's, Arkose's).
-const CAPTCHA_LOADER = /captcha|turnstile|geetest|arkoselabs|funcaptcha/i
-// The button that opens such a puzzle ("点击证明" on Douban's check, id tcaptcha_btn): with the
-// vendor's script on the page it is the widget, which is drawn only after the click. A button
-// that renews or reads out an image CAPTCHA on a sign-in form is a helper of a widget, not one;
-// a form's submit button bound to an invisible reCAPTCHA or hCaptcha (its class g-recaptcha, a
-// data-sitekey) shows nothing to solve.
+// puzzle only when a button asks for it (CLICK_CAPTCHA_LOADER).
+const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha/i
+const CAPTCHA_LOADER = new RegExp(`recaptcha|hcaptcha|turnstile|${CLICK_CAPTCHA_LOADER.source}`, 'i')
+// The button that opens such a puzzle ("点击证明" on Douban's check, id tcaptcha_btn, beside
+// Tencent's TCaptcha.js): the widget, drawn only after the click. Only beside those vendors: a
+// button named "recaptcha-download" beside reCAPTCHA's script, or one named for a site's own
+// CAPTCHA script, opens nothing to solve (fourteenth review). A button that renews or reads out an
+// image CAPTCHA is a helper of a widget, not one; a submit button bound to an invisible widget
+// (class g-recaptcha, a data-sitekey) shows nothing to solve.
 const CAPTCHA_OPENER = /captcha/i
-const CAPTCHA_HELPER = /refresh|reload|renew|change|new|audio|speak|play|sound|voice|clear|reset/i
+const CAPTCHA_HELPER = /refresh|reload|renew|change|(?:^|[\s_-])new(?:$|[\s_-])|audio|speak|play|sound|voice|clear|reset/i
 function opensCaptcha (tag: Tag): boolean {
   const name = `${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`
-  return (tag.name === 'button' || tag.attrs.role === 'button') && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name) &&
+  return (tag.name === 'button' || tag.attrs.role === 'button') && !looksHidden(tag) && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name) &&
     !VENDOR_CONTAINER.test(tag.attrs.class ?? '') && tag.attrs['data-sitekey'] === undefined
+}
+
+// Titles and headings that name a CAPTCHA's validation ("Validation request", "Security check").
+const VALIDATION_NAMED = /validat|verif|captcha|security|human/i
+// An entry beside a CAPTCHA's answer box that no field test counts: a date, a rich-text editor.
+function isOtherEntry (tag: Tag): boolean {
+  if (looksHidden(tag)) return false
+  if (tag.attrs.contenteditable !== undefined && tag.attrs.contenteditable !== 'false') return true
+  return tag.name === 'input' && !isCaptchaAnswer(tag) && !/^(?:hidden|submit|button|image|reset)$/i.test((tag.attrs.type ?? 'text').trim())
 }
 
 // A CAPTCHA vendor's container renders nothing without the vendor's loader; an invisible
@@ -232,7 +254,6 @@ const VENDOR_CONTAINER = /(?:^|\s)(?:g-recaptcha|h-captcha|cf-turnstile)(?:$|\s)
 const INVISIBLE_FRAME = /[?&]size=invisible|frame=checkbox-invisible/
 
 function isWidget (tag: Tag, loader: boolean): boolean {
-  if (loader && opensCaptcha(tag)) return !looksHidden(tag)
   if (looksHidden(tag) || ['button', 'input', 'a', 'script', 'link', 'meta', 'style', 'form'].includes(tag.name)) return false
   const src = tag.attrs.src ?? ''
   if (tag.name === 'iframe') return WIDGET_FRAME.test(src) && !INVISIBLE_FRAME.test(src)
@@ -285,9 +306,10 @@ function isCheckAsset (tag: Tag): boolean {
   return url !== undefined && !url.includes('/cdn-cgi/') && CHALLENGE_ASSET_DIR.test(url.replace(/[?#].*$/, ''))
 }
 
-// A refresh's target that is the page itself: none, or its own address.
+// A refresh's target that is the page itself: none, or its own address exactly (a CMS writes its
+// page's own address into an auto-refresh; another query is another page: fourteenth review).
 function reloadsItself (target: string, url: string): boolean {
-  return target === '' || samePage(target, url)
+  return target === '' || resolve(target, url) === url
 }
 
 // Exactly one thing to press: a verify / continue / submit button and nothing else to do.

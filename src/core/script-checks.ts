@@ -71,14 +71,24 @@ function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
 // origin) and sets a cookie and reloads by its answer: a parked domain's router, an ad network's
 // ad-block probe (batch 27: a lapsed proxy list's "Redirecting..." page). A check decides on its
 // own site, or through a vendor whose own markup names it.
+// Another site is another registered name: not the same site's www or its other scheme, not a
+// host the script builds from its own location (`https://${location.host}`), and not a namespace
+// it names to create an SVG element (fourteenth review).
 const REQUESTS = /\bXMLHttpRequest\b|\bfetch\s*\(/
-const ABSOLUTE = /["'`](https?:\/\/[^"'`\s/]+)/g
+const ABSOLUTE = /["'`](https?:\/\/[^"'`\s/$]+)(?=[/"'`])/g
+const NAMESPACE = /^https?:\/\/www\.w3\.org$/i
 
 function asksElsewhere (f: PageFacts): boolean {
   if (!REQUESTS.test(f.inlineScript)) return false
-  const own = originOf(f.url)
-  for (const match of f.inlineScript.matchAll(ABSOLUTE)) if (originOf(match[1]) !== own) return true
+  const own = siteOf(f.url)
+  for (const match of f.inlineScript.matchAll(ABSOLUTE)) if (!NAMESPACE.test(match[1]) && siteOf(match[1]) !== own) return true
   return false
+}
+
+// The last two labels of an address's host ("parklogic.com"): near enough to a registered name to
+// tell a router on another site from the page's own.
+function siteOf (url: string): string {
+  try { return new URL(url).hostname.split('.').slice(-2).join('.') } catch { return '' }
 }
 
 // A quiet page, not an app, with nothing to press or follow: all it does is run its script.
@@ -98,24 +108,38 @@ function marksItself (f: PageFacts, links: number, controls: number): boolean {
 
 const GOES_TO = /\blocation(?:\.href)?\s*=\s*(["'])([^"'\n]{1,2000})\1|\blocation\.(?:replace|assign)\s*\(\s*(["'])([^"'\n]{1,2000})\3\s*\)/g
 
-// Without a cookie beside it, the mark is a token (a signed value, a hash), not a locale or a page
-// number an ordinary site adds ("?lang=en").
+// The mark is a value a check made: with a cookie beside it, 8 characters or more (not a "?c=1"
+// cookie test, not a locale); without one, a token of 16 or more (a signed value, a hash).
 const MARK_MIN_CHARS = 16
+const MARK_WITH_COOKIE_MIN_CHARS = 8
+// Where the script goes only on a branch (an if or else) or after a wait a person sees (a
+// flight search's "Loading..." that moves on in 3 s, an OAuth callback's error branch), it is no
+// check's return: the host follows a page that moves on at once (fourteenth review).
+const ON_A_BRANCH = /\b(?:if\s*\([^;{}]*\)|else)\s*\{?\s*(?:(?:window|document|self|top)\.)?$/
+const IN_A_TIMER = /setTimeout\s*\([^;]*$/
+const TIMER_DELAY = /^[^]*?\}\s*,\s*(\d+)\s*\)/
+const SEEN_DELAY_MS = 1000
 
-function marksOwnAddress (f: PageFacts, minChars = 1): boolean {
-  for (const match of f.inlineScript.matchAll(GOES_TO)) {
+function marksOwnAddress (f: PageFacts, minChars = MARK_WITH_COOKIE_MIN_CHARS): boolean {
+  const script = f.inlineScript
+  for (const match of script.matchAll(GOES_TO)) {
+    const before = script.slice(Math.max(0, match.index - 300), match.index)
+    if (ON_A_BRANCH.test(before)) continue
+    const delay = IN_A_TIMER.test(before) ? TIMER_DELAY.exec(script.slice(match.index + match[0].length, match.index + match[0].length + 200)) : null
+    if (delay !== null && Number(delay[1]) >= SEEN_DELAY_MS) continue
     const target = resolve(match[2] ?? match[4], f.url)
-    if (samePage(target, f.url) && addsToQuery(target, f.url, minChars)) return true
+    if (samePage(target, f.url) && marksQuery(target, f.url, minChars)) return true
   }
   return false
 }
 
-// The target's query holds a parameter the page's own address does not, its value at least
-// `minChars` long.
-function addsToQuery (target: string, url: string, minChars: number): boolean {
+// The target's query holds a value the page's own address does not (a new parameter, or a new
+// value for one it has: a fetch that followed the check once ends on an address that carries the
+// old mark), at least `minChars` long.
+function marksQuery (target: string, url: string, minChars: number): boolean {
   try {
     const own = new URL(url).searchParams
-    return [...new URL(target).searchParams].some(([key, value]) => !own.has(key) && value.length >= minChars)
+    return [...new URL(target).searchParams].some(([key, value]) => own.get(key) !== value && value.length >= minChars)
   } catch { return false }
 }
 

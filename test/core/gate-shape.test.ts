@@ -1078,7 +1078,10 @@ t.test("a site's own check in its own layout, a CAPTCHA-only form, and scripts t
   const token = "<html><head><title>Loading...</title></head><body><script>window.location.replace('https://stocks.example/v/nike?ch=1&js=eyJhbGciOi.eyJhdWQi.SHXEAH&sid=caca');</script></body></html>"
   t.equal(recognizePage(observe(token, 200, 'https://stocks.example/v/nike')).page_kind, 'challenge', 'comes back to itself with a signed token')
   t.not(recognizePage(observe(token, 200, 'https://stocks.example/v/adidas')).page_kind, 'challenge', 'a quiet page that sends the browser elsewhere is a redirect')
-  t.not(recognizePage(observe(token, 200, 'https://stocks.example/v/nike?ch=1&js=old&sid=caca')).page_kind, 'challenge', 'the same address and query is no mark')
+  // A fetch that followed the check once ends on an address that carries the old mark: a new
+  // value is a mark too (fourteenth review). The very same address is none.
+  t.equal(recognizePage(observe(token, 200, 'https://stocks.example/v/nike?ch=1&js=old&sid=caca')).page_kind, 'challenge', 'a new value for the mark it carries')
+  t.not(recognizePage(observe(token, 200, 'https://stocks.example/v/nike?ch=1&js=eyJhbGciOi.eyJhdWQi.SHXEAH&sid=caca')).page_kind, 'challenge', 'the same address and query is no mark')
   const locale = "<html><head><title>Loading...</title></head><body><script>window.location.replace('/v/nike?lang=en-GB&currency=GBP');</script></body></html>"
   t.not(recognizePage(observe(locale, 200, 'https://stocks.example/v/nike')).page_kind, 'challenge', 'a locale added to its own address is no mark')
   const app = '<html><head><title>Loading...</title><script src="/static/app.8f2a.js"></script></head><body><div id="root"></div>' +
@@ -1086,7 +1089,8 @@ t.test("a site's own check in its own layout, a CAPTCHA-only form, and scripts t
   t.not(recognizePage(observe(app, 200, 'https://stocks.example/v/nike')).page_kind, 'challenge', "an app's shell adding a language to its address")
   // A refresh to the page's own address is a refresh, as one without an address is.
   const waitingRoom = (refresh: string): string => page("<h1>You're in the queue</h1><p>Your place in line: <strong>1,482</strong>.</p>", `<title>Queue</title><meta http-equiv="refresh" content="${refresh}">`)
-  t.equal(recognizePage(observe(waitingRoom('30; url=https://shop.example/drop?id=7'), 200, 'https://shop.example/drop')).page_kind, 'challenge', 'a refresh to its own address')
+  t.equal(recognizePage(observe(waitingRoom('30; url=https://shop.example/drop?id=7'), 200, 'https://shop.example/drop?id=7')).page_kind, 'challenge', 'a refresh to its own address')
+  t.not(recognizePage(observe(waitingRoom('30; url=https://shop.example/drop?id=8'), 200, 'https://shop.example/drop?id=7')).page_kind, 'challenge', 'another query is another page (fourteenth review)')
   t.not(recognizePage(observe(waitingRoom('30; url=https://shop.example/home'), 200, 'https://shop.example/drop')).page_kind, 'challenge', 'a refresh to another page is a redirect')
 })
 
@@ -1106,4 +1110,25 @@ t.test("a vendor's own name for its CAPTCHA is a widget's, and a parked domain's
   t.not(recognizePage(observe(router, 200, 'https://lapsed.example/SOCKS5')).page_kind, 'challenge', "a router on another site decides: no cookie check")
   const check = '<html><head><title>Redirecting...</title></head><body><script>fetch("/cdn/probe").then(function(){document.cookie="m6RW=1;max-age=5";location.reload()})</script></body></html>'
   t.equal(recognizePage(observe(check, 200, 'https://lapsed.example/SOCKS5')).page_kind, 'challenge', 'the same on its own site is a cookie check')
+})
+
+t.test('ordinary pages the fourteenth review built against the newest rules are not gates', async t => {
+  const recaptcha = '<script src="https://www.google.com/recaptcha/api.js?render=6LcX"></script>'
+  const pages: Array<[string, number, string, string]> = [
+    [page('<h1>Thank you!</h1><p>Your order has been placed.</p><div class="grecaptcha-badge" data-style="bottomright"></div>', `<title>Thank you</title>${recaptcha}`), 200, 'https://shop.example/thank-you', "reCAPTCHA v3's badge on a thank-you page"],
+    [page('<h1>Message sent</h1><p>We will answer within a day.</p><div id="pnlCaptcha"></div>', '<title>Contact</title>'), 200, 'https://shop.example/contact', "an ASP.NET form's empty CAPTCHA panel"],
+    [page('<h1>ubuntu-24.04-desktop-amd64.iso</h1><p>Size: 5.7 GB.</p><button id="recaptcha-download" class="btn btn-primary">Download</button>', '<title>Download ubuntu</title><script src="https://www.google.com/recaptcha/api.js"></script>'), 200, 'https://files.example/d/abc', 'a download button bound to an invisible reCAPTCHA'],
+    [page('<h2>Cause List</h2>' + PROSE.slice(0, 500) + '</p><form method="post" action="/causelist"><select name="bench"><option>Jaipur</option></select><input type="date" name="listdate">' +
+      '<img id="captchaImage" src="/causelist/captcha.php" alt="captcha"><input type="text" name="captcha"><button type="submit">Show list</button></form>', '<title>Cause List – High Court</title>'), 200, 'https://hc.example/causelist', 'a search with a list and a date beside its CAPTCHA'],
+    [page('<div class="site-header">' + Array.from({ length: 25 }, (_, i) => `<a href="/p${i}">Our seasonal dishes, part ${i}</a>`).join(' ') + '</div><div class="post"><h1>Our spring menu</h1><p>Fresh peas and wild garlic from Tuesday.</p></div>' +
+      '<div class="comments"><h3>Comments</h3><p>To keep spam out, please verify you are human before commenting.</p><div class="g-recaptcha" data-sitekey="6Lc"></div><button id="show-comment-form">Write a comment</button></div>',
+    "<title>Our spring menu – Luigi's blog</title><script src=\"https://www.google.com/recaptcha/api.js\"></script>"), 200, 'https://luigis.example/blog/spring-menu', "a blog post's comment box under a header of divs"],
+    ['<html><head><title>Searching flights…</title></head><body><p>Loading...</p><script>setTimeout(function(){ location.href = "/flights/LHR-JFK?sid=7c9e6679742540de944be07fc1f2d180"; }, 3000)</script></body></html>', 200, 'https://travel.example/flights/LHR-JFK', 'a search that moves on after a wait a person sees'],
+    ['<html><head><title>Signing you in</title></head><body><script>if(!location.hash){window.location.replace("/auth/callback?error=missing_fragment_token")}</script></body></html>', 200, 'https://app.example/auth/callback', "an OAuth callback's error branch"],
+    ['<html><head><title></title></head><body><script>document.cookie="cookietest=1"; location.href="/login?c=1"</script></body></html>', 200, 'https://app.example/login', 'a cookie-support test']
+  ]
+  for (const [html, status, url, name] of pages) t.not(recognizePage(observe(html, status, url)).page_kind, 'challenge', name)
+  // A cookie check that names the SVG namespace, or builds its address from its own host, still asks no other site.
+  const svg = '<html><head><title></title></head><body><script>const e=document.createElementNS("http://www.w3.org/2000/svg","svg");fetch(`https://${location.host}/probe`).then(function(){document.cookie="fp=" + e.tagName;location.reload()})</script></body></html>'
+  t.equal(recognizePage(observe(svg, 200, 'https://shop.example/item')).page_kind, 'challenge', "a cookie check's own namespace and host")
 })
