@@ -222,8 +222,9 @@ function without (markup: string, spans: Array<[number, number]>): string {
 }
 
 // A CAPTCHA vendor's script: reCAPTCHA's, hCaptcha's, Turnstile's, and those that draw their
-// puzzle only when a button asks for it (CLICK_CAPTCHA_LOADER).
-const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha/i
+// puzzle only when a button asks for it (CLICK_CAPTCHA_LOADER: Tencent's, GeeTest's, Arkose's,
+// NetEase Yidun's, Alibaba's AWSC).
+const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha|yidun|cstaticdun|\/awsc\//i
 const CAPTCHA_LOADER = new RegExp(`recaptcha|hcaptcha|turnstile|${CLICK_CAPTCHA_LOADER.source}`, 'i')
 // The button that opens such a puzzle ("点击证明" on Douban's check, id tcaptcha_btn, beside
 // Tencent's TCaptcha.js): the widget, drawn only after the click. Only beside those vendors: a
@@ -232,10 +233,12 @@ const CAPTCHA_LOADER = new RegExp(`recaptcha|hcaptcha|turnstile|${CLICK_CAPTCHA_
 // image CAPTCHA is a helper of a widget, not one; a submit button bound to an invisible widget
 // (class g-recaptcha, a data-sitekey) shows nothing to solve.
 const CAPTCHA_OPENER = /captcha/i
+// A button, or a link or a box the vendor's script binds the click to (<a id="TencentCaptcha">).
+const OPENER_TAGS: ReadonlySet<string> = new Set(['button', 'a', 'div', 'span'])
 const CAPTCHA_HELPER = /refresh|reload|renew|change|(?:^|[\s_-])new(?:$|[\s_-])|audio|speak|play|sound|voice|clear|reset/i
 function opensCaptcha (tag: Tag): boolean {
   const name = `${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`
-  return (tag.name === 'button' || tag.attrs.role === 'button') && !looksHidden(tag) && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name) &&
+  return (OPENER_TAGS.has(tag.name) || tag.attrs.role === 'button') && !looksHidden(tag) && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name) &&
     !VENDOR_CONTAINER.test(tag.attrs.class ?? '') && tag.attrs['data-sitekey'] === undefined
 }
 

@@ -111,10 +111,11 @@ export function footerBlocks (markup: string): Array<[number, number]> {
 }
 
 // A site's header or navigation built of other elements: the landmark role banner, or an element
-// whose class or id is one ("header", "site-header", "global-nav", "navbar", "masthead"; Douban's
+// whose class or id is one ("header", "site-header", "l-header", "global-nav", "topnav", "top-bar",
+// Korean sites' "gnb", "navbar", "masthead"; Douban's
 // check sits under its "global-nav" and "nav" divs). Never the page's body, its main part, a form
 // or a control. What is left of a page without it and its footer is the page's own part.
-const HEADER_TAG = /<(?!(?:html|body|main|form|input|label|button|select|textarea|a|iframe|img|script|style|link|meta)(?![\w:-]))([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?(?:\srole\s*=\s*["']?banner\b|\s(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:site|page|global|main|top|primary)[-_])?(?:header|nav|navbar|navigation|topbar|masthead)(?=["'\s>])))[^<>]{0,4000}>/gi
+const HEADER_TAG = /<(?!(?:html|body|main|form|input|label|button|select|textarea|a|iframe|img|script|style|link|meta)(?![\w:-]))([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?(?:\srole\s*=\s*["']?banner\b|\s(?:class|id)\s*=\s*(?:"(?:[^"<>]{0,300}?\s)?|'(?:[^'<>]{0,300}?\s)?)?(?:(?:l|site|page|global|main|top|primary)[-_])?(?:header|nav|navbar|navigation|topnav|top[-_]?bar|gnb|masthead)(?=["'\s>])))[^<>]{0,4000}>/gi
 
 export function headerBlocks (markup: string): Array<[number, number]> {
   return blocksOpenedBy(markup, HEADER_TAG)

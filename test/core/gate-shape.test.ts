@@ -1132,3 +1132,15 @@ t.test('ordinary pages the fourteenth review built against the newest rules are 
   const svg = '<html><head><title></title></head><body><script>const e=document.createElementNS("http://www.w3.org/2000/svg","svg");fetch(`https://${location.host}/probe`).then(function(){document.cookie="fp=" + e.tagName;location.reload()})</script></body></html>'
   t.equal(recognizePage(observe(svg, 200, 'https://shop.example/item')).page_kind, 'challenge', "a cookie check's own namespace and host")
 })
+
+t.test("a site's own check under a header named otherwise, opened by a link, or with NetEase's CAPTCHA (fourteenth review)", async t => {
+  const check = (header: string, opener: string, loader: string): string => page(
+    `<div class="${header}">` + Array.from({ length: 14 }, (_, i) => `<a href="/s${i}">Section number ${i} of the site</a>`).join(' ') + '</div>' +
+    `<div id="content"><p>Your visits look like a robot program's. To protect our users, please prove you are human:</p>${opener}</div>` +
+    '<div class="footer"><a href="/about">About</a> © 2025</div>', `<title>Forbidden</title><script src="${loader}"></script>`)
+  const tencent = 'https://turing.captcha.qcloud.com/TCaptcha.js'
+  t.equal(recognizePage(observe(check('gnb', '<button id="tcaptcha_btn" type="button">Prove it</button>', tencent), 403)).page_kind, 'challenge', "a Korean site's gnb header")
+  t.equal(recognizePage(observe(check('topnav', '<a id="TencentCaptcha" href="#">Prove it</a>', tencent), 403)).page_kind, 'challenge', 'an opener that is a link')
+  t.equal(recognizePage(observe(check('l-header', '<button class="btn-captcha">Prove it</button>', 'https://cstaticdun.126.net/load.min.js'), 403)).page_kind, 'challenge', "NetEase Yidun's CAPTCHA")
+  t.not(recognizePage(observe(check('gnb', '<a class="captcha-help" href="/help/captcha">What is this?</a>', 'https://www.google.com/recaptcha/api.js'), 200)).page_kind, 'challenge', "a help link named for reCAPTCHA at 200 opens nothing")
+})
