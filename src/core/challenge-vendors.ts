@@ -53,7 +53,9 @@ const VENDORS: readonly Vendor[] = [
   // pictures from errors.aliyun.com.
   { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|\/sd\/ncpc\/|alisec\.alicdn\.com|sufei-punish|errors\.aliyun\.com/, code: /\/_____tmd_____\// },
   // Google's JavaScript check sends browsers without JavaScript to this retry address.
-  { provider: 'google', markup: /\/httpservice\/retry\/enablejs/ },
+  // Google's Project Shield (its logo and "Learn about Project Shield" link) fronts news and
+  // rights sites with a cookie check of its own.
+  { provider: 'google', markup: /\/httpservice\/retry\/enablejs|ddos-shield\.appspot\.com|\/\/g\.co\/shield/ },
   { provider: 'shieldsquare', markup: /perfdrive\.com|shieldsquare|ssjsconnectorobj/, code: /ssjsconnectorobj/, brand: /^(?:shieldsquare|radware)$/ },
   { provider: 'arkose', markup: /funcaptcha|arkoselabs/ },
   { provider: 'geetest', markup: /geetest/ },

@@ -4,11 +4,11 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, isCaptchaAnswer, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, hiddenByClass, isCaptchaAnswer, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, WAITING, askingWords } from './gate-words.js'
-import { closedOverlays, dialogTexts, elements, footerBlocks, headerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
+import { classHiddenBlocks, closedOverlays, dialogTexts, elements, footerBlocks, headerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 import { scriptChecks } from './script-checks.js'
 import { pathOf, resolve } from './page-url.js'
@@ -65,13 +65,16 @@ export function gateShape (f: PageFacts): GateShape {
   // A CAPTCHA's image is one beside somewhere to answer it: a help page's screenshot named
   // "captcha-settings.png" has no form (twelfth review).
   const answerable = f.tags.some(tag => tag.name === 'form')
-  const widgetTag = (tag: Tag): boolean => (isWidget(tag, loader) && (tag.name !== 'img' || answerable)) || (drawsOnClick && opensCaptcha(tag))
+  const headings = headingText(f.markup)
+  // The title or a heading asks for the step in so many words ("访问验证", "Verify you are human").
+  const titleAsks = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings)
+  const widgetTag = (tag: Tag): boolean => (isWidget(tag, loader) && (tag.name !== 'img' || answerable)) || (drawsOnClick && opensCaptcha(tag)) ||
+    (titleAsks && loader && namedForCaptcha(tag))
   const widgets = f.tags.filter(widgetTag)
   const widget = widgets.length > 0 && !onlyWaitingFrames(f, widgets)
   // What the form holding the widget holds besides it, if a form does.
   const widgetForm = widget ? formsHolding(f.markup, widgetTag) : []
   if (widget) signals.push('shape: verification widget')
-  const headings = headingText(f.markup)
   // A vendor's template is read on a page of any length: its wording is its own.
   // Nothing to read beyond the title and a caption ("验证中..." over "请稍候...", a title that asks
   // over a trace id): a step's own page, whatever its words.
@@ -106,12 +109,13 @@ export function gateShape (f: PageFacts): GateShape {
   if (checkApp) signals.push('shape: served from a challenge path')
   const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
   // Checks whose page only runs a script (script-checks.ts).
-  const { first, cookie, submits, work, marks } = scriptChecks(f, links, typed)
+  const { first, cookie, submits, work, marks, decrypts } = scriptChecks(f, links, typed)
   if (first) signals.push('shape: runs a script first')
   if (cookie) signals.push('shape: sets a cookie and reloads')
   if (submits) signals.push('shape: its script submits its form to the same site')
   if (work) signals.push('shape: its script works out a proof of work')
   if (marks) signals.push('shape: its script sends it back to its own address with a mark')
+  if (decrypts) signals.push('shape: its script decrypts its cookie and moves on')
   // A refusal that names the security layer which made it ("blocked by our security system") and
   // why (bots, suspicious traffic), answered with a refusal status: the block of a bot check,
   // whatever else the notice explains.
@@ -126,14 +130,15 @@ export function gateShape (f: PageFacts): GateShape {
   // a blog post's "verify you are human before commenting" above its comment box asks for nothing
   // the reader came for (fourteenth review).
   const mainText = f.challengeStatus && chrome.mainWords <= SHORT_NOTICE_MAX_WORDS ? withoutQuotes(textOf(chrome.main)) : ''
-  const asksForStep = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings) || (f.short && VERIFY_STEP.test(unquoted)) || dialogAsks(f.markup, VERIFY_STEP) ||
+  const asksForStep = titleAsks || (f.short && VERIFY_STEP.test(unquoted)) || dialogAsks(f.markup, VERIFY_STEP) ||
     VERIFY_STEP.test(mainText)
   // A short notice; or one that is short once the site's chrome around it is left out, that asks
   // in so many words and holds a vendor's widget itself (its frame, or its container with the
   // loader), not in the header or footer: a footer's "protected by reCAPTCHA" line or a help
   // page's screenshot named "captcha" makes no notice of a thank-you page (sixth review).
   const notice = f.short || (chrome.mainWords <= SHORT_NOTICE_MAX_WORDS && asksForStep &&
-    tagsOf(chrome.main).some(tag => (isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))) || (drawsOnClick && opensCaptcha(tag))))
+    tagsOf(chrome.main).some(tag => (isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))) || (drawsOnClick && opensCaptcha(tag)) ||
+      (titleAsks && loader && namedForCaptcha(tag))))
   const article = f.tags.some(tag => tag.name === 'article')
   const nav = article || chrome.navigation
   const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
@@ -179,7 +184,7 @@ export function gateShape (f: PageFacts): GateShape {
   // says it is at work ("this may take a few seconds"). A help page
   // about "not a robot", a "human verification failed" notice, an account's "suspicious access"
   // warning say it in a few lines too (twelfth review).
-  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || marks || refusedAsBot)
+  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || marks || decrypts || refusedAsBot)
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
@@ -208,8 +213,11 @@ function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, foot
   // look shorter than it is).
   const main = without(outside, outermost([...head, ...['header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...headerBlocks(outside), ...sides]))
   // The words of all but its head, sidebars, cookie banners and footers: a header can hold an
-  // article's hero.
-  const ownWords = countWords(textOf(without(outside, outermost([...head, ...sides]))))
+  // article's hero, unless it is the site's navigation.
+  // A header dense with links is the site's navigation, not a hero (Anjuke's city lists).
+  const navHeaders = [...elements(outside, 'header', false), ...headerBlocks(outside)]
+    .filter(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > GATE_MAX_LINKS)
+  const ownWords = countWords(textOf(without(outside, outermost([...head, ...sides, ...navHeaders]))))
   return { footerLinks, footerWords, navigation, main, mainWords: countWords(textOf(main)), ownWords }
 }
 
@@ -225,7 +233,9 @@ function without (markup: string, spans: Array<[number, number]>): string {
 // puzzle only when a button asks for it (CLICK_CAPTCHA_LOADER: Tencent's, GeeTest's, Arkose's,
 // NetEase Yidun's, Alibaba's AWSC).
 const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha|yidun|cstaticdun|\/awsc\//i
-const CAPTCHA_LOADER = new RegExp(`recaptcha|hcaptcha|turnstile|${CLICK_CAPTCHA_LOADER.source}`, 'i')
+// A script file named for a CAPTCHA ("isd_captcha_v2021.js", "captcha.js") is a site's own or a
+// regional vendor's (58.com's ISD CAPTCHA on Anjuke's check).
+const CAPTCHA_LOADER = new RegExp(`recaptcha|hcaptcha|turnstile|${CLICK_CAPTCHA_LOADER.source}|captcha[\\w.-]*\\.js(?:$|[?#])`, 'i')
 // The button that opens such a puzzle ("点击证明" on Douban's check, id tcaptcha_btn, beside
 // Tencent's TCaptcha.js): the widget, drawn only after the click. Only beside those vendors: a
 // button named "recaptcha-download" beside reCAPTCHA's script, or one named for a site's own
@@ -240,6 +250,16 @@ function opensCaptcha (tag: Tag): boolean {
   const name = `${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`
   return (OPENER_TAGS.has(tag.name) || tag.attrs.role === 'button') && !looksHidden(tag) && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name) &&
     !VENDOR_CONTAINER.test(tag.attrs.class ?? '') && tag.attrs['data-sitekey'] === undefined
+}
+
+// A container named for a CAPTCHA in any way ("ISDCaptcha", "captchaBox"), beside a CAPTCHA's
+// script, on a page whose title or a heading asks for the step in so many words: the widget its
+// script draws into. Without the request, such a name is an empty panel a form keeps for later
+// ("pnlCaptcha" on a thank-you page: fourteenth review).
+const CONTAINER_TAGS: ReadonlySet<string> = new Set(['div', 'span', 'section'])
+function namedForCaptcha (tag: Tag): boolean {
+  const name = `${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`
+  return CONTAINER_TAGS.has(tag.name) && !looksHidden(tag) && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name)
 }
 
 // Titles and headings that name a CAPTCHA's validation ("Validation request", "Security check").
@@ -319,7 +339,14 @@ function reloadsItself (target: string, url: string): boolean {
 /** The page says nothing beyond its title but a caption or a word or three (an id, a trace). */
 const QUIET_CAPTION_MAX_WORDS = 8
 function quietPage (f: PageFacts): boolean {
-  const rest = (f.title === '' ? f.text : f.text.split(f.title).join(' ')).trim()
+  // Or so says its markup, once what its classes hide is left out (Baidu's check keeps a timeout
+  // notice in blocks of class "hide" for when its script fails): the markup holds at least what a
+  // browser shows, so a quiet markup is a quiet page. Read only on a short page.
+  return saysLittle(f.title, f.text) || (f.short && saysLittle(f.title.toLowerCase(), textOf(without(f.shown, classHiddenBlocks(f.shown, hiddenByClass)))))
+}
+
+function saysLittle (title: string, text: string): boolean {
+  const rest = (title === '' ? text : text.split(title).join(' ')).trim()
   const words = countWords(rest)
   // A caption and little more: a sign-in's "One moment – we sent a notification to your phone"
   // starts with a caption too (thirteenth review).

@@ -121,6 +121,15 @@ export function headerBlocks (markup: string): Array<[number, number]> {
   return blocksOpenedBy(markup, HEADER_TAG)
 }
 
+// Elements whose class `hides` says a stylesheet hides ("hide", "d-none"), read to their own
+// closing tags: the markup cannot say what a stylesheet does, but these names say it.
+const CLASSED_TAG = /<([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?\sclass\s*=)[^<>]{0,4000}>/gi
+const CLASS_VALUE = /\sclass\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>]+))/i
+
+export function classHiddenBlocks (markup: string, hides: (cls: string) => boolean): Array<[number, number]> {
+  return blocksOpenedBy(markup, CLASSED_TAG, tag => { const m = CLASS_VALUE.exec(tag); return hides(m?.[1] ?? m?.[2] ?? m?.[3] ?? '') })
+}
+
 // Side chrome built of other elements: a landmark role for navigation or an aside; an element
 // whose class or id is a sidebar ("sidebar", "left-sidebar", "side-bar"); or a cookie or consent
 // banner, named for both ("js-consent-banner", "onetrust-consent-sdk", "cookie-notice",

@@ -279,12 +279,12 @@ export function looksHidden (tag: Tag): boolean {
     style.includes('display:none') || style.includes('visibility:hidden') || hiddenByClass(tag.attrs.class ?? '')
 }
 
-// The class names the common stylesheets hide with ("hidden", Bootstrap's "d-none"), unless a
+// The class names the common stylesheets hide with ("hidden", "hide", Bootstrap's "d-none"), unless a
 // screen-size class shows the element again ("hidden md:block", "d-none d-md-flex"): VK's check
 // keeps its close button so until it is needed.
-const HIDING_CLASS = /(?:^|\s)(?:hidden|d-none|is-hidden)(?:\s|$)/i
+const HIDING_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden)(?:\s|$)/i
 const SHOWN_AT_SIZE = /(?:^|\s)(?:[a-z0-9]+:(?!hidden)[a-z-]+|d-[a-z]{2,3}-(?!none)[a-z-]+)(?:\s|$)/i
-function hiddenByClass (cls: string): boolean {
+export function hiddenByClass (cls: string): boolean {
   return HIDING_CLASS.test(cls) && !SHOWN_AT_SIZE.test(cls)
 }
 

@@ -16,12 +16,14 @@ export interface ScriptChecks {
   work: boolean
   /** Its script sends it back to its own address with a mark added (marksItself). */
   marks: boolean
+  /** Its script decrypts its cookie and moves on (decryptsCookie). */
+  decrypts: boolean
 }
 
 /** The checks on a page with `links` links and `fields` visible fields a person types into. */
 export function scriptChecks (f: PageFacts, links: number, fields: number): ScriptChecks {
   const controls = visibleControls(f)
-  return { first: scriptFirst(f, links, controls, fields), cookie: cookieCheck(f, links, controls), submits: submitsItself(f, links, fields), work: provesWork(f, links), marks: marksItself(f, links, controls) }
+  return { first: scriptFirst(f, links, controls, fields), cookie: cookieCheck(f, links, controls), submits: submitsItself(f, links, fields), work: provesWork(f, links), marks: marksItself(f, links, controls), decrypts: decryptsCookie(f, links, controls) }
 }
 
 // A page that is only there to run a script before anything is shown. Either a notice that has
@@ -89,6 +91,19 @@ function asksElsewhere (f: PageFacts): boolean {
 // tell a router on another site from the page's own.
 function siteOf (url: string): string {
   try { return new URL(url).hostname.split('.').slice(-2).join('.') } catch { return '' }
+}
+
+// A short page with nothing to press and a link or two at most (the protection's "learn about")
+// whose script decrypts a value into a cookie and moves on: the cookie check of nginx's
+// testcookie module, with slowAES (free hosts' "This site requires Javascript", Google's Project
+// Shield "You will be connected to … in just a moment"). Nothing but a check decrypts a cookie
+// before it lets the browser on; the host follows the move at once, so a fetch ends here only
+// when the cookie did not pass.
+const DECRYPTS = /\bslowAES\.decrypt\s*\(|\bCryptoJS\.AES\.decrypt\s*\(/
+
+function decryptsCookie (f: PageFacts, links: number, controls: number): boolean {
+  return (f.blank || f.short) && !(f.appMarkup && loadsCode(f)) && links <= 2 && controls === 0 &&
+    DECRYPTS.test(f.inlineScript) && SETS_COOKIE.test(f.inlineScript) && (NAVIGATES.test(f.inlineScript) || RELOADS.test(f.inlineScript))
 }
 
 // A quiet page, not an app, with nothing to press or follow: all it does is run its script.

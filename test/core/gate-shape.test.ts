@@ -1144,3 +1144,33 @@ t.test("a site's own check under a header named otherwise, opened by a link, or 
   t.equal(recognizePage(observe(check('l-header', '<button class="btn-captcha">Prove it</button>', 'https://cstaticdun.126.net/load.min.js'), 403)).page_kind, 'challenge', "NetEase Yidun's CAPTCHA")
   t.not(recognizePage(observe(check('gnb', '<a class="captcha-help" href="/help/captcha">What is this?</a>', 'https://www.google.com/recaptcha/api.js'), 200)).page_kind, 'challenge', "a help link named for reCAPTCHA at 200 opens nothing")
 })
+
+t.test("a site's own CAPTCHA in its full layout, and a cookie its script decrypts (batch 28)", async t => {
+  // Anjuke's check: a header dense with city links, the title asking, 58.com's own CAPTCHA drawn
+  // into a container named for it by a script named for it, answered 200.
+  const cities = '<div id="header">' + Array.from({ length: 60 }, (_, i) => `<a href="/city${i}">City number ${i} listings</a>`).join(' ') + '</div>'
+  const own = (title: string, box: string, script: string): string => page(cities + `<div id="content"><p>系统检测到您正在使用网页抓取工具访问安居客网站，请卸载删除后访问。</p><form id="captchaForm" method="post" action="#">${box}</form></div>` +
+    '<div id="footer"><a href="/about">About</a> © 2024</div>', `<title>${title}</title><script src="//cdn.example.cn/resource/captcha/js/isd_captcha_v20210125.js"></script>${script}`)
+  t.equal(recognizePage(observe(own('访问验证-安居客', '<div id="ISDCaptcha"></div>', ''))).page_kind, 'challenge', "a container named for the site's own CAPTCHA, its title asking")
+  t.not(recognizePage(observe(own('二手房-安居客', '<div id="ISDCaptcha"></div>', ''))).page_kind, 'challenge', 'the same container where nothing asks is a form kept for later')
+  t.not(recognizePage(observe(own('访问验证-安居客', '<div id="ISDbox"></div>', ''))).page_kind, 'challenge', 'no container named for a CAPTCHA: nothing drawn to solve')
+
+  // nginx's testcookie module: a blank page on a free host, and Google's Project Shield.
+  const aes = 'function toNumbers(d){var e=[];d.replace(/(..)/g,function(d){e.push(parseInt(d,16))});return e}var a=toNumbers("ca93"),b=toNumbers("7f42"),c=toNumbers("9bb0");'
+  const freeHost = `<html><body><script src="/aes.js"></script><script>${aes}document.cookie="__test="+toHex(slowAES.decrypt(c,2,a,b))+"; path=/"; location.href="http://site.example/?i=1";</script>` +
+    '<noscript>This site requires Javascript to work, please enable Javascript in your browser</noscript></body></html>'
+  t.equal(recognizePage(observe(freeHost, 200, 'http://site.example/')).page_kind, 'challenge', "a free host's testcookie check")
+  const shield = '<html><body><div><img src="https://storage.googleapis.com/ddos-shield.appspot.com/shield-logo.svg" alt="Project Shield Logo"><p>You will be connected to <b>news.example</b> in just a moment...</p>' +
+    `<p><a href="https://g.co/shield">Learn about Project Shield</a></p></div><script>${aes}document.cookie="STC="+toHex(slowAES.decrypt(c,2,a,b))+"; path=/";location.href="https://news.example/a?sckattempt=1";</script></body></html>`
+  t.equal(provider(shield), 'google', "Project Shield's check is Google's")
+  const consent = '<html><body><p>Saving your choice…</p><script>document.cookie="consent=all; path=/"; location.href="/";</script></body></html>'
+  t.not(recognizePage(observe(consent, 200, 'https://news.example/consent')).page_kind, 'challenge', 'a cookie set and a move on, with nothing decrypted, is a consent step')
+})
+
+t.test('what a page keeps in blocks its classes hide is not what it says (batch 27 and 28: Baidu\'s check)', async t => {
+  const baidu = (cls: string): string => page(`<div class="${cls}"><div class="timeout-title">网络不给力，请稍后重试</div><button type="button" class="timeout-button">返回首页</button></div>` +
+    `<div class="timeout-feedback ${cls}"><p>问题反馈</p></div><script src="https://wappass.example.com/static/machine/js/api/mkd.js"></script>`, '<title>百度安全验证</title>')
+  t.equal(recognizePage(observe(baidu('timeout hide'))).page_kind, 'challenge', 'a title that asks over nothing but hidden blocks')
+  t.not(recognizePage(observe(baidu('timeout'))).page_kind, 'challenge', 'the same notice on show is a page that says something')
+  t.not(recognizePage(observe(baidu('timeout hidden md:block'))).page_kind, 'challenge', 'a class that shows it again at a screen size does not hide it')
+})
