@@ -53,9 +53,10 @@ const VENDORS: readonly Vendor[] = [
   // pictures from errors.aliyun.com.
   { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|\/sd\/ncpc\/|alisec\.alicdn\.com|sufei-punish|errors\.aliyun\.com/, code: /\/_____tmd_____\// },
   // Google's JavaScript check sends browsers without JavaScript to this retry address.
-  // Google's Project Shield (its logo and "Learn about Project Shield" link) fronts news and
-  // rights sites with a cookie check of its own.
-  { provider: 'google', markup: /\/httpservice\/retry\/enablejs|ddos-shield\.appspot\.com|\/\/g\.co\/shield/ },
+  // Google's Project Shield (its logo, served from its own address) fronts news and rights sites
+  // with a cookie check of its own. Not its "Learn about Project Shield" link, which any page's
+  // footer may carry (fifteenth review).
+  { provider: 'google', markup: /\/httpservice\/retry\/enablejs|ddos-shield\.appspot\.com/ },
   { provider: 'shieldsquare', markup: /perfdrive\.com|shieldsquare|ssjsconnectorobj/, code: /ssjsconnectorobj/, brand: /^(?:shieldsquare|radware)$/ },
   { provider: 'arkose', markup: /funcaptcha|arkoselabs/ },
   { provider: 'geetest', markup: /geetest/ },

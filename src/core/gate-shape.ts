@@ -61,6 +61,10 @@ export function gateShape (f: PageFacts): GateShape {
   // The page's visible fields, every one.
   const typed = fieldsOn(f)
   const loader = f.tags.some(tag => tag.name === 'script' && CAPTCHA_LOADER.test(tag.attrs.src ?? ''))
+  // A CAPTCHA script other than reCAPTCHA's, hCaptcha's or Turnstile's (a site's own, a regional
+  // vendor's): those three draw into containers named their own way (VENDOR_CONTAINER, WIDGET_NAME),
+  // and a name merely holding "captcha" beside them is their badge or a notice (fifteenth review).
+  const ownLoader = f.tags.some(tag => tag.name === 'script' && CAPTCHA_LOADER.test(tag.attrs.src ?? '') && !BIG_THREE.test(tag.attrs.src ?? ''))
   const drawsOnClick = f.tags.some(tag => tag.name === 'script' && CLICK_CAPTCHA_LOADER.test(tag.attrs.src ?? ''))
   // A CAPTCHA's image is one beside somewhere to answer it: a help page's screenshot named
   // "captcha-settings.png" has no form (twelfth review).
@@ -69,7 +73,7 @@ export function gateShape (f: PageFacts): GateShape {
   // The title or a heading asks for the step in so many words ("访问验证", "Verify you are human").
   const titleAsks = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings)
   const widgetTag = (tag: Tag): boolean => (isWidget(tag, loader) && (tag.name !== 'img' || answerable)) || (drawsOnClick && opensCaptcha(tag)) ||
-    (titleAsks && loader && namedForCaptcha(tag))
+    (titleAsks && ownLoader && namedForCaptcha(tag))
   const widgets = f.tags.filter(widgetTag)
   const widget = widgets.length > 0 && !onlyWaitingFrames(f, widgets)
   // What the form holding the widget holds besides it, if a form does.
@@ -138,7 +142,7 @@ export function gateShape (f: PageFacts): GateShape {
   // page's screenshot named "captcha" makes no notice of a thank-you page (sixth review).
   const notice = f.short || (chrome.mainWords <= SHORT_NOTICE_MAX_WORDS && asksForStep &&
     tagsOf(chrome.main).some(tag => (isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))) || (drawsOnClick && opensCaptcha(tag)) ||
-      (titleAsks && loader && namedForCaptcha(tag))))
+      (titleAsks && ownLoader && namedForCaptcha(tag))))
   const article = f.tags.some(tag => tag.name === 'article')
   const nav = article || chrome.navigation
   const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
@@ -213,12 +217,19 @@ function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, foot
   // look shorter than it is).
   const main = without(outside, outermost([...head, ...['header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...headerBlocks(outside), ...sides]))
   // The words of all but its head, sidebars, cookie banners and footers: a header can hold an
-  // article's hero, unless it is the site's navigation.
-  // A header dense with links is the site's navigation, not a hero (Anjuke's city lists).
+  // article's hero, unless it is the site's navigation: a header dense with links, most of its
+  // words theirs (Anjuke's city lists; not a lede under a menu: fifteenth review).
   const navHeaders = [...elements(outside, 'header', false), ...headerBlocks(outside)]
-    .filter(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > GATE_MAX_LINKS)
+    .filter(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > GATE_MAX_LINKS && mostlyLinks(outside.slice(start, end)))
   const ownWords = countWords(textOf(without(outside, outermost([...head, ...sides, ...navHeaders]))))
   return { footerLinks, footerWords, navigation, main, mainWords: countWords(textOf(main)), ownWords }
+}
+
+// Most of a block's words are its links' words: a menu, not a hero with a menu in it.
+const LINK_ELEMENT = /<a\b[^<>]*>[\s\S]{0,400}?<\/a\s*>/g
+function mostlyLinks (block: string): boolean {
+  const linkWords = [...block.matchAll(LINK_ELEMENT)].reduce((sum, m) => sum + countWords(textOf(m[0])), 0)
+  return linkWords * 2 >= countWords(textOf(block))
 }
 
 // The markup with the given spans (sorted, not overlapping) cut out.
@@ -259,8 +270,12 @@ function opensCaptcha (tag: Tag): boolean {
 const CONTAINER_TAGS: ReadonlySet<string> = new Set(['div', 'span', 'section'])
 function namedForCaptcha (tag: Tag): boolean {
   const name = `${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`
-  return CONTAINER_TAGS.has(tag.name) && !looksHidden(tag) && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name)
+  return CONTAINER_TAGS.has(tag.name) && !looksHidden(tag) && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name) && !VENDOR_CHROME.test(name)
 }
+// What a CAPTCHA's script adds around its widget (reCAPTCHA v3's badge), and the notices a site
+// names for it (terms, disclaimers, hints): none is a widget (fifteenth review).
+const VENDOR_CHROME = /grecaptcha-(?:badge|logo|error)|terms|disclaimer|notice|polic|privacy|badge|logo|brand|error|hint|tips?(?:$|[\s_-])|label|desc/i
+const BIG_THREE = /recaptcha|hcaptcha|turnstile/i
 
 // Titles and headings that name a CAPTCHA's validation ("Validation request", "Security check").
 const VALIDATION_NAMED = /validat|verif|captcha|security|human/i

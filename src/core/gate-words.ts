@@ -46,7 +46,7 @@ export const VERIFY_STEP = new RegExp([
   // An image CAPTCHA's own line: "type the text you see in the image", "введите символы с картинки".
   '(?:type|enter) the (?:text|letters|numbers|code|words?) (?:you see |shown |displayed )?(?:in|on) the (?:image|picture)',
   'введите (?:символы|текст|код|цифры) (?:с|на) (?:картинк|изображени)',
-  'slide to (?:verify|complete)', 'please slide to continue', '(?:人机|访问|滑动|滑块|行为)验证', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付|身份|登录|实名|人脸|刷脸|授权|权限|设备)验证中', '(?:人機|訪問|滑動|滑塊|行為)驗證', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付|身份|登入|實名|人臉|刷臉|授權|權限|設備)驗證中',
+  'slide to (?:verify|complete)', 'please slide to continue', '(?:人机|访问|滑动|滑块|行为)验证(?!码)', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付|身份|登录|实名|人脸|刷脸|授权|权限|设备)验证中', '(?:人機|訪問|滑動|滑塊|行為)驗證(?!碼)', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付|身份|登入|實名|人臉|刷臉|授權|權限|設備)驗證中',
   // The same steps in a few other languages: "(I am) not a robot", "checking (your)
   // browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
   // "Abnormal access", "you are a bot" in a few other languages.

@@ -126,8 +126,14 @@ export function headerBlocks (markup: string): Array<[number, number]> {
 const CLASSED_TAG = /<([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?\sclass\s*=)[^<>]{0,4000}>/gi
 const CLASS_VALUE = /\sclass\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>]+))/i
 
+// Elements that never close: nothing of the page is inside them.
+const VOID_TAG = /^<(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)(?![\w:-])/i
+
+// An inline display other than none shows it whatever its class says (jQuery's .show(), .fadeIn()).
+const SHOWN_INLINE = /\sstyle\s*=\s*["'][^"'<>]{0,2000}?display\s*:\s*(?!none)[a-z]/i
+
 export function classHiddenBlocks (markup: string, hides: (cls: string) => boolean): Array<[number, number]> {
-  return blocksOpenedBy(markup, CLASSED_TAG, tag => { const m = CLASS_VALUE.exec(tag); return hides(m?.[1] ?? m?.[2] ?? m?.[3] ?? '') })
+  return blocksOpenedBy(markup, CLASSED_TAG, tag => { const m = CLASS_VALUE.exec(tag); return !VOID_TAG.test(tag) && !SHOWN_INLINE.test(tag) && hides(m?.[1] ?? m?.[2] ?? m?.[3] ?? '') })
 }
 
 // Side chrome built of other elements: a landmark role for navigation or an aside; an element

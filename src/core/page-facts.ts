@@ -276,7 +276,7 @@ export function answeredOk (f: PageFacts): boolean {
 export function looksHidden (tag: Tag): boolean {
   const style = (tag.attrs.style ?? '').toLowerCase().replace(/\s+/g, '')
   return tag.attrs.hidden !== undefined || tag.attrs['data-size']?.toLowerCase() === 'invisible' ||
-    style.includes('display:none') || style.includes('visibility:hidden') || hiddenByClass(tag.attrs.class ?? '')
+    style.includes('display:none') || style.includes('visibility:hidden') || (hiddenByClass(tag.attrs.class ?? '') && !/(?:^|;)display:(?!none)/.test(style))
 }
 
 // The class names the common stylesheets hide with ("hidden", "hide", Bootstrap's "d-none"), unless a

@@ -99,7 +99,7 @@ function siteOf (url: string): string {
 // Shield "You will be connected to … in just a moment"). Nothing but a check decrypts a cookie
 // before it lets the browser on; the host follows the move at once, so a fetch ends here only
 // when the cookie did not pass.
-const DECRYPTS = /\bslowAES\.decrypt\s*\(|\bCryptoJS\.AES\.decrypt\s*\(/
+const DECRYPTS = /\bdocument\.cookie\s*=(?!=)[^;\n]{0,300}?(?:\bslowAES\.decrypt|\bCryptoJS\.AES\.decrypt)\s*\(/
 
 function decryptsCookie (f: PageFacts, links: number, controls: number): boolean {
   return (f.blank || f.short) && !(f.appMarkup && loadsCode(f)) && links <= 2 && controls === 0 &&

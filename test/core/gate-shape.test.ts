@@ -1174,3 +1174,31 @@ t.test('what a page keeps in blocks its classes hide is not what it says (batch 
   t.not(recognizePage(observe(baidu('timeout'))).page_kind, 'challenge', 'the same notice on show is a page that says something')
   t.not(recognizePage(observe(baidu('timeout hidden md:block'))).page_kind, 'challenge', 'a class that shows it again at a screen size does not hide it')
 })
+
+t.test('ordinary pages the fifteenth review built against the rules of batch 28 are not gates', async t => {
+  const pages: Array<[string, string, string]> = [
+    ['<html><head><title>Session expired - Acme Portal</title><script src="/js/crypto-js.min.js"></script><script>var APP_KEY="a9f3";</script></head><body>' +
+      '<h1>Your session has expired</h1><p>For your security you were signed out after 30 minutes without activity.</p><p><a href="/login">Sign in again</a> · <a href="/">Home</a></p>' +
+      "<script>function getToken(){var t=localStorage.getItem('tk');if(!t)return null;return CryptoJS.AES.decrypt(t,APP_KEY).toString(CryptoJS.enc.Utf8)}" +
+      'function setCookie(n,v,d){document.cookie=n+"="+v+";path=/"}' + "function logout(){setCookie('sid','',-1);window.location.href='/login'}</script></body></html>",
+    'https://portal.example/expired', 'a session notice whose script decrypts a token, not its cookie'],
+    ['<html><head><title>Security check - MyBank</title></head><body><header><input type="checkbox" id="menu-toggle" class="hidden"><label for="menu-toggle">Menu</label></header>' +
+      '<main><h1>Security check</h1><p>We sent a notification to your phone. Open the MyBank app and approve the sign-in to continue. This keeps your account safe.</p>' +
+      '<button type="button">Resend notification</button></main></body></html>', 'https://bank.example/login/confirm', 'a hidden menu toggle hides nothing after it'],
+    ['<html><head><title>Sign in</title></head><body><div class="hide" style="display: block"><h1>Welcome back</h1><p>Enter the code from your authenticator app to finish signing in to your account.</p></div></body></html>',
+      'https://app.example/2fa', "a block jQuery's .show() shows is on show"],
+    ['<html><head><title>Estimated wait time | CityCare Walk-in</title><script src="https://www.google.com/recaptcha/api.js?render=6LcA"></script></head><body>' +
+      '<h1>Estimated wait time</h1><p>Downtown clinic: about 25 minutes. Uptown clinic: about 40 minutes. Times are updated every 5 minutes.</p><a href="/locations">All locations</a>' +
+      '<div class="grecaptcha-badge" data-style="bottomright" style="display: block; position: fixed"><div class="grecaptcha-logo"></div><span id="recaptchaNotice">Protected by reCAPTCHA.</span></div></body></html>',
+    'https://clinic.example/wait-times', "reCAPTCHA v3's badge and a notice named for it"],
+    ['<html><head><title>行为验证码_免费试用 - 网易易盾</title><script src="https://cstaticdun.126.net/load.min.js"></script></head><body><div class="header"><a href="/">易盾</a><ul class="menu">' +
+      Array.from({ length: 15 }, (_, i) => `<li><a href="/p/${i}">产品 ${i}</a><p>产品介绍与接入指南，帮助企业快速上线，拦截机器人攻击，保障业务安全 ${i}</p></li>`).join('') + '</ul></div>' +
+      '<div class="banner"><h1>行为验证码</h1><p>无感验证，拦截机器人攻击，保障业务安全。</p><div id="captcha-demo"></div><a class="btn" href="/trial">免费试用</a></div><div class="footer"><a href="/about">关于</a> © 2024</div></body></html>',
+    'https://dun.example/product/captcha', "a CAPTCHA vendor's product page under a menu with descriptions"]
+  ]
+  for (const [html, url, name] of pages) t.not(recognizePage(observe(html, 200, url)).page_kind, 'challenge', name)
+  // A gate's footer that links to Project Shield does not make Google its provider.
+  const own = page('<h1>Please verify you are human</h1><div class="g-recaptcha" data-sitekey="x"></div><footer><a href="https://g.co/shield">Protected with Project Shield</a></footer>',
+    '<title>Verify</title><script src="https://www.google.com/recaptcha/api.js"></script>')
+  t.equal(provider(own), 'recaptcha', "a link to Project Shield names no provider")
+})
