@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, hiddenByClass, isCaptchaAnswer, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, hiddenByItsClass, isCaptchaAnswer, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, WAITING, askingWords } from './gate-words.js'
@@ -12,6 +12,7 @@ import { classHiddenBlocks, closedOverlays, dialogTexts, elements, footerBlocks,
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 import { scriptChecks } from './script-checks.js'
 import { pathOf, resolve } from './page-url.js'
+import { VENDOR_CONTAINER, captchaScripts, isChallengeNamed, isWidget, namedForCaptcha, opensCaptcha } from './gate-widgets.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
 const GATE_MAX_WORDS = 160
@@ -28,19 +29,6 @@ const CHALLENGE_ASSET_DIR = /\/(?:[\w.]+[-_])?(?:challenges?|anti-?bot)(?:[-_][\
 // Where a site keeps what its users upload: a fitness "challenge"'s cover picture is no check's
 // (eleventh review).
 const USER_CONTENT = /\/(?:uploads?|media|user[-_]?content|files)\//i
-
-// A challenge widget, its frame or a captcha image: by id, class, frame source or image.
-// A vendor's own name for its CAPTCHA counts as the word (Alibaba's "nocaptcha", Tencent's
-// "tcaptcha", Yandex's "smartcaptcha"); not any word that ends so (reCAPTCHA v3's "grecaptcha-badge"
-// rides on every page that loads it, ASP.NET's "pnlCaptcha" panel on a form's thank-you page:
-// fourteenth review).
-const WIDGET_NAME = /(?:^|[\s_-])(?:(?:re|h|fun|no|t|smart)?captcha|geetest|px-captcha|sec-cpt)(?:$|[\s_-])/i
-// Names a gym's entry turnstile or a fitness challenge's container carry too: a widget's only
-// beside a vendor's loader (twelfth review).
-const LOADED_WIDGET_NAME = /(?:^|[\s_-])(?:turnstile|challenge-(?:container|stage|form|body))(?:$|[\s_-])/i
-// A frame's address: a bare "challenge" is a bank's 3-D Secure step or a coding exercise
-// (twelfth review); Cloudflare's frames are named by their host or platform path.
-const WIDGET_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource|challenges\.cloudflare\.com|\/challenge-platform\//i
 
 export interface GateShape {
   /** The page is a gate by its shape. */
@@ -60,20 +48,17 @@ export function gateShape (f: PageFacts): GateShape {
   const signals: string[] = []
   // The page's visible fields, every one.
   const typed = fieldsOn(f)
-  const loader = f.tags.some(tag => tag.name === 'script' && CAPTCHA_LOADER.test(tag.attrs.src ?? ''))
-  // A CAPTCHA script other than reCAPTCHA's, hCaptcha's or Turnstile's (a site's own, a regional
-  // vendor's): those three draw into containers named their own way (VENDOR_CONTAINER, WIDGET_NAME),
-  // and a name merely holding "captcha" beside them is their badge or a notice (fifteenth review).
-  const ownLoader = f.tags.some(tag => tag.name === 'script' && CAPTCHA_LOADER.test(tag.attrs.src ?? '') && !BIG_THREE.test(tag.attrs.src ?? ''))
-  const drawsOnClick = f.tags.some(tag => tag.name === 'script' && CLICK_CAPTCHA_LOADER.test(tag.attrs.src ?? ''))
+  const { loader, ownLoader, drawsOnClick } = captchaScripts(f.tags)
   // A CAPTCHA's image is one beside somewhere to answer it: a help page's screenshot named
   // "captcha-settings.png" has no form (twelfth review).
   const answerable = f.tags.some(tag => tag.name === 'form')
   const headings = headingText(f.markup)
   // The title or a heading asks for the step in so many words ("访问验证", "Verify you are human").
   const titleAsks = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings)
-  const widgetTag = (tag: Tag): boolean => (isWidget(tag, loader) && (tag.name !== 'img' || answerable)) || (drawsOnClick && opensCaptcha(tag)) ||
-    (titleAsks && ownLoader && namedForCaptcha(tag))
+  // What a site's own or a click-drawn CAPTCHA draws its widget into: the button that opens it, or
+  // a container named for it where the page asks.
+  const drawnInto = (tag: Tag): boolean => (drawsOnClick && opensCaptcha(tag)) || (titleAsks && ownLoader && namedForCaptcha(tag))
+  const widgetTag = (tag: Tag): boolean => (isWidget(tag, loader) && (tag.name !== 'img' || answerable)) || drawnInto(tag)
   const widgets = f.tags.filter(widgetTag)
   const widget = widgets.length > 0 && !onlyWaitingFrames(f, widgets)
   // What the form holding the widget holds besides it, if a form does.
@@ -141,8 +126,7 @@ export function gateShape (f: PageFacts): GateShape {
   // loader), not in the header or footer: a footer's "protected by reCAPTCHA" line or a help
   // page's screenshot named "captcha" makes no notice of a thank-you page (sixth review).
   const notice = f.short || (chrome.mainWords <= SHORT_NOTICE_MAX_WORDS && asksForStep &&
-    tagsOf(chrome.main).some(tag => (isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))) || (drawsOnClick && opensCaptcha(tag)) ||
-      (titleAsks && ownLoader && namedForCaptcha(tag))))
+    tagsOf(chrome.main).some(tag => (isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))) || drawnInto(tag)))
   const article = f.tags.some(tag => tag.name === 'article')
   const nav = article || chrome.navigation
   const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
@@ -240,43 +224,6 @@ function without (markup: string, spans: Array<[number, number]>): string {
   return kept + markup.slice(from)
 }
 
-// A CAPTCHA vendor's script: reCAPTCHA's, hCaptcha's, Turnstile's, and those that draw their
-// puzzle only when a button asks for it (CLICK_CAPTCHA_LOADER: Tencent's, GeeTest's, Arkose's,
-// NetEase Yidun's, Alibaba's AWSC).
-const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha|yidun|cstaticdun|\/awsc\//i
-// A script file named for a CAPTCHA ("isd_captcha_v2021.js", "captcha.js") is a site's own or a
-// regional vendor's (58.com's ISD CAPTCHA on Anjuke's check).
-const CAPTCHA_LOADER = new RegExp(`recaptcha|hcaptcha|turnstile|${CLICK_CAPTCHA_LOADER.source}|captcha[\\w.-]*\\.js(?:$|[?#])`, 'i')
-// The button that opens such a puzzle ("点击证明" on Douban's check, id tcaptcha_btn, beside
-// Tencent's TCaptcha.js): the widget, drawn only after the click. Only beside those vendors: a
-// button named "recaptcha-download" beside reCAPTCHA's script, or one named for a site's own
-// CAPTCHA script, opens nothing to solve (fourteenth review). A button that renews or reads out an
-// image CAPTCHA is a helper of a widget, not one; a submit button bound to an invisible widget
-// (class g-recaptcha, a data-sitekey) shows nothing to solve.
-const CAPTCHA_OPENER = /captcha/i
-// A button, or a link or a box the vendor's script binds the click to (<a id="TencentCaptcha">).
-const OPENER_TAGS: ReadonlySet<string> = new Set(['button', 'a', 'div', 'span'])
-const CAPTCHA_HELPER = /refresh|reload|renew|change|(?:^|[\s_-])new(?:$|[\s_-])|audio|speak|play|sound|voice|clear|reset/i
-function opensCaptcha (tag: Tag): boolean {
-  const name = `${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`
-  return (OPENER_TAGS.has(tag.name) || tag.attrs.role === 'button') && !looksHidden(tag) && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name) &&
-    !VENDOR_CONTAINER.test(tag.attrs.class ?? '') && tag.attrs['data-sitekey'] === undefined
-}
-
-// A container named for a CAPTCHA in any way ("ISDCaptcha", "captchaBox"), beside a CAPTCHA's
-// script, on a page whose title or a heading asks for the step in so many words: the widget its
-// script draws into. Without the request, such a name is an empty panel a form keeps for later
-// ("pnlCaptcha" on a thank-you page: fourteenth review).
-const CONTAINER_TAGS: ReadonlySet<string> = new Set(['div', 'span', 'section'])
-function namedForCaptcha (tag: Tag): boolean {
-  const name = `${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`
-  return CONTAINER_TAGS.has(tag.name) && !looksHidden(tag) && CAPTCHA_OPENER.test(name) && !CAPTCHA_HELPER.test(name) && !VENDOR_CHROME.test(name)
-}
-// What a CAPTCHA's script adds around its widget (reCAPTCHA v3's badge), and the notices a site
-// names for it (terms, disclaimers, hints): none is a widget (fifteenth review).
-const VENDOR_CHROME = /grecaptcha-(?:badge|logo|error)|terms|disclaimer|notice|polic|privacy|badge|logo|brand|error|hint|tips?(?:$|[\s_-])|label|desc/i
-const BIG_THREE = /recaptcha|hcaptcha|turnstile/i
-
 // Titles and headings that name a CAPTCHA's validation ("Validation request", "Security check").
 const VALIDATION_NAMED = /validat|verif|captcha|security|human/i
 // An entry beside a CAPTCHA's answer box that no field test counts: a date, a rich-text editor.
@@ -284,21 +231,6 @@ function isOtherEntry (tag: Tag): boolean {
   if (looksHidden(tag)) return false
   if (tag.attrs.contenteditable !== undefined && tag.attrs.contenteditable !== 'false') return true
   return tag.name === 'input' && !isCaptchaAnswer(tag) && !/^(?:hidden|submit|button|image|reset)$/i.test((tag.attrs.type ?? 'text').trim())
-}
-
-// A CAPTCHA vendor's container renders nothing without the vendor's loader; an invisible
-// variant (reCAPTCHA v3, invisible hCaptcha) shows nothing to solve.
-const VENDOR_CONTAINER = /(?:^|\s)(?:g-recaptcha|h-captcha|cf-turnstile)(?:$|\s)/
-const INVISIBLE_FRAME = /[?&]size=invisible|frame=checkbox-invisible/
-
-function isWidget (tag: Tag, loader: boolean): boolean {
-  if (looksHidden(tag) || ['button', 'input', 'a', 'script', 'link', 'meta', 'style', 'form'].includes(tag.name)) return false
-  const src = tag.attrs.src ?? ''
-  if (tag.name === 'iframe') return WIDGET_FRAME.test(src) && !INVISIBLE_FRAME.test(src)
-  if (tag.name === 'img') return /captcha/i.test(`${src} ${tag.attrs.alt ?? ''} ${tag.attrs.id ?? ''}`)
-  if (VENDOR_CONTAINER.test(tag.attrs.class ?? '')) return loader
-  const named = (re: RegExp): boolean => re.test(tag.attrs.id ?? '') || re.test(tag.attrs.class ?? '')
-  return named(WIDGET_NAME) || (loader && named(LOADED_WIDGET_NAME))
 }
 
 // Every widget on the page is a vendor's frame inside a block its markup keeps hidden: the
@@ -330,13 +262,6 @@ function coversPage (tag: Tag): boolean {
   return (full('width', 'vw') && full('height', 'vh')) || /(?:^|;)inset:0(?:px)?(?:;|$)/.test(style)
 }
 
-// An element named as a challenge widget or its frame (WIDGET_NAME, WIDGET_FRAME).
-function isChallengeNamed (tag: Tag): boolean {
-  return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '') || (tag.name === 'iframe' && COVER_FRAME.test(tag.attrs.src ?? ''))
-}
-// A captcha vendor's frame, not any address with "challenge" in it (a bank's 3-D Secure step).
-const COVER_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource/i
-
 // The page's own stylesheet, script or image, served from a bot check's directory.
 function isCheckAsset (tag: Tag): boolean {
   const url = tag.name === 'link' ? (/stylesheet|preload/i.test(tag.attrs.rel ?? '') ? tag.attrs.href : undefined)
@@ -357,7 +282,7 @@ function quietPage (f: PageFacts): boolean {
   // Or so says its markup, once what its classes hide is left out (Baidu's check keeps a timeout
   // notice in blocks of class "hide" for when its script fails): the markup holds at least what a
   // browser shows, so a quiet markup is a quiet page. Read only on a short page.
-  return saysLittle(f.title, f.text) || (f.short && saysLittle(f.title.toLowerCase(), textOf(without(f.shown, classHiddenBlocks(f.shown, hiddenByClass)))))
+  return saysLittle(f.title, f.text) || (f.short && saysLittle(f.title.toLowerCase(), textOf(without(f.shown, classHiddenBlocks(f.shown, tag => tagsOf(tag).some(hiddenByItsClass))))))
 }
 
 function saysLittle (title: string, text: string): boolean {

@@ -103,7 +103,7 @@ const DECRYPTS = /\bdocument\.cookie\s*=(?!=)[^;\n]{0,300}?(?:\bslowAES\.decrypt
 
 function decryptsCookie (f: PageFacts, links: number, controls: number): boolean {
   return (f.blank || f.short) && !(f.appMarkup && loadsCode(f)) && links <= 2 && controls === 0 &&
-    DECRYPTS.test(f.inlineScript) && SETS_COOKIE.test(f.inlineScript) && (NAVIGATES.test(f.inlineScript) || RELOADS.test(f.inlineScript))
+    DECRYPTS.test(f.inlineScript) && (NAVIGATES.test(f.inlineScript) || RELOADS.test(f.inlineScript))
 }
 
 // A quiet page, not an app, with nothing to press or follow: all it does is run its script.
