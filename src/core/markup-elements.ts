@@ -121,19 +121,14 @@ export function headerBlocks (markup: string): Array<[number, number]> {
   return blocksOpenedBy(markup, HEADER_TAG)
 }
 
-// Elements whose class `hides` says a stylesheet hides ("hide", "d-none"), read to their own
-// closing tags: the markup cannot say what a stylesheet does, but these names say it.
+// Elements whose opening tag `hides` says are hidden (by a class the common stylesheets hide
+// with: "hide", "d-none"), read to their own closing tags: the markup cannot say what a
+// stylesheet does, but these names say it. An element that never closes holds nothing of the page.
 const CLASSED_TAG = /<([a-z][\w:-]*)(?![\w:-])(?=[^<>]{0,4000}?\sclass\s*=)[^<>]{0,4000}>/gi
-const CLASS_VALUE = /\sclass\s*=\s*(?:"([^"<>]*)"|'([^'<>]*)'|([^\s"'<>]+))/i
-
-// Elements that never close: nothing of the page is inside them.
 const VOID_TAG = /^<(?:area|base|br|col|embed|hr|img|input|link|meta|param|source|track|wbr)(?![\w:-])/i
 
-// An inline display other than none shows it whatever its class says (jQuery's .show(), .fadeIn()).
-const SHOWN_INLINE = /\sstyle\s*=\s*["'][^"'<>]{0,2000}?display\s*:\s*(?!none)[a-z]/i
-
-export function classHiddenBlocks (markup: string, hides: (cls: string) => boolean): Array<[number, number]> {
-  return blocksOpenedBy(markup, CLASSED_TAG, tag => { const m = CLASS_VALUE.exec(tag); return !VOID_TAG.test(tag) && !SHOWN_INLINE.test(tag) && hides(m?.[1] ?? m?.[2] ?? m?.[3] ?? '') })
+export function classHiddenBlocks (markup: string, hides: (openingTag: string) => boolean): Array<[number, number]> {
+  return blocksOpenedBy(markup, CLASSED_TAG, tag => !VOID_TAG.test(tag) && hides(tag))
 }
 
 // Side chrome built of other elements: a landmark role for navigation or an aside; an element

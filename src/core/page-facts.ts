@@ -274,9 +274,21 @@ export function answeredOk (f: PageFacts): boolean {
 }
 
 export function looksHidden (tag: Tag): boolean {
-  const style = (tag.attrs.style ?? '').toLowerCase().replace(/\s+/g, '')
+  const style = inlineStyle(tag)
   return tag.attrs.hidden !== undefined || tag.attrs['data-size']?.toLowerCase() === 'invisible' ||
-    style.includes('display:none') || style.includes('visibility:hidden') || (hiddenByClass(tag.attrs.class ?? '') && !/(?:^|;)display:(?!none)/.test(style))
+    style.includes('display:none') || style.includes('visibility:hidden') || hiddenByItsClass(tag)
+}
+
+/**
+ * Hidden by a class the common stylesheets hide with, unless its inline style shows it (jQuery's
+ * `.show()` leaves the class and sets a display: fifteenth review).
+ */
+export function hiddenByItsClass (tag: Tag): boolean {
+  return hiddenByClass(tag.attrs.class ?? '') && !/(?:^|;)display:(?!none)/.test(inlineStyle(tag))
+}
+
+function inlineStyle (tag: Tag): string {
+  return (tag.attrs.style ?? '').toLowerCase().replace(/\s+/g, '')
 }
 
 // The class names the common stylesheets hide with ("hidden", "hide", Bootstrap's "d-none"), unless a
@@ -284,7 +296,7 @@ export function looksHidden (tag: Tag): boolean {
 // keeps its close button so until it is needed.
 const HIDING_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden)(?:\s|$)/i
 const SHOWN_AT_SIZE = /(?:^|\s)(?:[a-z0-9]+:(?!hidden)[a-z-]+|d-[a-z]{2,3}-(?!none)[a-z-]+)(?:\s|$)/i
-export function hiddenByClass (cls: string): boolean {
+function hiddenByClass (cls: string): boolean {
   return HIDING_CLASS.test(cls) && !SHOWN_AT_SIZE.test(cls)
 }
 

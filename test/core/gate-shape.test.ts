@@ -1185,8 +1185,8 @@ t.test('ordinary pages the fifteenth review built against the rules of batch 28 
     ['<html><head><title>Security check - MyBank</title></head><body><header><input type="checkbox" id="menu-toggle" class="hidden"><label for="menu-toggle">Menu</label></header>' +
       '<main><h1>Security check</h1><p>We sent a notification to your phone. Open the MyBank app and approve the sign-in to continue. This keeps your account safe.</p>' +
       '<button type="button">Resend notification</button></main></body></html>', 'https://bank.example/login/confirm', 'a hidden menu toggle hides nothing after it'],
-    ['<html><head><title>Sign in</title></head><body><div class="hide" style="display: block"><h1>Welcome back</h1><p>Enter the code from your authenticator app to finish signing in to your account.</p></div></body></html>',
-      'https://app.example/2fa', "a block jQuery's .show() shows is on show"],
+    ['<html><head><title>百度安全验证</title></head><body><div class="timeout hide" style="display: block"><div class="timeout-title">网络不给力，请稍后重试</div><button type="button">返回首页</button></div></body></html>',
+      'https://wappass.example.com/static/captcha', "a block jQuery's .show() shows is on show"],
     ['<html><head><title>Estimated wait time | CityCare Walk-in</title><script src="https://www.google.com/recaptcha/api.js?render=6LcA"></script></head><body>' +
       '<h1>Estimated wait time</h1><p>Downtown clinic: about 25 minutes. Uptown clinic: about 40 minutes. Times are updated every 5 minutes.</p><a href="/locations">All locations</a>' +
       '<div class="grecaptcha-badge" data-style="bottomright" style="display: block; position: fixed"><div class="grecaptcha-logo"></div><span id="recaptchaNotice">Protected by reCAPTCHA.</span></div></body></html>',
