@@ -1,17 +1,27 @@
 import t from 'tap'
 import puppeteer from 'puppeteer-core'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { chromiumArgs } from '../../src/browser/launch-args.js'
 
 t.test('a cdp profile attaches to an existing browser and fetches through it', async (t) => {
+  // The outside browser's profile is removed only after the browser has closed: a fixture directory
+  // tap removes on its own schedule can go while Chromium still writes into it (ENOTEMPTY), and
+  // the browser is then never closed.
+  const userDataDir = await mkdtemp(join(tmpdir(), 'afhttp-outside-'))
   const outside = await puppeteer.launch({
     executablePath: process.env.AFHTTP_CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
-    userDataDir: t.testdir(),
+    userDataDir,
     args: chromiumArgs({ isRoot: process.getuid?.() === 0, width: 1280, height: 720 })
   })
-  t.teardown(() => outside.close())
+  t.teardown(async () => {
+    await outside.close()
+    await rm(userDataDir, { recursive: true, force: true, maxRetries: 5 })
+  })
   const host = await startHost(t, { startBrowser: false })
   const site = await startFixtureServer(t, { '/page': { body: '<!doctype html><title>Remote</title><p>Served to an attached browser today.</p>' } })
 
