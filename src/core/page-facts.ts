@@ -291,10 +291,11 @@ function inlineStyle (tag: Tag): string {
   return (tag.attrs.style ?? '').toLowerCase().replace(/\s+/g, '')
 }
 
-// The class names the common stylesheets hide with ("hidden", "hide", Bootstrap's "d-none"), unless a
-// screen-size class shows the element again ("hidden md:block", "d-none d-md-flex"): VK's check
-// keeps its close button so until it is needed.
-const HIDING_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden)(?:\s|$)/i
+// The class names the common stylesheets hide with ("hidden", "hide", Bootstrap's "d-none" and
+// "invisible", AngularJS's "ng-hide", Layui's "layui-hide"), unless a screen-size class shows the
+// element again ("hidden md:block", "d-none d-md-flex"): VK's check keeps its close button so until
+// it is needed.
+const HIDING_CLASS = /(?:^|\s)(?:hidden|hide|d-none|is-hidden|invisible|ng-hide|layui-hide)(?:\s|$)/i
 const SHOWN_AT_SIZE = /(?:^|\s)(?:[a-z0-9]+:(?!hidden)[a-z-]+|d-[a-z]{2,3}-(?!none)[a-z-]+)(?:\s|$)/i
 function hiddenByClass (cls: string): boolean {
   return HIDING_CLASS.test(cls) && !SHOWN_AT_SIZE.test(cls)

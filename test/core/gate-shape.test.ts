@@ -1172,6 +1172,7 @@ t.test('what a page keeps in blocks its classes hide is not what it says (batch 
     `<div class="timeout-feedback ${cls}"><p>问题反馈</p></div><script src="https://wappass.example.com/static/machine/js/api/mkd.js"></script>`, '<title>百度安全验证</title>')
   t.equal(recognizePage(observe(baidu('timeout hide'))).page_kind, 'challenge', 'a title that asks over nothing but hidden blocks')
   t.not(recognizePage(observe(baidu('timeout'))).page_kind, 'challenge', 'the same notice on show is a page that says something')
+  for (const cls of ['invisible', 'ng-hide', 'layui-hide']) t.equal(recognizePage(observe(baidu(`timeout ${cls}`))).page_kind, 'challenge', `other frameworks' hiding class: ${cls}`)
   t.not(recognizePage(observe(baidu('timeout hidden md:block'))).page_kind, 'challenge', 'a class that shows it again at a screen size does not hide it')
 })
 
