@@ -3,6 +3,7 @@
 // answer back, a proof of work. gate-shape.ts weighs them with the rest of the page's shape.
 // Pure, like the rest of src/core.
 import { CAPTION_MAX_WORDS, LOADING_CAPTION, NAVIGATES, answeredOk, looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { WAITING } from './gate-words.js'
 import { originOf, pathOf, resolve, samePage } from './page-url.js'
 
 export interface ScriptChecks {
@@ -38,7 +39,9 @@ export function scriptChecks (f: PageFacts, links: number, fields: number): Scri
 // (or runs one that does not simply send the browser on, as a sign-in redirect does). What a
 // person would see comes after the script has run: a check, not the content, and not a bare
 // denial (a denial says something).
-const IN_TRANSIT = /\b(?:not (?:been )?redirected|redirecting|loading|please wait|one moment)\b/i
+// What a check at work says (gate-words.ts WAITING, in its languages), or a notice that the browser
+// did not move on, or is loading.
+const IN_TRANSIT = new RegExp(String.raw`\b(?:not (?:been )?redirected|loading|one moment)\b|${WAITING.source}`, 'i')
 /** A line or two of help beside the fallback, no more. */
 const FALLBACK_NOTE_MAX_WORDS = 30
 

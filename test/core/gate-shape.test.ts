@@ -206,6 +206,9 @@ t.test('a page that is only there to run its script first is a check', async t =
   t.equal(notice.challenge?.provider, 'generic')
   t.ok(notice.challenge?.evidence.includes('shape: runs a script first'), 'the signal is evidence')
   t.equal(recognizePage(observe(page('', away))).page_kind, 'challenge', 'a blank page with that fallback (a spinner)')
+  for (const words of ['Einen Moment, Sie werden gleich weitergeleitet.', 'Serás redirigido en unos segundos.', '잠시 후 이동합니다.']) {
+    t.equal(recognizePage(observe(page(`<p>${words}</p>`, away))).page_kind, 'challenge', `the notice in the languages a check waits in: ${words}`)
+  }
   t.same(recognizePage(observe(page(`<article>${PROSE}</article>`, away))), { page_kind: 'content' }, 'an article with the same fallback is content')
   const google = '<noscript><meta content="0;url=/httpservice/retry/enablejs?sei=abc" http-equiv="refresh"></noscript>'
   const named = recognizePage(observe(page('<p>Please click here if you are not redirected within a few seconds.</p>', google)))
