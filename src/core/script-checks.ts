@@ -124,7 +124,9 @@ function marksItself (f: PageFacts, links: number, controls: number): boolean {
   return quietScriptPage(f, links, controls) && marksOwnAddress(f, MARK_MIN_CHARS)
 }
 
-const GOES_TO = /\blocation(?:\.href)?\s*=\s*(["'])([^"'\n]{1,2000})\1|\blocation\.(?:replace|assign)\s*\(\s*(["'])([^"'\n]{1,2000})\3\s*\)/g
+// Where a script sends the page: an address, or only a new query for the page's own path
+// (`location.search = "?…"`).
+const GOES_TO = /\blocation(?:\.href)?\s*=\s*(["'])([^"'\n]{1,2000})\1|\blocation\.(?:replace|assign)\s*\(\s*(["'])([^"'\n]{1,2000})\3\s*\)|\blocation\.search\s*=\s*(["'])([^"'\n]{1,2000})\5/g
 
 // The mark is a value a check made: with a cookie beside it, 8 characters or more (not a "?c=1"
 // cookie test, not a locale); without one, a token of 16 or more (a signed value, a hash).
@@ -145,7 +147,7 @@ function marksOwnAddress (f: PageFacts, minChars = MARK_WITH_COOKIE_MIN_CHARS): 
     if (ON_A_BRANCH.test(before)) continue
     const delay = IN_A_TIMER.test(before) ? TIMER_DELAY.exec(script.slice(match.index + match[0].length, match.index + match[0].length + 200)) : null
     if (delay !== null && Number(delay[1]) >= SEEN_DELAY_MS) continue
-    const target = resolve(match[2] ?? match[4], f.url)
+    const target = match[6] === undefined ? resolve(match[2] ?? match[4], f.url) : resolve(`?${match[6].replace(/^\?/, '')}`, f.url)
     if (samePage(target, f.url) && marksQuery(target, f.url, minChars)) return true
   }
   return false

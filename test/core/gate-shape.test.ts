@@ -1085,6 +1085,9 @@ t.test("a site's own check in its own layout, a CAPTCHA-only form, and scripts t
   // value is a mark too (fourteenth review). The very same address is none.
   t.equal(recognizePage(observe(token, 200, 'https://stocks.example/v/nike?ch=1&js=old&sid=caca')).page_kind, 'challenge', 'a new value for the mark it carries')
   t.not(recognizePage(observe(token, 200, 'https://stocks.example/v/nike?ch=1&js=eyJhbGciOi.eyJhdWQi.SHXEAH&sid=caca')).page_kind, 'challenge', 'the same address and query is no mark')
+  const search = (query: string): string => `<html><head><title>Loading...</title></head><body><script>window.location.search = '${query}';</script></body></html>`
+  t.equal(recognizePage(observe(search('?ch=1&js=eyJhbGciOi.eyJhdWQi.SHXEAH'), 200, 'https://stocks.example/v/nike')).page_kind, 'challenge', 'a token set as its own query')
+  t.not(recognizePage(observe(search('lang=en-GB'), 200, 'https://stocks.example/v/nike')).page_kind, 'challenge', 'a locale set as its own query is no mark')
   const locale = "<html><head><title>Loading...</title></head><body><script>window.location.replace('/v/nike?lang=en-GB&currency=GBP');</script></body></html>"
   t.not(recognizePage(observe(locale, 200, 'https://stocks.example/v/nike')).page_kind, 'challenge', 'a locale added to its own address is no mark')
   const app = '<html><head><title>Loading...</title><script src="/static/app.8f2a.js"></script></head><body><div id="root"></div>' +
