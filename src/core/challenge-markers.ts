@@ -1,6 +1,7 @@
 // Markers that take more than one tag or attribute to read, shared by the provider detectors
 // (challenge-providers.ts). Pure.
-import { hasClass, hasId, isField, isTickBox, statusExcusesFields, type PageFacts } from './page-facts.js'
+import { hasClass, hasId, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, type PageFacts, type Tag } from './page-facts.js'
+import { elements } from './markup-elements.js'
 
 // Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
 // to the ones that report a broken origin (1000–1004, 1014, 1016, 1018, 1033…) and the 52x outages.
@@ -21,7 +22,30 @@ export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, 
   // A site's own page in the layout, its code left out (a WAF block page written in the site's
   // words): answered with a status Cloudflare refuses visitors with, it is a block; the 52x outages
   // and 530 origin errors come with their own statuses.
+  // Not a page that lets the visitor on past it at a press: a warning in the layout whose form
+  // carries only hidden values and a button ("Dismiss this warning and enter site" on Cloudflare's
+  // suspected-phishing interstitial) refuses nobody (sixteenth review).
+  if (offersWayOn(f)) return undefined
   return f.status !== null && REFUSAL_STATUSES.has(f.status) ? { code: undefined, block: true } : undefined
+}
+
+// A form whose only visible control is a button that submits it (hidden values beside it): a
+// press lets the visitor on, with nothing to fill in, tick or solve.
+const CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'iframe'])
+function offersWayOn (f: PageFacts): boolean {
+  return elements(f.shown, 'form', true).some(([start, end]) => {
+    const shown = tagsOf(f.shown.slice(start, end)).filter(tag => CONTROLS.has(tag.name) && !looksHidden(tag) && !carriesValueOnly(tag))
+    return shown.length > 0 && shown.every(submitsForm)
+  })
+}
+
+function carriesValueOnly (tag: Tag): boolean {
+  return tag.name === 'input' && (tag.attrs.type ?? '').trim().toLowerCase() === 'hidden'
+}
+
+function submitsForm (tag: Tag): boolean {
+  const type = (tag.attrs.type ?? (tag.name === 'button' ? 'submit' : 'text')).trim().toLowerCase()
+  return (tag.name === 'button' || tag.name === 'input') && type === 'submit'
 }
 
 /**

@@ -52,9 +52,26 @@ function scriptFirst (f: PageFacts, links: number, controls: number, fields: num
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
   // A page whose script posts its form is on its way through that form (a log-out, a sign-in
   // hand-off): whether that post is a check's answer is submitsItself's to say.
-  if (onItsWay && !SUBMITS.test(f.inlineScript) && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url))) return true
+  if (onItsWay && !SUBMITS.test(f.inlineScript) && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url) && !scriptGoesToo(f, target))) return true
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
   return f.blank && !f.appShell && f.challengeStatus && runs && fields === 0
+}
+
+// A plain redirect sends browsers with JavaScript and without to the same place: its script names
+// the address its fallback goes to (Google's hand-off to accounts.google.com/ServiceLogin, Yahoo's
+// 404 that returns to its home page), escaped as a script string may be ('https:\/\/…'), or the
+// same path where both are written relative. A check's fallback goes where its script does not: a
+// retry or "JavaScript required" address (sixteenth review).
+const JS_ESCAPE = /\\(?:x([0-9a-f]{2})|u([0-9a-f]{4})|(\/))/gi
+const RELATIVE_STRING = /["'`](\/(?!\/)[^"'`\s]*)["'`]/g
+
+function scriptGoesToo (f: PageFacts, target: string): boolean {
+  if (!NAVIGATES.test(f.inlineScript)) return false
+  const script = f.inlineScript.replace(JS_ESCAPE, (_, hex?: string, uni?: string, slash?: string) => slash ?? String.fromCharCode(parseInt(hex ?? uni ?? '0', 16)))
+  let url: URL
+  try { url = new URL(resolve(target, f.url)) } catch { return false }
+  if (script.includes(`${url.host}${url.pathname}`)) return true
+  return url.pathname.length > 1 && [...script.matchAll(RELATIVE_STRING)].some(match => samePage(match[1], url.href))
 }
 
 // A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or

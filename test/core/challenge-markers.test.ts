@@ -32,6 +32,12 @@ t.test('Cloudflare error pages: block codes are gates, origin errors are not', a
   t.equal(provider(ownWords, 429), 'cloudflare', 'at 429, a block')
   t.same(recognizePage(observe(ownWords, 530)), { page_kind: 'http_error' }, 'at 530, an origin error')
   t.not(recognizePage(observe(ownWords, 200)).page_kind, 'challenge', 'at 200, no block')
+  // Cloudflare's suspected-phishing warning in the same layout lets the visitor on at a press: a
+  // form with hidden values and a button refuses nobody (sixteenth review).
+  const warning = (form: string): string => page(`<div class="cf-error-details"><h1>Warning: Suspected Phishing Site Ahead!</h1><p>This link has been flagged as phishing.</p>${form}</div>`)
+  const dismiss = '<form action="/cdn-cgi/phish-bypass" method="GET"><input type="hidden" name="u" value="/q.php"><input type="hidden" name="atok" value="77c1f8"><button type="submit">Dismiss this warning and enter site</button></form>'
+  t.not(recognizePage(observe(warning(dismiss), 403)).page_kind, 'challenge', 'a warning one press lets the visitor past')
+  t.equal(provider(warning('<form action="/verify" method="POST"><input type="text" name="answer"><button type="submit">Verify</button></form>'), 403), 'cloudflare', 'a form with something to fill in is no way on')
   const printsStatus = page('<div class="cf-error-details"><h1>Error 403</h1><p>You do not have access to this page.</p></div>')
   t.equal(provider(printsStatus, 403), 'cloudflare', 'a page printing its refusal status is the page without a code')
   t.same(recognizePage(observe(printsStatus.replace('Error 403', 'Error 502'), 502)), { page_kind: 'http_error' }, 'an outage printing its status stays an error')

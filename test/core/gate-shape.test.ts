@@ -220,6 +220,15 @@ t.test('a page that is only there to run its script first is a check', async t =
   const signIn = page('<h1>Sign in</h1><form><input type="email" name="login"><button>Next</button></form>', away)
   t.same(recognizePage(observe(signIn)), { page_kind: 'content' }, 'a sign-in form with the fallback is content')
   t.same(recognizePage(observe(page('<div id="root"></div>', away + '<script src="/app.js"></script>'))), { page_kind: 'empty' }, "an app's unrendered shell with the fallback is not a check")
+  // A plain redirect sends browsers with JavaScript and without to the same place (sixteenth
+  // review: Google's sign-in hand-off, Yahoo's 404 that returns home).
+  const handOff = "<title>Redirecting...</title><script>var url = 'https:\\/\\/accounts.example.com\\/ServiceLogin?service\\x3dgam'; window.location.assign(url);</script>" +
+    '<noscript><meta http-equiv="refresh" content="0; url=https://accounts.example.com/ServiceLogin?service=gam"></noscript>'
+  t.not(recognizePage(observe(page('', handOff))).page_kind, 'challenge', 'a hand-off whose script and fallback go to the same address')
+  const home = '<script>if (window != window.top) { document.write("<p>Unavailable.</p>") } else { window.location.replace("/home?err=404") }</script><noscript><meta http-equiv="refresh" content="0;url=/home?err=404"></noscript>'
+  t.not(recognizePage(observe(page('', home))).page_kind, 'challenge', 'the same, both written relative')
+  const check = '<script>document.cookie = "c=1"; window.location.replace("/home?err=404")</script><noscript><meta http-equiv="refresh" content="0;url=/enable-javascript"></noscript>'
+  t.equal(recognizePage(observe(page('', check))).page_kind, 'challenge', "a fallback that goes where the script does not is a check's")
   const self = '<noscript><meta http-equiv="refresh" content="0;url=/page"></noscript>'
   t.notOk(gateShape(factsOf(observe(page('', self)))).signals.includes('shape: runs a script first'), 'a fallback to the page itself goes nowhere')
   const commented = '<!-- <noscript><meta http-equiv="refresh" content="0;url=/enable-javascript"></noscript> -->'
