@@ -52,9 +52,18 @@ function scriptFirst (f: PageFacts, links: number, controls: number, fields: num
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
   // A page whose script posts its form is on its way through that form (a log-out, a sign-in
   // hand-off): whether that post is a check's answer is submitsItself's to say.
-  if (onItsWay && !SUBMITS.test(f.inlineScript) && f.noscriptAway.some(target => pathOf(resolve(target, f.url)) !== pathOf(f.url) && !scriptGoesToo(f, target))) return true
+  if (onItsWay && !SUBMITS.test(f.inlineScript) && f.noscriptAway.some(target => checksFallback(f, target))) return true
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
   return f.blank && !f.appShell && f.challengeStatus && runs && fields === 0
+}
+
+// A check's fallback for browsers without JavaScript: to another page of the check's own site (a
+// retry, a "JavaScript required" page), where the page's own script does not go. A fallback to
+// another site is a hand-off: Microsoft's sign-in page, fetched before its script draws the
+// form, sends such browsers to a "JavaScript disabled" page on its sign-in site (batch 31).
+function checksFallback (f: PageFacts, target: string): boolean {
+  const away = resolve(target, f.url)
+  return pathOf(away) !== pathOf(f.url) && siteOf(away) === siteOf(f.url) && !scriptGoesToo(f, target)
 }
 
 // A plain redirect sends browsers with JavaScript and without to the same place: its script names

@@ -229,6 +229,11 @@ t.test('a page that is only there to run its script first is a check', async t =
   t.not(recognizePage(observe(page('', home))).page_kind, 'challenge', 'the same, both written relative')
   const check = '<script>document.cookie = "c=1"; window.location.replace("/home?err=404")</script><noscript><meta http-equiv="refresh" content="0;url=/enable-javascript"></noscript>'
   t.equal(recognizePage(observe(page('', check))).page_kind, 'challenge', "a fallback that goes where the script does not is a check's")
+  // A fallback to another site is a hand-off (batch 31: Microsoft's sign-in page fetched raw).
+  const signInShell = '<title>Sign in to your account</title><script>var $Config={"urlLogin":"x"};</script><script src="https://cdn.login.example/converged.js"></script>' +
+    '<noscript><meta http-equiv="refresh" content="0; URL=https://login.example/jsdisabled"></noscript>'
+  t.not(recognizePage(observe(page('', signInShell), 200, 'https://account.shop.example/')).page_kind, 'challenge', "a fallback to a sign-in site's page")
+  t.equal(recognizePage(observe(page('', signInShell), 200, 'https://www.login.example/')).page_kind, 'challenge', 'the same fallback on its own site is a check\'s')
   const self = '<noscript><meta http-equiv="refresh" content="0;url=/page"></noscript>'
   t.notOk(gateShape(factsOf(observe(page('', self)))).signals.includes('shape: runs a script first'), 'a fallback to the page itself goes nowhere')
   const commented = '<!-- <noscript><meta http-equiv="refresh" content="0;url=/enable-javascript"></noscript> -->'
