@@ -39,6 +39,10 @@ const VENDORS: readonly Vendor[] = [
   // eQualitie's Deflect, a DDoS protection for civil-society and news sites: its block page links
   // to deflect.ca and says the site "is protected by Deflect".
   { provider: 'deflect', markup: /deflect\.ca/, brand: /^deflect$/ },
+  // Checks a site runs itself against scrapers: go-away (its assets and challenge under
+  // /cmd/go-away/, its __goaway_ parameters), Anubis (its assets under /.within.website/).
+  { provider: 'go_away', markup: /\/cmd\/go-away\/|__goaway_/, code: /__goaway_/, brand: /^go-away$/ },
+  { provider: 'anubis', markup: /\/\.within\.website\//, brand: /^anubis$/ },
   // A waiting room's assets, and the firewalls a site runs itself (challenge-site-guards.ts).
   { provider: 'queue_it', markup: /queue-it\.net/, brand: /^queue-it$/ },
   { provider: 'wordfence', markup: /wordfence/, brand: /^wordfence$/ },

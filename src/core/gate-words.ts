@@ -8,7 +8,7 @@ import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 // these alone (gate-shape.ts): a site-wide fallback line may well say "security check" or
 // "проверка" of something else.
 const NOT_A_ROBOT_PHRASES = [
-  'verify (?:that )?you(?:\'re| are) (?:a )?human', '(?:verify|confirm|prove|show) (?:that )?you(?:\'re| are) not a (?:robot|bot)', '(?<!i\'m |i’m |i am )not a robot', '(?:click|tick|check|select|press)(?: on| the)? ["“„«]?i(?:\'m|’m| am) not a robot',
+  'verify (?:that )?you(?:\'re| are) (?:a )?human', '(?:verify|verifying|confirm|prove|show|check|checking|make sure|making sure) (?:that )?you(?:\'re| are) not a (?:robot|bot)', '(?<!i\'m |i’m |i am )not a robot', '(?:click|tick|check|select|press)(?: on| the)? ["“„«]?i(?:\'m|’m| am) not a robot',
   'are you (?:a )?(?:human|robot)', 'robot or human', '(?:prove|confirm) (?:that )?you(?:\'re| are) (?:a )?human',
   'не робот', 'kein roboter', 'pas un robot', 'no (?:eres|soy) un robot', 'não (?:é|sou) um robô',
   'non sono un robot', 'ik ben geen robot', 'nie jest(?:em|eś) robotem', 'nejsem robot', 'robot değilim',
@@ -129,11 +129,11 @@ export function askingWords (status: number | null, challengeStatus: boolean, be
 }
 
 // A check at work says it will be done in a moment ("this may take a few seconds", "you will be
-// redirected"), in the languages of the checks above: on a short page answered as content, that
-// and a request for the step make the step (gate-shape.ts), where a help page or an account's
-// notice only asks.
+// redirected") or that it is loading (go-away's "Loading challenge…"), in the languages of the
+// checks above: on a short page answered as content, that and a request for the step make the
+// step (gate-shape.ts), where a help page or an account's notice only asks.
 export const WAITING = new RegExp([
-  'may take a (?:few|couple of) seconds', 'only take a (?:moment|few seconds)', 'you(?: will|\'ll) be (?:redirected|forwarded)', 'redirecting', 'please wait',
+  '\\bloading\\b', 'may take a (?:few|couple of) seconds', 'only take a (?:moment|few seconds)', 'you(?: will|\'ll) be (?:redirected|forwarded)', 'redirecting', 'please wait',
   'kann einige sekunden dauern', '(?:sie werden|du wirst) (?:gleich |in \\d+ sekunden )?(?:automatisch )?weitergeleitet', 'vous (?:allez|serez) (?:être )?redirigé',
   '(?:serás|será) redirigido', 'nastąpi przekierowanie', 'verrai reindirizzato', 'je wordt (?:over \\d+ seconden )?doorgestuurd', 'peut prendre quelques secondes', 'puede tardar unos segundos',
   'pode levar alguns segundos', 'potrebbe richiedere alcuni secondi', 'может занять несколько секунд', 'подождите',

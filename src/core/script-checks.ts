@@ -40,8 +40,8 @@ export function scriptChecks (f: PageFacts, links: number, fields: number): Scri
 // person would see comes after the script has run: a check, not the content, and not a bare
 // denial (a denial says something).
 // What a check at work says (gate-words.ts WAITING, in its languages), or a notice that the browser
-// did not move on, or is loading.
-const IN_TRANSIT = new RegExp(String.raw`\b(?:not (?:been )?redirected|loading|one moment)\b|${WAITING.source}`, 'i')
+// did not move on.
+const IN_TRANSIT = new RegExp(String.raw`\b(?:not (?:been )?redirected|one moment)\b|${WAITING.source}`, 'i')
 /** A line or two of help beside the fallback, no more. */
 const FALLBACK_NOTE_MAX_WORDS = 30
 

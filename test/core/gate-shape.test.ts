@@ -1223,3 +1223,20 @@ t.test('ordinary pages the fifteenth review built against the rules of batch 28 
     '<title>Verify</title><script src="https://www.google.com/recaptcha/api.js"></script>')
   t.equal(provider(own), 'recaptcha', "a link to Project Shield names no provider")
 })
+
+t.test("a self-hosted check against scrapers at work (nineteenth review: go-away's 'Checking you are not a bot')", async t => {
+  const check = (head = '', footer = ''): string => page('<h1>Checking you are not a bot</h1><p id="status">Loading challenge <em>js-refresh</em>...</p>' +
+    '<details><summary>Why am I seeing this?</summary><p>You are seeing this because the administrator of this website has set up a protection against AI companies aggressively scraping websites.</p></details>' +
+    `<p><small>If you have any issues contact the site administrator and provide the following Request Id: <em>da8b1587d1ac9e7c</em></small></p>${footer}`,
+  `<title>Checking you are not a bot</title>${head}`)
+  const plain = recognizePage(observe(check()))
+  t.equal(plain.page_kind, 'challenge', 'a short page that asks and says it is loading, at 200, with no vendor named')
+  t.equal(plain.challenge?.provider, 'generic')
+  t.equal(recognizePage(observe(check(), 418)).page_kind, 'challenge', "at 418, go-away's status for its checks")
+  t.same(recognizePage(observe(page("<h1>418 I'm a teapot</h1><p>Short and stout.</p>"), 418)), { page_kind: 'http_error' }, 'a teapot that asks nothing is an error page')
+  t.not(recognizePage(observe(page('<h1>Loading your dashboard…</h1><p>Fetching your projects.</p>'))).page_kind, 'challenge', 'loading alone asks nothing')
+  const named = check('<link rel="stylesheet" href="/.well-known/.git.gammaspectra.live/git/go-away/cmd/go-away/assets/static/anubis/style.css">',
+    '<footer><p>Protected by <a href="https://git.gammaspectra.live/git/go-away">go-away</a> :: Request Id <em>da8b1587d1ac9e7c</em></p></footer>')
+  t.equal(provider(named, 418), 'go_away', "go-away's assets name it")
+  t.equal(provider(check('', '<footer><p>Protected by Anubis From Techaro. Made with ❤️ in 🇨🇦.</p></footer>'), 418), 'anubis', "Anubis's signature names it")
+})

@@ -23,3 +23,10 @@ t.test("a '<' that opens no tag is text, as the browser's tokenizer has it", asy
   t.equal(visibleText('<body><p>1 < 2 and 3 > 2</p><!-- note --><p>end</p></body>'), '1 < 2 and 3 > 2\nend')
   t.equal(visibleText('<!DOCTYPE html><?xml-stylesheet x?><body><b>bold</b></body>'), 'bold', 'declarations and tags still go')
 })
+
+t.test('a closed <details> shows its summary only; an open one shows all', async t => {
+  const details = (attrs: string): string => `<body><p>Checking</p><details${attrs}><summary>Why am I seeing this?</summary><p>Because of scrapers.</p></details><p>End</p></body>`
+  t.equal(visibleText(details('')), 'Checking\nWhy am I seeing this?\nEnd')
+  t.equal(visibleText(details(' class="why"')), 'Checking\nWhy am I seeing this?\nEnd', 'other attributes keep it closed')
+  t.equal(visibleText(details(' open')), 'Checking\nWhy am I seeing this?\nBecause of scrapers.\nEnd')
+})

@@ -67,10 +67,18 @@ function dropHidden (html: string): string {
   return hidden === undefined ? out + html.slice(at) : out
 }
 
+// A <details> element without the open attribute shows its <summary> only.
+const CLOSED_DETAILS = /<details(?![^>]*\sopen(?![\w-]))[^>]*>([\s\S]*?)<\/details\s*>/gi
+const SUMMARY = /<summary\b[^>]*>[\s\S]*?<\/summary\s*>/i
+
+function closeDetails (html: string): string {
+  return html.replace(CLOSED_DETAILS, (_, inside: string) => `<div>${SUMMARY.exec(inside)?.[0] ?? ''}</div>`)
+}
+
 export function visibleText (html: string): string {
-  const body = dropHidden(html
+  const body = dropHidden(closeDetails(html
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(NOT_RENDERED, ' '))
+    .replace(NOT_RENDERED, ' ')))
     .replace(LINE_BREAKING, '\n')
     // A '<' that does not open a tag ("< 3703…>", "a < b") is text, as the browser's tokenizer has it.
     .replace(/<(?:\/?[a-zA-Z]|[!?])[^>]*>/g, '')
