@@ -173,7 +173,7 @@ function akamai (f: PageFacts): Detection {
   if (hasSrc(f, /\/_sec\/cp_challenge\//)) hits.push(sure('iframe/script /_sec/cp_challenge/'))
   // The edge reference's first number is the error class: 18 is a denial; 9 (invalid URL),
   // 11 (DNS failure), 30, 97 (origin errors) are errors that no person can pass.
-  const reference = f.short ? /reference\s*(?:#|:|number:?)?\s*(\d+)\.[0-9a-f]+\.\d+\.[0-9a-f]+/i.exec(f.text) : null
+  const reference = f.short ? /reference\s*(?:(?:#|:|number:?)\s*)?(\d+)\.[0-9a-f]+\.\d+\.[0-9a-f]+/i.exec(f.text) : null
   if (reference !== null) {
     hits.push(reference[1] === '18' ? sure('text "Reference #18.…" (Akamai edge denial)') : hint(`text "Reference #${reference[1]}.…" (Akamai edge error)`))
   }
@@ -199,7 +199,7 @@ function isBmVerifyRefresh (tag: Tag): boolean {
 // served with 200 by default, so only its words say it is a block. A custom page in the site's
 // own words usually keeps the support ID the WAF fills in (about 19 digits) beside a refusal.
 const F5_DEFAULT = /the requested url was rejected\.?\s*please consult with your administrator/i
-const F5_SUPPORT_ID = /\bsupport id(?: is)?\s*:?[\s<[(#]*\d{15,}/i
+const F5_SUPPORT_ID = /\bsupport id(?: is)?(?:\s*:)?[\s<[(#]*\d{15,}/i
 // What it refused is the request (the URL, access): a card issuer's "payment was rejected" beside a
 // long reference is a checkout's failure (twelfth review).
 const F5_REFUSAL = /\b(?:request(?:ed)?|url|access|page)\b[^.]{0,60}?\b(?:rejected|blocked|denied)\b|\b(?:rejected|blocked|denied)\b[^.]{0,30}?\b(?:request|url|access)\b/i

@@ -215,7 +215,7 @@ function submitsItself (f: PageFacts, links: number, fields: number): boolean {
 // elsewhere is a redirect, not this: the work is what makes it a check.
 const HASHES = /\bcrypto\.subtle\.digest\s*\(/
 // A search with no bound but the answer: an endless loop, or a target of leading zeros.
-const SEARCHES = /\bfor\s*\(\s*[^;)]*;\s*;|\bwhile\s*\(\s*(?:true|1|!)|\bNumber\.MAX_SAFE_INTEGER\b|["'`]0["'`]\s*\.repeat\s*\(|\.startsWith\s*\(\s*["'`]0+["'`]/
+const SEARCHES = /\bfor\s*\([^;)]*;\s*;|\bwhile\s*\(\s*(?:true|1|!)|\bNumber\.MAX_SAFE_INTEGER\b|["'`]0["'`]\s*\.repeat\s*\(|\.startsWith\s*\(\s*["'`]0+["'`]/
 
 function provesWork (f: PageFacts, links: number): boolean {
   const waiting = visibleControls(f, true) === 0
@@ -225,8 +225,10 @@ function provesWork (f: PageFacts, links: number): boolean {
 }
 
 // Code an application brings in beside its inline script: a script from an address, a module
-// preloaded for one, or a module the inline script imports.
-const IMPORTS = /\bimport\s*\(|(?:^|[;}])\s*import\s+[\w{}*,\s$]*\bfrom\s*["'`]|(?:^|[;}])\s*import\s*["'`]/m
+// preloaded for one, or a module the inline script imports. A statement starts a line or follows
+// a ';' or '}'; only the spaces of its own line are read before it (a line start lies inside any
+// whitespace with a line break in it), so a run of blank lines is read once, not once per line.
+const IMPORTS = /\bimport\s*\(|(?:^|[;}])[^\S\n\r\u2028\u2029]*import(?:\s[\w{}*,\s$]*\bfrom\s*["'`]|\s*["'`])/m
 
 function loadsCode (f: PageFacts): boolean {
   return f.tags.some(tag => (runsScript(tag) && tag.attrs.src !== undefined) || (tag.name === 'link' && /\bmodulepreload\b/i.test(tag.attrs.rel ?? ''))) ||
