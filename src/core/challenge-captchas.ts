@@ -33,7 +33,7 @@ export function turnstile (f: PageFacts): Detection {
 
 export function hcaptcha (f: PageFacts): Detection {
   const script = hasSrc(f, /hcaptcha\.com\/1\/api\.js/, ['script'])
-  const frame = findVisible(f, tag => tag.name === 'iframe' && /hcaptcha\.com\/.*#frame=checkbox(?!-invisible)/.test(tag.attrs.src ?? ''))
+  const frame = findVisible(f, tag => tag.name === 'iframe' && /hcaptcha\.com\/.{0,300}#frame=checkbox(?!-invisible)/.test(tag.attrs.src ?? ''))
   const div = findVisibleWidget(f, 'h-captcha')
   const evidence = div !== undefined ? 'widget .h-captcha' : 'iframe hcaptcha.com checkbox'
   const selector = div !== undefined ? '.h-captcha' : 'iframe[src*="hcaptcha.com"][src*="frame=checkbox"]'

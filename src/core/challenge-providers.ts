@@ -1,5 +1,8 @@
 // One detector per challenge provider (SPEC §6): each names the mechanical markers it saw
 // and whether any of them is sufficient on its own (see page-facts.ts for the facts).
+// Addresses, scripts and texts come from the page and may be megabytes long: a run between two
+// literals of a pattern is bounded ({0,300}, not *), or a string that repeats the first literal is
+// read to its end once for each repeat (markup-elements.ts bounds its lookaheads for the same reason).
 import {
   NAVIGATES, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
@@ -108,7 +111,7 @@ function awsWaf (f: PageFacts): Detection {
   // only a blank page, or a challenge status on a page that says nothing of its own (a caption at
   // most), makes it the page itself: a maintenance page's template carries it too (twelfth review).
   const sdkIsThePage = (f.blank && !f.appShell) || (f.challengeStatus && saysNothing(f))
-  if (hasSrc(f, /awswaf\.com\/.*challenge\.js/)) hits.push({ evidence: 'script token.awswaf.com challenge.js', sufficient: sdkIsThePage })
+  if (hasSrc(f, /awswaf\.com\/.{0,300}challenge\.js/)) hits.push({ evidence: 'script token.awswaf.com challenge.js', sufficient: sdkIsThePage })
   if (f.inlineScript.includes('AwsWafIntegration')) hits.push({ evidence: 'inline script AwsWafIntegration', sufficient: sdkIsThePage })
   const captchaApi = hasSrc(f, /captcha\.awswaf\.com\//)
   if (captchaApi) hits.push({ evidence: 'script captcha.awswaf.com', sufficient: captchaIsThePage(f) })
@@ -147,7 +150,7 @@ function perimeterx (f: PageFacts): Detection {
   if (widget) hits.push(sure('element #px-captcha'))
   // Its first-party copy is served as /<app id>/captcha/captcha.js?a=…; a site's own
   // /js/captcha/captcha.js beside a contact form is not it (eleventh review).
-  if (hasSrc(f, /px-(?:cdn|cloud)\.net\/.*captcha|\/captcha\/captcha\.js\?a=/)) hits.push(sure('script PerimeterX captcha.js'))
+  if (hasSrc(f, /px-(?:cdn|cloud)\.net\/.{0,300}captcha|\/captcha\/captcha\.js\?a=/)) hits.push(sure('script PerimeterX captcha.js'))
   // Its notice says what the hold is for; a voice note's "press and hold the mic button" does not.
   if (f.short && /press (?:&|and) hold to (?:confirm|verify|prove)/i.test(f.text)) hits.push(sure('text "Press & Hold"'))
   // _pxAppId is the sensor snippet every protected page carries.
@@ -161,7 +164,7 @@ function perimeterx (f: PageFacts): Detection {
 function kasada (f: PageFacts): Detection {
   const hits: Hit[] = []
   const boots = /\bKPSDK\s*[.=]/.test(f.inlineScript)
-  const loads = hasSrc(f, /\/ips\.js\?(?:[^"']*&)?KP_UIDz=|\/[\da-f-]{36}\/[\da-f-]{36}\/ips\.js/i, ['script'])
+  const loads = hasSrc(f, /\/ips\.js\?(?:[^"']{0,300}&)?KP_UIDz=|\/[\da-f-]{36}\/[\da-f-]{36}\/ips\.js/i, ['script'])
   if (boots || loads) hits.push({ evidence: `Kasada ${[boots && 'KPSDK in inline script', loads && 'script ips.js'].filter(Boolean).join(' + ')}`, sufficient: boots && loads && f.status === 429 && f.short })
   return { hits }
 }

@@ -20,8 +20,9 @@ const WIDGET_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource|c
 // NetEase Yidun's, Alibaba's AWSC).
 const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha|yidun|cstaticdun|\/awsc\//i
 // A script file named for a CAPTCHA ("isd_captcha_v2021.js", "captcha.js") is a site's own or a
-// regional vendor's (58.com's ISD CAPTCHA on Anjuke's check).
-const CAPTCHA_LOADER = new RegExp(`recaptcha|hcaptcha|turnstile|${CLICK_CAPTCHA_LOADER.source}|captcha[\\w.-]*\\.js(?:$|[?#])`, 'i')
+// regional vendor's (58.com's ISD CAPTCHA on Anjuke's check). The name after "captcha" is bounded:
+// unbounded, an address of "captchacaptcha…" is read to its end once for each "captcha" in it.
+const CAPTCHA_LOADER = new RegExp(`recaptcha|hcaptcha|turnstile|${CLICK_CAPTCHA_LOADER.source}|captcha[\\w.-]{0,200}\\.js(?:$|[?#])`, 'i')
 // The button that opens such a puzzle ("点击证明" on Douban's check, id tcaptcha_btn, beside
 // Tencent's TCaptcha.js): the widget, drawn only after the click. Only beside those vendors: a
 // button named "recaptcha-download" beside reCAPTCHA's script, or one named for a site's own
