@@ -14,7 +14,14 @@ import { fortiWeb, modSecurity, queueIt, wordfence } from './challenge-site-guar
 
 // A string in a script that ends at a challenge page (its last path segment names a captcha, a
 // challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
-const CHALLENGE_TARGET = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#][^"'`\s]*)?["'`]/i
+// Read string by string: each run of the script up to a quote is read once (STRING_TAIL starts only
+// where a run starts), and in it the segment is followed by the run's end or its query.
+const STRING_TAIL = /(?<![^"'`\s])[^"'`\s]+(?=["'`])/g
+const CHALLENGE_SEGMENT = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#]|$)/i
+function namesChallengePage (script: string): boolean {
+  for (const [tail] of script.matchAll(STRING_TAIL)) if (CHALLENGE_SEGMENT.test(tail)) return true
+  return false
+}
 // An address a script requests rather than goes to (fetch('/api/auth/passkey/challenge'),
 // xhr.open('POST', '/challenge')): a sign-in's passkey API is no challenge page (eleventh review).
 const REQUESTED = /\bfetch\s*\(\s*(["'`])[^"'`]*\1|\.open\s*\(\s*["'`]\w+["'`]\s*,\s*(["'`])[^"'`]*\2/g
@@ -134,7 +141,7 @@ function datadome (f: PageFacts): Detection {
   if (hasSrc(f, /captcha-delivery\.com/, ['script'])) hits.push(sure('script captcha-delivery.com'))
   // The host is often written with its hyphen escaped ('geo.captcha&#x2d;delivery.com').
   if (/captcha(?:-|&#x2d;|&#45;|\\x2d|\\u002d)delivery\.com/i.test(f.inlineScript)) hits.push(sure('inline script captcha-delivery.com host'))
-  if (/\bvar dd\s*=\s*\{[^}]*'cid'\s*:/.test(f.inlineScript)) hits.push(sure("inline script DataDome 'dd' object"))
+  if (/\bvar dd\s*=\s*\{[^}]{0,1000}'cid'\s*:/.test(f.inlineScript)) hits.push(sure("inline script DataDome 'dd' object"))
   // The captcha document itself (what the iframe shows) styles itself from the captcha host.
   if (linksTo(f, /captcha-delivery\.com\/captcha\//)) hits.push(sure('stylesheet captcha-delivery.com/captcha/'))
   // x-datadome is sent on every response of a protected site; DataDome blocks are 403.
@@ -337,7 +344,7 @@ function generic (f: PageFacts): Detection {
   }
   // Nothing to read and a script that sends the browser on to a captcha page: the redirect is the
   // gate's first step (a bare redirect elsewhere is not, see above).
-  if (f.blank && !f.appShell && NAVIGATES.test(f.inlineScript) && CHALLENGE_TARGET.test(f.inlineScript.replace(REQUESTED, ''))) {
+  if (f.blank && !f.appShell && NAVIGATES.test(f.inlineScript) && namesChallengePage(f.inlineScript.replace(REQUESTED, ''))) {
     hits.push(sure('blank page whose script navigates to a captcha/challenge path'))
   } else if (f.blank && !f.appShell && TO_CAPTCHA_HOST.test(f.inlineScript)) {
     hits.push(sure('blank page whose script navigates to a captcha service'))

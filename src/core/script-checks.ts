@@ -83,13 +83,16 @@ function scriptGoesToo (f: PageFacts, target: string): boolean {
   return url.pathname.length > 1 && [...script.matchAll(RELATIVE_STRING)].some(match => samePage(match[1], url.href))
 }
 
+// Scripts come from the page and may be megabytes long: a run between two literals is bounded
+// ({0,300}, not *), or a script that repeats the first literal ("setcookie(setcookie(…") is read to
+// its end once for each repeat.
 // A quiet page (blank, or nothing but a loading caption), not an app, with nothing to press or
 // follow, whose inline script sets a cookie and reloads the page: a cookie check, the cookie its
 // pass. A mount point ("root") with a spinner in it makes no app unless the page loads the app's
 // code (loadsCode): a check that runs only its inline script is not one. The host follows a page that
 // reloads itself at once (docs/spec.md section 6), so a live fetch ends on this page only when
 // the reload brought it back: the cookie did not pass.
-const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie|\bset_?cookie)\s*\(\s*[^,)]+,/i
+const SETS_COOKIE = /\bdocument\.cookie\s*=(?!=)|(?:\bCookies\.set|\bjQuery\.cookie|\$\.cookie|\bset_?cookie)\s*\(\s*[^,)]{1,300},/i
 const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.href)?`
 const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:replace|assign)\s*\(\s*${SAME_PAGE}\s*\)|` +
   String.raw`\blocation(?:\.href)?\s*=\s*${SAME_PAGE}\s*(?:[;,)}]|$)|\bhistory\.go\s*\(\s*0?\s*\)`, 'm')
@@ -215,7 +218,7 @@ function submitsItself (f: PageFacts, links: number, fields: number): boolean {
 // elsewhere is a redirect, not this: the work is what makes it a check.
 const HASHES = /\bcrypto\.subtle\.digest\s*\(/
 // A search with no bound but the answer: an endless loop, or a target of leading zeros.
-const SEARCHES = /\bfor\s*\([^;)]*;\s*;|\bwhile\s*\(\s*(?:true|1|!)|\bNumber\.MAX_SAFE_INTEGER\b|["'`]0["'`]\s*\.repeat\s*\(|\.startsWith\s*\(\s*["'`]0+["'`]/
+const SEARCHES = /\bfor\s*\([^;)]{0,300};\s*;|\bwhile\s*\(\s*(?:true|1|!)|\bNumber\.MAX_SAFE_INTEGER\b|["'`]0["'`]\s*\.repeat\s*\(|\.startsWith\s*\(\s*["'`]0+["'`]/
 
 function provesWork (f: PageFacts, links: number): boolean {
   const waiting = visibleControls(f, true) === 0
@@ -227,8 +230,9 @@ function provesWork (f: PageFacts, links: number): boolean {
 // Code an application brings in beside its inline script: a script from an address, a module
 // preloaded for one, or a module the inline script imports. A statement starts a line or follows
 // a ';' or '}'; only the spaces of its own line are read before it (a line start lies inside any
-// whitespace with a line break in it), so a run of blank lines is read once, not once per line.
-const IMPORTS = /\bimport\s*\(|(?:^|[;}])[^\S\n\r\u2028\u2029]*import(?:\s[\w{}*,\s$]*\bfrom\s*["'`]|\s*["'`])/m
+// whitespace with a line break in it), so a run of blank lines is read once, not once per line;
+// what it imports is bounded, or "}import }import …" is read to its end once for each "}".
+const IMPORTS = /\bimport\s*\(|(?:^|[;}])[^\S\n\r\u2028\u2029]*import(?:\s[\w{}*,\s$]{0,1000}\bfrom\s*["'`]|\s*["'`])/m
 
 function loadsCode (f: PageFacts): boolean {
   return f.tags.some(tag => (runsScript(tag) && tag.attrs.src !== undefined) || (tag.name === 'link' && /\bmodulepreload\b/i.test(tag.attrs.rel ?? ''))) ||
