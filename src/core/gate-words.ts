@@ -48,10 +48,12 @@ export const VERIFY_STEP = new RegExp([
   'введите (?:символы|текст|код|цифры) (?:с|на) (?:картинк|изображени)',
   'slide to (?:verify|complete)', 'please slide to continue', '(?:人机|访问|滑动|滑块|行为)验证(?!码)', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付|身份|登录|实名|人脸|刷脸|授权|权限|设备)验证中', '(?:人機|訪問|滑動|滑塊|行為)驗證(?!碼)', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付|身份|登入|實名|人臉|刷臉|授權|權限|設備)驗證中',
   // The same steps in a few other languages: "(I am) not a robot", "checking (your)
-  // browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters.
+  // browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters. A word's
+  // ending is a few letters ({0,20}): unbounded, a title of "проверпровер…" is read to its end once
+  // for each "провер" in it.
   // "Abnormal access", "you are a bot" in a few other languages.
   '(?:pensar|creer) que eres un (?:ro)?bot', 'penser que vous êtes un robot',
-  'действия за автоматическ', 'похож\\S* на автоматическ', 'провер\\S* (?:ваш\\S* )?(?:браузер|устройств)',
+  'действия за автоматическ', 'похож\\S{0,20} на автоматическ', 'провер\\S{0,20} (?:ваш\\S{0,20} )?(?:браузер|устройств)',
   // "Are you human?" in a few other languages.
   '(?:^|[^a-záéíóúñü])(?:eres|es usted) (?:un )?humano', 'êtes-vous (?:un )?humain', 'bist du ein mensch', 'sind sie ein mensch', 'você é (?:um )?humano',
   // "I am not a robot", "are you human?" and "security check" in the languages of the regional
@@ -88,7 +90,7 @@ const SECURITY_CHECK = [
 // challenge status (eleventh review); the restriction notices in the corpus that say them answer 403.
 const STATUS_BOUND = [
   'detected (?:abnormal|suspicious|unusual) (?:activity|traffic|access)', 'checking (?:your |the )?device', 'suspicious access',
-  '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', 'подозрительн\\S* активност',
+  '비정상적인\\s?(?:접근|접속|트래픽|요청)', '异常(?:访问|流量|请求)', '異常(?:訪問|流量|請求)', '不正(?:な)?アクセスを検知', 'подозрительн\\S{0,20} активност',
   '(?:进行|完成)验证', '(?:進行|完成)驗證',
   // A check's "one more step", which a sign-up's last page says at 200 too (twelfth review: a 403's).
   'one more step'
