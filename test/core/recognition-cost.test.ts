@@ -1,0 +1,46 @@
+import t from 'tap'
+import { recognizePage, type PageObservation } from '../../src/core/challenge.js'
+
+// Recognition reads pages as they came, hostile ones too (markup-elements.ts: "a 2 MB page of
+// unclosed tags must stay cheap"). Each page below repeats the literal a pattern starts with, or
+// the whitespace two of its quantifiers share, 200 000 characters long: a pattern that reads the
+// rest of the page once per repeat took seconds to minutes on these (the slowest, an app shell's
+// blank lines, 4 minutes); bounded, each takes milliseconds. The budget is loose, for a loaded
+// machine: it catches quadratic reading, it times nothing.
+const SIZE = 200_000
+const BUDGET_MS = 2000
+
+function rep (unit: string): string {
+  return unit.repeat(Math.ceil(SIZE / unit.length)).slice(0, SIZE)
+}
+
+function page (body: string, more: Partial<PageObservation> = {}): PageObservation {
+  return { status: 200, url: 'https://shop.test/page', title: '', html: `<html><head></head><body>${body}</body></html>`, text: 'hello', headers: {}, ...more }
+}
+
+const HOSTILE: Array<[string, PageObservation]> = [
+  ['a script address of "captcha" repeated', page(`<script src="${rep('captcha')}"></script>`)],
+  ['a script address of "/ips.js?" repeated', page(`<script src="${rep('/ips.js?')}"></script>`)],
+  ['a script address of "awswaf.com/" repeated', page(`<script src="${rep('awswaf.com/')}"></script>`)],
+  ['a script address of "px-cdn.net/" repeated', page(`<script src="${rep('px-cdn.net/')}"></script>`)],
+  ['a frame address of "hcaptcha.com/" repeated', page(`<iframe src="${rep('hcaptcha.com/')}"></iframe>`)],
+  ['a link query of "ref" repeated on a gate', page(`<div class="g-recaptcha"></div><script src="https://www.google.com/recaptcha/api.js"></script><a href="?${rep('ref')}">x</a>`, { status: 403, text: 'Verify you are human' })],
+  ['an inline script of "var dd={" repeated', page(`<script>${rep('var dd={')}</script>`)],
+  ['an app shell whose script is blank lines', page(`<div id="root"></div><script>${rep('\n')}document.cookie="a=b";location.reload()</script>`, { text: '' })],
+  ['an app shell whose script repeats "}import "', page(`<div id="root"></div><script>${rep('}import ')}document.cookie="a=b";location.reload()</script>`, { text: '' })],
+  ['a blank page whose script repeats "setcookie("', page(`<script>${rep('setcookie(')}</script>`, { text: '' })],
+  ['a blank page whose script repeats "/captcha?"', page(`<script>location.href=x;${rep('/captcha?')}</script>`, { text: '' })],
+  ['a blank proof of work whose script repeats "for("', page(`<script>document.cookie="a";crypto.subtle.digest(1);${rep('for(')}</script>`, { text: '' })],
+  ['a short text of "reference" and spaces', page('x', { text: `reference${' '.repeat(SIZE)}` })],
+  ['a short text of "support id" and spaces', page('x', { text: `support id${' '.repeat(SIZE)}` })],
+  ['a title of "провер" repeated', page('x', { title: rep('провер') })]
+]
+
+for (const [name, obs] of HOSTILE) {
+  t.test(name, async t => {
+    const start = performance.now()
+    recognizePage(obs)
+    const ms = performance.now() - start
+    t.ok(ms < BUDGET_MS, `recognized in ${ms.toFixed(0)} ms`)
+  })
+}
