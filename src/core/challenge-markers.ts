@@ -1,6 +1,6 @@
 // Markers that take more than one tag or attribute to read, shared by the provider detectors
 // (challenge-providers.ts). Pure.
-import { hasClass, hasId, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, type PageFacts, type Tag } from './page-facts.js'
+import { FORM_CONTROLS, hasClass, hasId, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, type PageFacts, type Tag } from './page-facts.js'
 import { elements } from './markup-elements.js'
 
 // Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
@@ -31,21 +31,16 @@ export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, 
 
 // A form whose only visible control is a button that submits it (hidden values beside it): a
 // press lets the visitor on, with nothing to fill in, tick or solve.
-const CONTROLS = new Set(['button', 'input', 'select', 'textarea', 'iframe'])
 function offersWayOn (f: PageFacts): boolean {
   return elements(f.shown, 'form', true).some(([start, end]) => {
-    const shown = tagsOf(f.shown.slice(start, end)).filter(tag => CONTROLS.has(tag.name) && !looksHidden(tag) && !carriesValueOnly(tag))
+    const shown = tagsOf(f.shown.slice(start, end)).filter(tag => (FORM_CONTROLS.has(tag.name) || tag.name === 'iframe') && !looksHidden(tag) && !isHiddenInput(tag))
     return shown.length > 0 && shown.every(submitsForm)
   })
 }
 
-function carriesValueOnly (tag: Tag): boolean {
-  return tag.name === 'input' && (tag.attrs.type ?? '').trim().toLowerCase() === 'hidden'
-}
-
+// A button without a type submits its form; an input only when its type says so.
 function submitsForm (tag: Tag): boolean {
-  const type = (tag.attrs.type ?? (tag.name === 'button' ? 'submit' : 'text')).trim().toLowerCase()
-  return (tag.name === 'button' || tag.name === 'input') && type === 'submit'
+  return (tag.name === 'button' && tag.attrs.type === undefined) || ((tag.name === 'button' || tag.name === 'input') && typeOf(tag) === 'submit')
 }
 
 /**

@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, hiddenByItsClass, isCaptchaAnswer, isChoice, isField, isTickBox, looksHidden, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, WAITING, askingWords } from './gate-words.js'
@@ -230,7 +230,7 @@ const VALIDATION_NAMED = /validat|verif|captcha|security|human/i
 function isOtherEntry (tag: Tag): boolean {
   if (looksHidden(tag)) return false
   if (tag.attrs.contenteditable !== undefined && tag.attrs.contenteditable !== 'false') return true
-  return tag.name === 'input' && !isCaptchaAnswer(tag) && !/^(?:hidden|submit|button|image|reset)$/i.test((tag.attrs.type ?? 'text').trim())
+  return tag.name === 'input' && !isCaptchaAnswer(tag) && !isHiddenInput(tag) && !isButtonInput(tag) && typeOf(tag) !== 'reset'
 }
 
 // Every widget on the page is a vendor's frame inside a block its markup keeps hidden: the
@@ -303,7 +303,7 @@ const SLIDER_NAME = /(?:^|[\s_-])(?:slide|slider|slide-track|slide-box|drag|nc)(
 
 function singleAction (f: PageFacts): boolean {
   const shown = f.tags.filter(tag => !looksHidden(tag))
-  const controls = shown.filter(tag => tag.name === 'button' || (tag.name === 'input' && /^(?:submit|button|image)$/i.test(tag.attrs.type ?? '')) ||
+  const controls = shown.filter(tag => tag.name === 'button' || isButtonInput(tag) ||
     tag.attrs.role === 'button' || (tag.name === 'a' && BUTTON_CLASS.test(tag.attrs.class ?? '')))
   if (controls.length > 0) return controls.length === 1
   // A link that goes on through the check (a token in its query, a verify path), not a "reset
@@ -360,8 +360,8 @@ function formsHolding (markup: string, holds: (tag: Tag) => boolean): Tag[] {
 const SEARCH_NAME = /(?:^|[^a-z])search(?:[^a-z]|$)/i
 
 function isSearchBox (tag: Tag): boolean {
-  const { type, role, name, id, placeholder } = tag.attrs
-  return (type ?? '').trim().toLowerCase() === 'search' || role === 'searchbox' || name === 'q' ||
+  const { role, name, id, placeholder } = tag.attrs
+  return typeOf(tag) === 'search' || role === 'searchbox' || name === 'q' ||
     SEARCH_NAME.test(`${name ?? ''} ${id ?? ''} ${tag.attrs.class ?? ''} ${placeholder ?? ''} ${tag.attrs['aria-label'] ?? ''}`)
 }
 

@@ -302,7 +302,25 @@ function hiddenByClass (cls: string): boolean {
   return HIDING_CLASS.test(cls) && !SHOWN_AT_SIZE.test(cls)
 }
 
-const FIELD_TYPES = /^(?:|text|email|password|tel|search|number|url)$/i
+const FIELD_TYPES = /^(?:|text|email|password|tel|search|number|url)$/
+
+/** An element's type attribute as a browser reads it: trimmed, lower-cased, '' when absent. */
+export function typeOf (tag: Tag): string {
+  return (tag.attrs.type ?? '').trim().toLowerCase()
+}
+
+/** The elements of a form a person presses, picks from or types into. */
+export const FORM_CONTROLS: ReadonlySet<string> = new Set(['button', 'input', 'select', 'textarea'])
+
+/** A form's hidden value (<input type="hidden">): it carries a token, and is never shown. */
+export function isHiddenInput (tag: Tag): boolean {
+  return tag.name === 'input' && typeOf(tag) === 'hidden'
+}
+
+/** An input that is a button to press (type submit, button or image). */
+export function isButtonInput (tag: Tag): boolean {
+  return tag.name === 'input' && /^(?:submit|button|image)$/.test(typeOf(tag))
+}
 
 /** A visible field a person types into (a sign-in's, a search's, a contact form's); a CAPTCHA's own answer box is none. */
 export function isField (tag: Tag): boolean {
@@ -315,7 +333,7 @@ export function isCaptchaAnswer (tag: Tag): boolean {
 }
 
 function typesInto (tag: Tag): boolean {
-  return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && FIELD_TYPES.test((tag.attrs.type ?? '').trim())) || isFieldElement(tag))
+  return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && FIELD_TYPES.test(typeOf(tag))) || isFieldElement(tag))
 }
 
 function captchaNamed (tag: Tag): boolean {
@@ -326,12 +344,12 @@ function captchaNamed (tag: Tag): boolean {
 // input lives in a shadow root the markup does not show (twelfth review).
 const FIELD_ELEMENT = /-(?:input|text-?field|textarea)$/i
 function isFieldElement (tag: Tag): boolean {
-  return tag.name.includes('-') && FIELD_ELEMENT.test(tag.name) && FIELD_TYPES.test((tag.attrs.type ?? '').trim())
+  return tag.name.includes('-') && FIELD_ELEMENT.test(tag.name) && FIELD_TYPES.test(typeOf(tag))
 }
 
 /** A visible box to tick: a radio button, a checkbox (a poll's answers, a form's options). */
 export function isTickBox (tag: Tag): boolean {
-  return !looksHidden(tag) && tag.name === 'input' && /^(?:radio|checkbox)$/i.test((tag.attrs.type ?? '').trim())
+  return !looksHidden(tag) && tag.name === 'input' && /^(?:radio|checkbox)$/.test(typeOf(tag))
 }
 
 /** A visible choice to make: a list or a box to tick. */

@@ -2,7 +2,7 @@
 // that leaves at once for browsers without JavaScript, a cookie check, a form that posts its
 // answer back, a proof of work. gate-shape.ts weighs them with the rest of the page's shape.
 // Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, NAVIGATES, answeredOk, looksHidden, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, FORM_CONTROLS, LOADING_CAPTION, NAVIGATES, answeredOk, isHiddenInput, looksHidden, typeOf, type PageFacts, type Tag } from './page-facts.js'
 import { WAITING } from './gate-words.js'
 import { originOf, pathOf, resolve, samePage } from './page-url.js'
 
@@ -239,15 +239,13 @@ function loadsCode (f: PageFacts): boolean {
     IMPORTS.test(f.inlineScript)
 }
 
-// Things a person can press or type into (only those not disabled, when `enabledOnly`). An
-// <input type="hidden"> carries a form's token and is never shown.
+// Things a person can press or type into (only those not disabled, when `enabledOnly`).
 function visibleControls (f: PageFacts, enabledOnly = false): number {
-  return f.tags.filter(tag => !looksHidden(tag) && (['button', 'input', 'select', 'textarea'].includes(tag.name) || tag.attrs.role === 'button') &&
-    !(tag.name === 'input' && tag.attrs.type?.toLowerCase() === 'hidden') &&
+  return f.tags.filter(tag => !looksHidden(tag) && (FORM_CONTROLS.has(tag.name) || tag.attrs.role === 'button') && !isHiddenInput(tag) &&
     !(enabledOnly && tag.attrs.disabled !== undefined)).length
 }
 
 // A script element the browser runs (not JSON data or a template).
 function runsScript (tag: Tag): boolean {
-  return tag.name === 'script' && /^(?:|text\/javascript|application\/javascript|module)$/i.test((tag.attrs.type ?? '').trim())
+  return tag.name === 'script' && /^(?:|text\/javascript|application\/javascript|module)$/.test(typeOf(tag))
 }
