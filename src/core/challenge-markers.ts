@@ -1,13 +1,11 @@
 // Markers that take more than one tag or attribute to read, shared by the provider detectors
 // (challenge-providers.ts). Pure.
-import { FORM_CONTROLS, hasClass, hasId, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, type PageFacts, type Tag } from './page-facts.js'
+import { FORM_CONTROLS, REFUSAL_STATUSES, answeredRefusal, hasClass, hasId, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, type PageFacts, type Tag } from './page-facts.js'
 import { elements } from './markup-elements.js'
 
 // Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
 // to the ones that report a broken origin (1000–1004, 1014, 1016, 1018, 1033…) and the 52x outages.
 const CLOUDFLARE_BLOCK_CODES = new Set([1005, 1006, 1007, 1008, 1009, 1010, 1011, 1012, 1015, 1020])
-// The statuses Cloudflare refuses a visitor with.
-const REFUSAL_STATUSES: ReadonlySet<number> = new Set([403, 429])
 
 /** The error code of a page in Cloudflare's error layout, and whether it is a block. */
 export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, block: boolean } | undefined {
@@ -26,7 +24,7 @@ export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, 
   // carries only hidden values and a button ("Dismiss this warning and enter site" on Cloudflare's
   // suspected-phishing interstitial) refuses nobody (sixteenth review).
   if (offersWayOn(f)) return undefined
-  return f.status !== null && REFUSAL_STATUSES.has(f.status) ? { code: undefined, block: true } : undefined
+  return answeredRefusal(f) ? { code: undefined, block: true } : undefined
 }
 
 // A form whose only visible control is a button that submits it (hidden values beside it): a

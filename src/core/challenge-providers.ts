@@ -4,7 +4,7 @@
 // literals of a pattern is bounded ({0,300}, not *), or a string that repeats the first literal is
 // read to its end once for each repeat (markup-elements.ts bounds its lookaheads for the same reason).
 import {
-  NAVIGATES, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
+  NAVIGATES, answeredRefusal, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
 import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -93,7 +93,7 @@ function cloudflare (f: PageFacts): Detection {
   // A site's own block page behind Cloudflare prints the Ray ID Cloudflare gave the request
   // (16 hex digits), as the custom pages' ::RAY_ID:: placeholder fills it in, shown or in a
   // details box a button opens; a capture without headers keeps only that.
-  const refusal = f.short && (f.status === 403 || f.status === 429)
+  const refusal = f.short && answeredRefusal(f)
   const ray = refusal ? RAY_ID.exec(f.text) ?? RAY_ID.exec(textOf(f.markup)) : null
   if (ray !== null) hits.push(sure(`text "${ray[0].replace(/\s+/g, ' ')}" on a short ${f.status ?? ''} page`))
   // Its 1xxx block pages (1005, 1006, 1020…) share the cf-error-details layout with origin
@@ -329,13 +329,13 @@ function generic (f: PageFacts): Detection {
   if (phrase !== null) hits.push(sure(`text "${phrase[0].toLowerCase()}" on a short page`))
   // A short denial that says a web application firewall refused the request ("Page code:
   // cian_waf_block") is that firewall's block page, not the site's own "forbidden".
-  const found = f.short && (f.status === 403 || f.status === 429) ? WAF_BLOCK.exec(f.text) : null
+  const found = f.short && answeredRefusal(f) ? WAF_BLOCK.exec(f.text) : null
   // "Our security system" refuses accounts and intranet visitors too: only with a reason a bot has.
   const waf = found !== null && (!/security (?:service|system)/i.test(found[0]) || BOT_WORD.test(f.text)) ? found : null
   if (waf !== null) hits.push(sure(`text "${waf[0].replace(/\s+/g, ' ').slice(0, 60)}" on a short denial`))
   // A short denial signed by the protection that made it ("verafiles.org is protected by
   // Deflect"): an infrastructure vendor's block, whatever reason it gives or leaves out.
-  const signed = f.short && (f.status === 403 || f.status === 429) ? signatureOf(f) : undefined
+  const signed = f.short && answeredRefusal(f) ? signatureOf(f) : undefined
   if (signed !== undefined) hits.push(sure(`${signed.evidence} on a short denial`))
   // A "visitor" interstitial: nothing to read, titled as one, a script that sets a cookie and
   // moves on. The title matters: many sign-in and app pages are a blank body and a script too.

@@ -9,7 +9,7 @@
 // sufficient on its own or only on a page shaped like a block: a short notice
 // or a status that WAFs answer challenges with.
 
-import { DENIAL_STATUSES, LOADING_CAPTION, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
+import { DENIAL_STATUSES, LOADING_CAPTION, LOADING_CAPTION_MAX_WORDS, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
 import { DETECTORS } from './challenge-providers.js'
 import { infrastructureNamed, infrastructureOf, isCaptchaVendor, vendorOf } from './challenge-vendors.js'
 import { gateShape } from './gate-shape.js'
@@ -32,7 +32,6 @@ export interface Recognition {
 // "Real content": at least this many words, so "Loading…" or a lone spinner
 // label is not taken as the page a driver asked for.
 const CONTENT_MIN_WORDS = 3
-const PLACEHOLDER_MAX_WORDS = 8
 
 const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:was |has been )?(?:blocked|rejected)\b|\btoo many requests\b|\brate limit(?:ed| exceeded)\b|\bdoing that too often\b|zu viele anfragen|trop de requêtes|demasiadas solicitudes|请求过于频繁|請求過於頻繁|слишком много запросов/i
 
@@ -61,7 +60,7 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   // A sign-in page is content too (with or without a CAPTCHA widget in its form): whether it is
   // the content the driver asked for is what selector-stable readiness says.
   if (f.words < CONTENT_MIN_WORDS) return undefined
-  if (f.words <= PLACEHOLDER_MAX_WORDS && LOADING_CAPTION.test(f.text)) return undefined
+  if (f.words <= LOADING_CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text)) return undefined
   return 'content'
 }
 

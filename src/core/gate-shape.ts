@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, LOADING_CAPTION_MAX_WORDS, answeredRefusal, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, WAITING, askingWords } from './gate-words.js'
@@ -108,7 +108,7 @@ export function gateShape (f: PageFacts): GateShape {
   // A refusal that names the security layer which made it ("blocked by our security system") and
   // why (bots, suspicious traffic), answered with a refusal status: the block of a bot check,
   // whatever else the notice explains.
-  const refusedAsBot = (f.status === 403 || f.status === 429) && WAF_BLOCK.test(f.text) && BOT_WORD.test(f.text)
+  const refusedAsBot = answeredRefusal(f) && WAF_BLOCK.test(f.text) && BOT_WORD.test(f.text)
   if (refusedAsBot) signals.push('shape: a security layer refused it')
 
   const chrome = siteChrome(f, loader)
@@ -277,7 +277,6 @@ function reloadsItself (target: string, url: string): boolean {
 
 // Exactly one thing to press: a verify / continue / submit button and nothing else to do.
 /** The page says nothing beyond its title but a caption or a word or three (an id, a trace). */
-const QUIET_CAPTION_MAX_WORDS = 8
 function quietPage (f: PageFacts): boolean {
   // Or so says its markup, once what its classes hide is left out (Baidu's check keeps a timeout
   // notice in blocks of class "hide" for when its script fails): the markup holds at least what a
@@ -290,7 +289,7 @@ function saysLittle (title: string, text: string): boolean {
   const words = countWords(rest)
   // A caption and little more: a sign-in's "One moment – we sent a notification to your phone"
   // starts with a caption too (thirteenth review).
-  return words <= CAPTION_MAX_WORDS || (words <= QUIET_CAPTION_MAX_WORDS && LOADING_CAPTION.test(rest))
+  return words <= CAPTION_MAX_WORDS || (words <= LOADING_CAPTION_MAX_WORDS && LOADING_CAPTION.test(rest))
 }
 
 // The one thing a check gives to do: a button (or a link or element that is one: role=button, a

@@ -11,6 +11,8 @@ export const SHORT_NOTICE_MAX_WORDS = 80
 
 /** A caption's words at most: "Загрузка...", "Loading, please wait". */
 export const CAPTION_MAX_WORDS = 3
+/** A loading caption's words at most, the caption itself named (LOADING_CAPTION): "Loading, please wait while we get your page". */
+export const LOADING_CAPTION_MAX_WORDS = 8
 
 // A few words in double quotation marks (never apostrophes: "you're"): a notice that quotes a
 // check's words is about it, not it; but not the label a request tells to click or tick (Click
@@ -39,6 +41,13 @@ export const LOADING_CAPTION = new RegExp('^[^\\p{L}\\p{N}]*(?:(?:' + [
 
 /** Statuses that are a denial when no challenge is recognized (SPEC §6). */
 export const DENIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 429, 451])
+/** The statuses a security layer refuses a visitor with (Cloudflare's blocks, a WAF's block page). */
+export const REFUSAL_STATUSES: ReadonlySet<number> = new Set([403, 429])
+
+/** Answered with a status a security layer refuses a visitor with (REFUSAL_STATUSES). */
+export function answeredRefusal (f: { status: number | null }): boolean {
+  return f.status !== null && REFUSAL_STATUSES.has(f.status)
+}
 // Statuses providers serve their challenges with: the denials plus AWS WAF's and Distil's
 // CAPTCHA (405), go-away's check (418, its default), Akamai sec-cpt (428), Cloudflare's legacy JS
 // check (503), and Distil's block
