@@ -1,6 +1,6 @@
 // Markers that take more than one tag or attribute to read, shared by the provider detectors
 // (challenge-providers.ts). Pure.
-import { FORM_CONTROLS, REFUSAL_STATUSES, answeredRefusal, hasClass, hasId, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, type PageFacts, type Tag } from './page-facts.js'
+import { FORM_CONTROLS, loadedLink, REFUSAL_STATUSES, answeredRefusal, hasClass, hasId, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, type PageFacts, type Tag } from './page-facts.js'
 import { elements } from './markup-elements.js'
 
 // Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
@@ -60,5 +60,5 @@ export function captchaIsThePage (f: PageFacts): boolean {
 
 /** A <link> (stylesheet, preload) whose href matches. */
 export function linksTo (f: PageFacts, pattern: RegExp): boolean {
-  return f.tags.some(tag => tag.name === 'link' && /stylesheet|preload/i.test(tag.attrs.rel ?? '') && pattern.test(tag.attrs.href ?? ''))
+  return f.tags.some(tag => pattern.test(loadedLink(tag) ?? ''))
 }

@@ -4,7 +4,7 @@
 // literals of a pattern is bounded ({0,300}, not *), or a string that repeats the first literal is
 // read to its end once for each repeat (markup-elements.ts bounds its lookaheads for the same reason).
 import {
-  NAVIGATES, answeredRefusal, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
+  NAVIGATES, answeredRefusal, isRefresh, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
 import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -201,7 +201,7 @@ function akamai (f: PageFacts): Detection {
 }
 
 function isBmVerifyRefresh (tag: Tag): boolean {
-  return tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') && /[?&]bm-verify=/.test(tag.attrs.content ?? '')
+  return isRefresh(tag) && /[?&]bm-verify=/.test(tag.attrs.content ?? '')
 }
 
 // F5 BIG-IP ASM / Advanced WAF's default blocking page, by its documented wording: "The requested

@@ -4,14 +4,14 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, LOADING_CAPTION_MAX_WORDS, answeredRefusal, SHORT_NOTICE_MAX_WORDS, answeredOk, countWords, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, LOADING_CAPTION, LOADING_CAPTION_MAX_WORDS, SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, countWords, isRefresh, loadedLink, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 import { NOT_A_ROBOT, VERIFY_STEP, WAITING, askingWords } from './gate-words.js'
 import { classHiddenBlocks, closedOverlays, dialogTexts, elements, footerBlocks, headerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { BOT_WORD, WAF_BLOCK } from './challenge-providers.js'
 import { scriptChecks } from './script-checks.js'
-import { pathOf, resolve } from './page-url.js'
+import { pathOf, resolve, withoutQuery } from './page-url.js'
 import { VENDOR_CONTAINER, captchaScripts, isChallengeNamed, isWidget, namedForCaptcha, opensCaptcha } from './gate-widgets.js'
 
 /** Words a page may carry and still be "little else": a gate's explanation, not a document. */
@@ -91,8 +91,7 @@ export function gateShape (f: PageFacts): GateShape {
   if (action) signals.push('shape: a single action')
   // <meta http-equiv="refresh" content="60"> with no URL, or with the page's own address: the page
   // reloads itself to retry.
-  const refreshes = f.tags.some(tag => tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') &&
-    refreshDelay(tag.attrs.content) !== undefined && reloadsItself(refreshTarget(tag.attrs.content ?? ''), f.url))
+  const refreshes = f.tags.some(tag => isRefresh(tag) && refreshDelay(tag.attrs.content) !== undefined && reloadsItself(refreshTarget(tag.attrs.content ?? ''), f.url))
   if (refreshes) signals.push('shape: refreshes itself')
   const checkApp = f.tags.some(isCheckAsset)
   if (checkApp) signals.push('shape: served from a challenge path')
@@ -264,9 +263,9 @@ function coversPage (tag: Tag): boolean {
 
 // The page's own stylesheet, script or image, served from a bot check's directory.
 function isCheckAsset (tag: Tag): boolean {
-  const url = tag.name === 'link' ? (/stylesheet|preload/i.test(tag.attrs.rel ?? '') ? tag.attrs.href : undefined)
+  const url = tag.name === 'link' ? loadedLink(tag)
     : tag.name === 'script' || (tag.name === 'img' && !USER_CONTENT.test(tag.attrs.src ?? '')) ? tag.attrs.src : undefined
-  return url !== undefined && !url.includes('/cdn-cgi/') && CHALLENGE_ASSET_DIR.test(url.replace(/[?#].*$/, ''))
+  return url !== undefined && !url.includes('/cdn-cgi/') && CHALLENGE_ASSET_DIR.test(withoutQuery(url))
 }
 
 // A refresh's target that is the page itself: none, or its own address exactly (a CMS writes its

@@ -3,6 +3,7 @@
 // Pure, like the rest of src/core.
 import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
 import { replaceElements, textOf, withoutComments } from './markup-elements.js'
+import { withoutQuery } from './page-url.js'
 
 // Interstitials and denial notices run to a few dozen words (Cloudflare's block
 // page, the longest common one, is ~120 but has a decisive title); a page with
@@ -158,10 +159,10 @@ const BUILT_ENTRY = /^\/(?:[\w.-]+\/)*(?:dist|build|static\/js|assets)\/(?:main|
 export function isAppShell (tags: Tag[]): boolean {
   if (tags.some(tag => MOUNT_IDS.has(tag.attrs.id ?? '') || tag.name === 'app-root')) return true
   const bundle = (src: string): boolean => HASHED_BUNDLE.test(src) || BUILT_ENTRY.test(src)
-  if (tags.some(tag => tag.name === 'script' && bundle((tag.attrs.src ?? '').replace(/[?#].*$/, '')))) return true
+  if (tags.some(tag => tag.name === 'script' && bundle(withoutQuery(tag.attrs.src ?? '')))) return true
   // An interstitial loads its one vendor script; an app loads its bundles (several paths).
   const sources = new Set(tags.filter(tag => tag.name === 'script' && tag.attrs.src !== undefined)
-    .map(tag => tag.attrs.src.replace(/[?#].*$/, '')))
+    .map(tag => withoutQuery(tag.attrs.src)))
   return sources.size >= 3
 }
 
@@ -191,7 +192,7 @@ function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptA
     return `<${name}${attrs}></${name}>`
   })
   const noscriptAway = fallbacks.flatMap(body => tagsOf(body))
-    .filter(tag => tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '') && refreshesAtOnce(tag.attrs.content))
+    .filter(tag => isRefresh(tag) && refreshesAtOnce(tag.attrs.content))
     .map(tag => refreshTarget(tag.attrs.content ?? '')).filter(target => target !== '')
   const fallbackText = fallbacks.map(textOf).join(' ').replace(/\s+/g, ' ').trim()
   return { tags: tagsOf(stripped), inlineScript: scripts.join('\n'), noscriptAway, fallbackText, shown: stripped }
@@ -217,6 +218,16 @@ function decodeEntities (s: string): string {
 }
 
 // ---- small predicates --------------------------------------------------------
+
+/** A <meta http-equiv="refresh">: its content is read by client-redirect.ts. */
+export function isRefresh (tag: Tag): boolean {
+  return tag.name === 'meta' && /^refresh$/i.test(tag.attrs['http-equiv'] ?? '')
+}
+
+/** The address of a <link> that loads a stylesheet or preloads a resource for the page. */
+export function loadedLink (tag: Tag): string | undefined {
+  return tag.name === 'link' && /stylesheet|preload/i.test(tag.attrs.rel ?? '') ? tag.attrs.href : undefined
+}
 
 /**
  * A challenge status says a form's fields are the gate's to guard (a provider's page with a

@@ -5,6 +5,11 @@ export function resolve (target: string, base: string): string {
   try { return new URL(target, base).href } catch { return target }
 }
 
+/** The address without its query and fragment: what names the file a page loads. */
+export function withoutQuery (url: string): string {
+  return url.replace(/[?#].*$/, '')
+}
+
 export function originOf (url: string): string {
   try { return new URL(url).origin } catch { return '' }
 }
