@@ -1,8 +1,13 @@
 // A page's address read the way recognition needs it; an address that does not parse reads as
 // nothing (or, resolved, as itself). Pure, like the rest of src/core.
 
+/** `target` parsed, resolved against `base` when given; an address that does not parse is undefined. */
+export function urlOf (target: string, base?: string): URL | undefined {
+  try { return new URL(target, base) } catch { return undefined }
+}
+
 export function resolve (target: string, base: string): string {
-  try { return new URL(target, base).href } catch { return target }
+  return urlOf(target, base)?.href ?? target
 }
 
 /** The address without its query and fragment: what names the file a page loads. */
@@ -11,11 +16,19 @@ export function withoutQuery (url: string): string {
 }
 
 export function originOf (url: string): string {
-  try { return new URL(url).origin } catch { return '' }
+  return urlOf(url)?.origin ?? ''
 }
 
 export function pathOf (url: string): string {
-  try { return new URL(url).pathname } catch { return '' }
+  return urlOf(url)?.pathname ?? ''
+}
+
+/**
+ * The last two labels of an address's host ("parklogic.com"): near enough to a registered name to
+ * tell another site from the page's own (not its www, not its other scheme).
+ */
+export function siteOf (url: string): string {
+  return urlOf(url)?.hostname.split('.').slice(-2).join('.') ?? ''
 }
 
 /** `target`, resolved against `url`, is the same document: same origin and path, whatever its query. */

@@ -4,7 +4,7 @@
 // Pure, like the rest of src/core.
 import { CAPTION_MAX_WORDS, FORM_CONTROLS, LOADING_CAPTION, NAVIGATES, answeredOk, isHiddenInput, looksHidden, typeOf, type PageFacts, type Tag } from './page-facts.js'
 import { WAITING } from './gate-words.js'
-import { originOf, pathOf, resolve, samePage } from './page-url.js'
+import { originOf, pathOf, resolve, samePage, siteOf, urlOf } from './page-url.js'
 
 export interface ScriptChecks {
   /** Only there to run its script first (scriptFirst). */
@@ -77,8 +77,8 @@ const RELATIVE_STRING = /["'`](\/(?!\/)[^"'`\s]*)["'`]/g
 function scriptGoesToo (f: PageFacts, target: string): boolean {
   if (!NAVIGATES.test(f.inlineScript)) return false
   const script = f.inlineScript.replace(JS_ESCAPE, (_, hex?: string, uni?: string, slash?: string) => slash ?? String.fromCharCode(parseInt(hex ?? uni ?? '0', 16)))
-  let url: URL
-  try { url = new URL(resolve(target, f.url)) } catch { return false }
+  const url = urlOf(resolve(target, f.url))
+  if (url === undefined) return false
   if (script.includes(`${url.host}${url.pathname}`)) return true
   return url.pathname.length > 1 && [...script.matchAll(RELATIVE_STRING)].some(match => samePage(match[1], url.href))
 }
@@ -117,12 +117,6 @@ function asksElsewhere (f: PageFacts): boolean {
   const own = siteOf(f.url)
   for (const match of f.inlineScript.matchAll(ABSOLUTE)) if (!NAMESPACE.test(match[1]) && siteOf(match[1]) !== own) return true
   return false
-}
-
-// The last two labels of an address's host ("parklogic.com"): near enough to a registered name to
-// tell a router on another site from the page's own.
-function siteOf (url: string): string {
-  try { return new URL(url).hostname.split('.').slice(-2).join('.') } catch { return '' }
 }
 
 // A short page with nothing to press and a link or two at most (the protection's "learn about")
@@ -186,10 +180,9 @@ function marksOwnAddress (f: PageFacts, minChars = MARK_WITH_COOKIE_MIN_CHARS): 
 // value for one it has: a fetch that followed the check once ends on an address that carries the
 // old mark), at least `minChars` long.
 function marksQuery (target: string, url: string, minChars: number): boolean {
-  try {
-    const own = new URL(url).searchParams
-    return [...new URL(target).searchParams].some(([key, value]) => own.get(key) !== value && value.length >= minChars)
-  } catch { return false }
+  const own = urlOf(url)?.searchParams
+  const marked = urlOf(target)?.searchParams
+  return own !== undefined && marked !== undefined && [...marked].some(([key, value]) => own.get(key) !== value && value.length >= minChars)
 }
 
 // A notice on its way ("please wait, you will be forwarded") whose script submits its form, and
