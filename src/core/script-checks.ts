@@ -21,10 +21,15 @@ export interface ScriptChecks {
   decrypts: boolean
 }
 
+// What the checks weigh beside the script, read once per page: its links, the visible fields a
+// person types into, the controls a person presses or types into, and whether it is an app that
+// loads its code (loadsCode), which no check's page is.
+interface Around { links: number, fields: number, controls: number, app: boolean }
+
 /** The checks on a page with `links` links and `fields` visible fields a person types into. */
 export function scriptChecks (f: PageFacts, links: number, fields: number): ScriptChecks {
-  const controls = visibleControls(f)
-  return { first: scriptFirst(f, links, controls, fields), cookie: cookieCheck(f, links, controls), submits: submitsItself(f, links, fields), work: provesWork(f, links), marks: marksItself(f, links, controls), decrypts: decryptsCookie(f, links, controls) }
+  const around: Around = { links, fields, controls: visibleControls(f), app: f.appMarkup && loadsCode(f) }
+  return { first: scriptFirst(f, around), cookie: cookieCheck(f, around), submits: submitsItself(f, around), work: provesWork(f, around), marks: marksItself(f, around), decrypts: decryptsCookie(f, around) }
 }
 
 // A page that is only there to run a script before anything is shown. Either a notice that has
@@ -45,7 +50,7 @@ const IN_TRANSIT = new RegExp(String.raw`\b(?:not (?:been )?redirected|one momen
 /** A line or two of help beside the fallback, no more. */
 const FALLBACK_NOTE_MAX_WORDS = 30
 
-function scriptFirst (f: PageFacts, links: number, controls: number, fields: number): boolean {
+function scriptFirst (f: PageFacts, { links, controls, fields }: Around): boolean {
   // Answered as content (2xx), a line or two with nothing to do is a thank-you page as often as a
   // check's notice: a site's template carries its fallback on every page (twelfth review).
   const nothingToDo = !answeredOk(f) && f.words <= FALLBACK_NOTE_MAX_WORDS && controls === 0 && links <= 2
@@ -97,8 +102,8 @@ const SAME_PAGE = String.raw`(?:(?:window|document|self|top)\.)?location(?:\.hre
 const RELOADS = new RegExp(String.raw`\blocation\.reload\s*\(|\blocation\.(?:replace|assign)\s*\(\s*${SAME_PAGE}\s*\)|` +
   String.raw`\blocation(?:\.href)?\s*=\s*${SAME_PAGE}\s*(?:[;,)}]|$)|\bhistory\.go\s*\(\s*0?\s*\)`, 'm')
 
-function cookieCheck (f: PageFacts, links: number, controls: number): boolean {
-  return quietScriptPage(f, links, controls) && SETS_COOKIE.test(f.inlineScript) && (RELOADS.test(f.inlineScript) || marksOwnAddress(f)) && !asksElsewhere(f)
+function cookieCheck (f: PageFacts, around: Around): boolean {
+  return quietScriptPage(f, around) && SETS_COOKIE.test(f.inlineScript) && (RELOADS.test(f.inlineScript) || marksOwnAddress(f)) && !asksElsewhere(f)
 }
 
 // A script that asks another site what to do (an XMLHttpRequest or fetch to an address on another
@@ -127,15 +132,15 @@ function asksElsewhere (f: PageFacts): boolean {
 // when the cookie did not pass.
 const DECRYPTS = /\bdocument\.cookie\s*=(?!=)[^;\n]{0,300}?(?:\bslowAES\.decrypt|\bCryptoJS\.AES\.decrypt)\s*\(/
 
-function decryptsCookie (f: PageFacts, links: number, controls: number): boolean {
-  return (f.blank || f.short) && !(f.appMarkup && loadsCode(f)) && links <= 2 && controls === 0 &&
+function decryptsCookie (f: PageFacts, { links, controls, app }: Around): boolean {
+  return (f.blank || f.short) && !app && links <= 2 && controls === 0 &&
     DECRYPTS.test(f.inlineScript) && (NAVIGATES.test(f.inlineScript) || RELOADS.test(f.inlineScript))
 }
 
 // A quiet page, not an app, with nothing to press or follow: all it does is run its script.
-function quietScriptPage (f: PageFacts, links: number, controls: number): boolean {
+function quietScriptPage (f: PageFacts, { links, controls, app }: Around): boolean {
   const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))
-  return quiet && !(f.appMarkup && loadsCode(f)) && links === 0 && controls === 0
+  return quiet && !app && links === 0 && controls === 0
 }
 
 // A quiet page whose script sends it back to its own address with more in the query: a reload
@@ -143,8 +148,8 @@ function quietScriptPage (f: PageFacts, links: number, controls: number): boolea
 // CLIENT_KEY cookie; dumpoir's "?ch=1&js=<signed token>" under the title "Loading..."). The host
 // follows such a script at once (docs/spec.md section 6), so a live fetch ends here only when the
 // check sent the browser back: it did not pass.
-function marksItself (f: PageFacts, links: number, controls: number): boolean {
-  return quietScriptPage(f, links, controls) && marksOwnAddress(f, MARK_MIN_CHARS)
+function marksItself (f: PageFacts, around: Around): boolean {
+  return quietScriptPage(f, around) && marksOwnAddress(f, MARK_MIN_CHARS)
 }
 
 // Where a script sends the page: an address, or only a new query for the page's own path
@@ -197,7 +202,7 @@ const SUBMITS = /\.submit\s*\(\s*\)/
 // payment return submits a form as the server wrote it.
 const FILLS = /\.value\s*=(?!=)/
 
-function submitsItself (f: PageFacts, links: number, fields: number): boolean {
+function submitsItself (f: PageFacts, { links, fields }: Around): boolean {
   const onItsWay = f.blank || (f.short && (IN_TRANSIT.test(f.text) || LOADING_CAPTION.test(f.text)))
   if (!onItsWay || links > 2 || fields > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
   const origin = originOf(f.url)
@@ -213,10 +218,10 @@ const HASHES = /\bcrypto\.subtle\.digest\s*\(/
 // A search with no bound but the answer: an endless loop, or a target of leading zeros.
 const SEARCHES = /\bfor\s*\([^;)]{0,300};\s*;|\bwhile\s*\(\s*(?:true|1|!)|\bNumber\.MAX_SAFE_INTEGER\b|["'`]0["'`]\s*\.repeat\s*\(|\.startsWith\s*\(\s*["'`]0+["'`]/
 
-function provesWork (f: PageFacts, links: number): boolean {
+function provesWork (f: PageFacts, { links, app }: Around): boolean {
   const waiting = visibleControls(f, true) === 0
   const script = f.inlineScript
-  return f.words <= CAPTION_MAX_WORDS && links === 0 && waiting && !(f.appMarkup && loadsCode(f)) && SETS_COOKIE.test(script) &&
+  return f.words <= CAPTION_MAX_WORDS && links === 0 && waiting && !app && SETS_COOKIE.test(script) &&
     HASHES.test(script) && SEARCHES.test(script) && (RELOADS.test(script) || NAVIGATES.test(script))
 }
 
