@@ -50,13 +50,14 @@ const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
 const CLOUDFLARE_MARK = /\/cdn-cgi\/|cloudflare|\bray id\b|\bcf[-_]/i
 
 // Infrastructure providers come first: when a WAF's page embeds a CAPTCHA
-// vendor's widget, the WAF is the one blocking.
+// vendor's widget, the WAF is the one blocking. The generic wording rules are not among them: they
+// are read last, only when neither a provider nor the page's shape decided (genericWording).
 export const DETECTORS: ReadonlyArray<readonly [string, (f: PageFacts) => Detection]> = [
   ['cloudflare', cloudflare], ['aws_waf', awsWaf], ['cloudfront', cloudfront], ['datadome', datadome], ['perimeterx', perimeterx], ['kasada', kasada],
   ['akamai', akamai], ['f5', f5], ['imperva', imperva], ['ddos_guard', ddosGuard], ['vercel', vercel], ['sucuri', sucuri],
   ['imunify360', imunify360], ['shieldsquare', shieldsquare], ['anubis', anubis], ['queue_it', queueIt], ['wordfence', wordfence],
   ['modsecurity', modSecurity], ['fortiweb', fortiWeb], ['google', google],
-  ['turnstile', turnstile], ['hcaptcha', hcaptcha], ['recaptcha', recaptcha], ['generic', generic]
+  ['turnstile', turnstile], ['hcaptcha', hcaptcha], ['recaptcha', recaptcha]
 ]
 
 // ---- providers -------------------------------------------------------------
@@ -322,7 +323,8 @@ function anubis (f: PageFacts): Detection {
   return { hits: hasId(f, 'anubis_challenge') ? [sure('element #anubis_challenge')] : [] }
 }
 
-function generic (f: PageFacts): Detection {
+/** The generic wording rules: a browser check's words, a WAF's refusal, a redirect to a captcha page. */
+export function genericWording (f: PageFacts): Detection {
   const hits: Hit[] = []
   // A status page that quotes the words ("stuck on a \"Checking your browser\" screen") asks nothing.
   const phrase = f.short ? BROWSER_CHECK_TEXT.exec(withoutQuotes(f.text)) : null

@@ -10,9 +10,9 @@
 // or a status that WAFs answer challenges with.
 
 import { DENIAL_STATUSES, LOADING_CAPTION, LOADING_CAPTION_MAX_WORDS, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
-import { DETECTORS } from './challenge-providers.js'
+import { DETECTORS, genericWording } from './challenge-providers.js'
 import { infrastructureNamed, infrastructureOf, isCaptchaVendor, vendorOf } from './challenge-vendors.js'
-import { gateShape } from './gate-shape.js'
+import { gateShape, type GateShape } from './gate-shape.js'
 import type { Challenge, PageKind } from '../schemas/fetch.js'
 
 export { DENIAL_STATUSES, countWords } from './page-facts.js'
@@ -70,30 +70,15 @@ function classifyPage (f: PageFacts): PageKind | undefined {
 // those, the page's shape (gate-shape.ts) decides, and weak vendor markers only name who put the
 // gate there; last, the generic wording rules. The shape's signals go into the evidence either
 // way, so a driver can judge a borderline answer.
-function detectChallenge (f: PageFacts): { provider: string; evidence: string[]; widget?: string } | undefined {
+type Found = { provider: string; evidence: string[]; widget?: string }
+
+function detectChallenge (f: PageFacts): Found | undefined {
   const shape = gateShape(f)
-  const recognized: Array<{ provider: string } & Detection> = []
-  for (const [provider, detect] of DETECTORS) {
-    if (provider === 'generic') break
-    const detection = detect(f)
-    if (detection.hits.some(hit => hit.sufficient)) recognized.push({ provider, ...detection })
-  }
   // A document that carries a vendor's challenge in one of its panes is still the document
   // (docs/spec.md section 6: a page that merely embeds a widget is content).
   if (shape.document) return undefined
-  if (recognized.length === 0 && shape.gate) {
-    const vendor = vendorOf(f)
-    return { provider: vendor?.provider ?? 'generic', evidence: [...(vendor !== undefined ? [vendor.evidence] : []), ...shape.signals] }
-  }
-  if (recognized.length === 0) {
-    const generic = DETECTORS.find(([provider]) => provider === 'generic')![1](f)
-    if (generic.hits.some(hit => hit.sufficient)) {
-      const vendor = infrastructureNamed(f)
-      if (vendor !== undefined) return { provider: vendor.provider, evidence: [vendor.evidence, ...generic.hits.map(hit => hit.evidence), ...shape.signals], widget: generic.widget }
-      recognized.push({ provider: 'generic', ...generic })
-    }
-  }
-  if (recognized.length === 0) return undefined
+  const recognized = DETECTORS.map(([provider, detect]) => ({ provider, ...detect(f) })).filter(decides)
+  if (recognized.length === 0) return byShape(f, shape) ?? byWording(f, shape)
   const evidence = [...new Set([...recognized.flatMap(r => r.hits.map(hit => hit.evidence)), ...shape.signals])]
   const widget = recognized.find(r => r.widget !== undefined)?.widget
   // A CAPTCHA vendor's widget on a page some infrastructure vendor serves: that vendor put the gate
@@ -101,4 +86,25 @@ function detectChallenge (f: PageFacts): { provider: string; evidence: string[];
   const infrastructure = isCaptchaVendor(recognized[0].provider) ? infrastructureOf(f, recognized[0].provider) : undefined
   if (infrastructure !== undefined) return { provider: infrastructure.provider, evidence: [infrastructure.evidence, ...evidence], widget }
   return { provider: recognized[0].provider, evidence, widget }
+}
+
+function decides (detection: Detection): boolean {
+  return detection.hits.some(hit => hit.sufficient)
+}
+
+// A gate by its shape, named by the weak vendor markers on it (challenge-vendors.ts), or generic.
+function byShape (f: PageFacts, shape: GateShape): Found | undefined {
+  if (!shape.gate) return undefined
+  const vendor = vendorOf(f)
+  return { provider: vendor?.provider ?? 'generic', evidence: [...(vendor !== undefined ? [vendor.evidence] : []), ...shape.signals] }
+}
+
+// Last, the generic wording rules; an infrastructure vendor the page names takes the gate.
+function byWording (f: PageFacts, shape: GateShape): Found | undefined {
+  const generic = genericWording(f)
+  if (!decides(generic)) return undefined
+  const found = generic.hits.map(hit => hit.evidence)
+  const vendor = infrastructureNamed(f)
+  if (vendor !== undefined) return { provider: vendor.provider, evidence: [vendor.evidence, ...found, ...shape.signals], widget: generic.widget }
+  return { provider: 'generic', evidence: [...new Set([...found, ...shape.signals])], widget: generic.widget }
 }
