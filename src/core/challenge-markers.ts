@@ -45,7 +45,7 @@ function submitsForm (tag: Tag): boolean {
  * Visible fields a person fills in, or boxes to tick: a sign-in, sign-up or contact form, a poll
  * (eleventh review). A list is left out: a CAPTCHA's own page offers its languages in one (AWS WAF's).
  */
-export function hasFormFields (f: PageFacts): boolean {
+function hasFormFields (f: PageFacts): boolean {
   return f.tags.some(tag => isField(tag) || isTickBox(tag))
 }
 

@@ -4,7 +4,7 @@
 // literals of a pattern is bounded ({0,300}, not *), or a string that repeats the first literal is
 // read to its end once for each repeat (markup-elements.ts bounds its lookaheads for the same reason).
 import {
-  NAVIGATES, answeredRefusal, isRefresh, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, isAppShell, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
+  NAVIGATES, answeredRefusal, isRefresh, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, builtAsApp, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
 import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -224,7 +224,7 @@ function f5 (f: PageFacts): Detection {
   // Rendered, the check also carries the probes its script adds (scripts from loopback ports,
   // "http://127.0.0.1:8888/404"): no app's bundles.
   if (hasSrc(f, /\/TSPD\/[0-9a-f]{16,}/i, ['script'])) {
-    const shell = isAppShell(f.tags.filter(tag => !(tag.name === 'script' && LOOPBACK_PROBE.test(tag.attrs.src ?? ''))))
+    const shell = builtAsApp(f.tags.filter(tag => !(tag.name === 'script' && LOOPBACK_PROBE.test(tag.attrs.src ?? ''))))
     hits.push({ evidence: `script /TSPD/ (F5 bot defense)${f.blank ? ' on a blank page' : ''}`, sufficient: f.blank && !shell })
   }
   const supportId = f.short && F5_SUPPORT_ID.test(f.text)

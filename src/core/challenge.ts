@@ -2,12 +2,12 @@
 // what the browser observed (status, headers, rendered HTML, visible text) and
 // gets back what kind of page it is. Nothing here touches a page or the network.
 //
-// Recognition is mechanical: script/iframe sources, element ids and classes,
-// response headers and exact interstitial titles, never "does the page talk
-// about CAPTCHAs". Many provider markers also appear on ordinary pages (sensor
-// scripts, invisible widgets, CDN headers), so each marker says whether it is
-// sufficient on its own or only on a page shaped like a block: a short notice
-// or a status that WAFs answer challenges with.
+// A gate is known by its shape, vendors only name it (docs/decisions.md, "Recognition by what a
+// gate is"): a vendor's own markers (script and frame sources, ids, headers, exact titles) decide
+// first, each saying whether it is sufficient on its own or only on a page shaped like a block,
+// since many also ride on ordinary pages (sensor scripts, invisible widgets, CDN headers); then
+// the page's shape (gate-shape.ts), which reads what the page asks in its title, headings and a
+// short notice's words, never in a document's; last the generic wording rules.
 
 import { DENIAL_STATUSES, LOADING_CAPTION, LOADING_CAPTION_MAX_WORDS, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
 import { DETECTORS, genericWording } from './challenge-providers.js'
@@ -63,7 +63,6 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   if (f.words <= LOADING_CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text)) return undefined
   return 'content'
 }
-
 
 // Vendor markers that are sufficient on their own decide first (and name the provider), unless
 // the page is a document of its own with the vendor's challenge in one of its panes. Failing

@@ -274,7 +274,6 @@ function reloadsItself (target: string, url: string): boolean {
   return target === '' || resolve(target, url) === url
 }
 
-// Exactly one thing to press: a verify / continue / submit button and nothing else to do.
 /** The page says nothing beyond its title but a caption or a word or three (an id, a trace). */
 function quietPage (f: PageFacts): boolean {
   // Or so says its markup, once what its classes hide is left out (Baidu's check keeps a timeout

@@ -1,6 +1,7 @@
 // What a verification step says (docs/spec.md section 6): the phrases a gate uses to ask for one,
 // in the languages of the sites scrapers meet. gate-shape.ts reads them only in the title, the
-// headings, a dialog and a short page's text, so an article about CAPTCHAs is not one.
+// headings, a dialog, a short page's text, the page's own part at a challenge status and (NOT_A_ROBOT
+// alone) a short no-JavaScript fallback, so an article about CAPTCHAs is not one.
 import { DISTIL_TEMPLATE } from './challenge-vendors.js'
 
 // The visitor asked to show, or said to be, a person and not a robot, in the languages below: the

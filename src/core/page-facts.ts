@@ -121,7 +121,7 @@ export function factsOf (obs: PageObservation): PageFacts {
   const challengeStatus = obs.status !== null && CHALLENGE_STATUSES.has(obs.status)
   const short = words <= SHORT_NOTICE_MAX_WORDS
   const { tags, inlineScript, noscriptAway, fallbackText, shown } = scanHtml(obs.html)
-  const appMarkup = isAppShell(tags)
+  const appMarkup = builtAsApp(tags)
   return {
     status: obs.status,
     url: obs.url,
@@ -156,7 +156,8 @@ const HASHED_BUNDLE = /^(?:\/[\w.-]+)*\/(?:main|app|index|bundle|runtime|vendors
 // Or the entry point a build writes into its output folder ("/dist/app.js", "/build/main.js").
 const BUILT_ENTRY = /^\/(?:[\w.-]+\/)*(?:dist|build|static\/js|assets)\/(?:main|app|index|bundle)(?:[.-][\w.-]*)?\.m?js$/i
 
-export function isAppShell (tags: Tag[]): boolean {
+/** Built like an application (PageFacts.appMarkup); on a blank page, an app's shell (PageFacts.appShell). */
+export function builtAsApp (tags: Tag[]): boolean {
   if (tags.some(tag => MOUNT_IDS.has(tag.attrs.id ?? '') || tag.name === 'app-root')) return true
   const bundle = (src: string): boolean => HASHED_BUNDLE.test(src) || BUILT_ENTRY.test(src)
   if (tags.some(tag => tag.name === 'script' && bundle(withoutQuery(tag.attrs.src ?? '')))) return true
@@ -282,8 +283,6 @@ export function findVisibleWidget (f: PageFacts, className: string): Tag | undef
   return findVisible(f, tag => hasClassName(tag, className) && !['button', 'input', 'a'].includes(tag.name))
 }
 
-// Only what the markup itself says; stylesheet-hidden elements look visible
-// here, which is why the route should confirm widget_selector in the page.
 /** The page says nothing of its own: a word or three, or a loading caption. */
 export function saysNothing (f: PageFacts): boolean {
   return f.words <= CAPTION_MAX_WORDS || LOADING_CAPTION.test(f.text)
@@ -294,6 +293,8 @@ export function answeredOk (f: PageFacts): boolean {
   return f.status !== null && f.status >= 200 && f.status < 300
 }
 
+// Only what the markup itself says; stylesheet-hidden elements look visible
+// here, which is why the route should confirm widget_selector in the page.
 export function looksHidden (tag: Tag): boolean {
   const style = inlineStyle(tag)
   return tag.attrs.hidden !== undefined || tag.attrs['data-size']?.toLowerCase() === 'invisible' ||
