@@ -11,18 +11,22 @@ const WIDGET_NAME = /(?:^|[\s_-])(?:(?:re|h|fun|no|t|smart)?captcha|geetest|px-c
 // Names a gym's entry turnstile or a fitness challenge's container carry too: a widget's only
 // beside a vendor's loader (twelfth review).
 const LOADED_WIDGET_NAME = /(?:^|[\s_-])(?:turnstile|challenge-(?:container|stage|form|body))(?:$|[\s_-])/i
-// A frame's address: a bare "challenge" is a bank's 3-D Secure step or a coding exercise
-// (twelfth review); Cloudflare's frames are named by their host or platform path.
-const WIDGET_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource|challenges\.cloudflare\.com|\/challenge-platform\//i
+// A captcha vendor's frame, not any address with "challenge" in it (a bank's 3-D Secure step).
+const COVER_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource/i
+// A widget's frame: a bare "challenge" is a bank's 3-D Secure step or a coding exercise (twelfth
+// review); Cloudflare's frames are named by their host or platform path.
+const WIDGET_FRAME = new RegExp(`${COVER_FRAME.source}|challenges\\.cloudflare\\.com|\\/challenge-platform\\/`, 'i')
 
 // A CAPTCHA vendor's script: reCAPTCHA's, hCaptcha's, Turnstile's, and those that draw their
 // puzzle only when a button asks for it (CLICK_CAPTCHA_LOADER: Tencent's, GeeTest's, Arkose's,
 // NetEase Yidun's, Alibaba's AWSC).
 const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha|yidun|cstaticdun|\/awsc\//i
+// The three whose widgets draw into containers named their own way (VENDOR_CONTAINER).
+const BIG_THREE = /recaptcha|hcaptcha|turnstile/i
 // A script file named for a CAPTCHA ("isd_captcha_v2021.js", "captcha.js") is a site's own or a
 // regional vendor's (58.com's ISD CAPTCHA on Anjuke's check). The name after "captcha" is bounded:
 // unbounded, an address of "captchacaptcha…" is read to its end once for each "captcha" in it.
-const CAPTCHA_LOADER = new RegExp(`recaptcha|hcaptcha|turnstile|${CLICK_CAPTCHA_LOADER.source}|captcha[\\w.-]{0,200}\\.js(?:$|[?#])`, 'i')
+const CAPTCHA_LOADER = new RegExp(`${BIG_THREE.source}|${CLICK_CAPTCHA_LOADER.source}|captcha[\\w.-]{0,200}\\.js(?:$|[?#])`, 'i')
 // The button that opens such a puzzle ("点击证明" on Douban's check, id tcaptcha_btn, beside
 // Tencent's TCaptcha.js): the widget, drawn only after the click. Only beside those vendors: a
 // button named "recaptcha-download" beside reCAPTCHA's script, or one named for a site's own
@@ -51,8 +55,6 @@ export function namedForCaptcha (tag: Tag): boolean {
 // What a CAPTCHA's script adds around its widget (reCAPTCHA v3's badge), and the notices a site
 // names for it (terms, disclaimers, hints): none is a widget (fifteenth review).
 const VENDOR_CHROME = /grecaptcha-(?:badge|logo|error)|terms|disclaimer|notice|polic|privacy|badge|logo|brand|error|hint|tips?(?:$|[\s_-])|label|desc/i
-const BIG_THREE = /recaptcha|hcaptcha|turnstile/i
-
 
 /** Which CAPTCHA scripts a page loads, read in one pass over its elements. */
 export interface CaptchaScripts {
@@ -100,5 +102,3 @@ export function isWidget (tag: Tag, loader: boolean): boolean {
 export function isChallengeNamed (tag: Tag): boolean {
   return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '') || (tag.name === 'iframe' && COVER_FRAME.test(tag.attrs.src ?? ''))
 }
-// A captcha vendor's frame, not any address with "challenge" in it (a bank's 3-D Secure step).
-const COVER_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource/i
