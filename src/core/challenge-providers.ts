@@ -10,6 +10,7 @@ import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-mark
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 import { textOf } from './markup-elements.js'
 import { signatureOf } from './challenge-vendors.js'
+import { BOT_WORD, WAF_BLOCK } from './gate-words.js'
 import { fortiWeb, modSecurity, queueIt, wordfence } from './challenge-site-guards.js'
 
 // A string in a script that ends at a challenge page (its last path segment names a captcha, a
@@ -28,18 +29,6 @@ const REQUESTED = /\bfetch\s*\(\s*(["'`])[^"'`]*\1|\.open\s*\(\s*["'`]\w+["'`]\s
 // A navigation straight to a host named as a captcha service (location.replace("https://captcha.…/")),
 // not a resource loaded from one.
 const TO_CAPTCHA_HOST = /\blocation(?:\.href)?\s*=\s*["'`]https?:\/\/captcha\.|\blocation\.(?:replace|assign)\s*\(\s*["'`]https?:\/\/captcha\./i
-// A web application firewall, or another security layer by what it does ("network security",
-// "a security service", "bot protection"), named beside the refusal ("blocked by the website
-// firewall", "Page code: cian_waf_block", "You've been blocked by network security"); "waf" as a
-// word of its own or of an identifier, not inside another word. Advice ("if you are behind a
-// corporate firewall…") names no refusal beside it.
-const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b|\bnetwork security\b|\bsecurity (?:service|system)\b|\bbot (?:protection|detection|management)\b|\banti-?bot\b`
-// Whole words ("blockchain" is no block), an identifier's part too (cian_waf_block).
-const REFUSAL = String.raw`(?<![a-z])(?:block(?:ed|s|ing)?|denied|reject(?:ed|s)?|restrict(?:ed|s|ion)?|forbid(?:den)?)(?![a-z])|заблок|ограничен|拦截|阻止|ブロック`
-export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
-// Why a security layer refuses a visitor, as a notice words it: bots, automation, suspicious or
-// unusual traffic, scraping. An account lock-out or an intranet's refusal names none of these.
-export const BOT_WORD = /\bbots?\b|\bautomat(?!ically)|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i
 // "Are you a robot?" is not here: real forms label their honeypot checkbox with it; nor "please
 // wait while we verify that you" have access to a course (eleventh review), nor an ISP's "please
 // wait while we check your connection" without Cloudflare's "is secure" (twelfth review).

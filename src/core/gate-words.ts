@@ -131,6 +131,19 @@ export function askingWords (status: number | null, challengeStatus: boolean, be
   return besideStep ? ASKING_BESIDE_WIDGET : ASKING
 }
 
+// A web application firewall, or another security layer by what it does ("network security",
+// "a security service", "bot protection"), named beside the refusal ("blocked by the website
+// firewall", "Page code: cian_waf_block", "You've been blocked by network security"); "waf" as a
+// word of its own or of an identifier, not inside another word. Advice ("if you are behind a
+// corporate firewall…") names no refusal beside it.
+const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b|\bnetwork security\b|\bsecurity (?:service|system)\b|\bbot (?:protection|detection|management)\b|\banti-?bot\b`
+// Whole words ("blockchain" is no block), an identifier's part too (cian_waf_block).
+const REFUSAL = String.raw`(?<![a-z])(?:block(?:ed|s|ing)?|denied|reject(?:ed|s)?|restrict(?:ed|s|ion)?|forbid(?:den)?)(?![a-z])|заблок|ограничен|拦截|阻止|ブロック`
+export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
+// Why a security layer refuses a visitor, as a notice words it: bots, automation, suspicious or
+// unusual traffic, scraping. An account lock-out or an intranet's refusal names none of these.
+export const BOT_WORD = /\bbots?\b|\bautomat(?!ically)|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i
+
 // A check at work says it will be done in a moment ("this may take a few seconds", "you will be
 // redirected") or that it is loading (go-away's "Loading challenge…"), in the languages of the
 // checks above: on a short page answered as content, that and a request for the step make the
