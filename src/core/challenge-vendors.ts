@@ -112,6 +112,14 @@ export function infrastructureNamed (f: PageFacts): Named {
   return infrastructureIn(f, builtOf(f), f.inlineScript.toLowerCase())
 }
 
+/**
+ * An infrastructure vendor whose own code runs in the page's inline script (tier 3 of vendorOf):
+ * a bot manager at work on this page, which a page that merely names it in configuration is not.
+ */
+export function vendorCodeRuns (f: PageFacts): Named {
+  return firstMarker(f.inlineScript.toLowerCase(), vendor => !isCaptchaVendor(vendor.provider), v => v.code)
+}
+
 // The page's built markup and inline script are read once per call and handed to each tier.
 function infrastructureIn (f: PageFacts, built: string, script: string): Named {
   const infrastructure = (vendor: Vendor): boolean => !isCaptchaVendor(vendor.provider)

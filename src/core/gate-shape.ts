@@ -6,7 +6,7 @@
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
 import { CAPTION_MAX_WORDS, LOADING_CAPTION, LOADING_CAPTION_MAX_WORDS, SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, countWords, isRefresh, loadedLink, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
-import { DISTIL_TEMPLATE } from './challenge-vendors.js'
+import { DISTIL_TEMPLATE, vendorCodeRuns } from './challenge-vendors.js'
 import { BOT_WORD, NOT_A_ROBOT, VERIFY_STEP, WAF_BLOCK, WAITING, askingWords } from './gate-words.js'
 import { classHiddenBlocks, closedOverlays, dialogTexts, elements, footerBlocks, headerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { scriptChecks } from './script-checks.js'
@@ -158,7 +158,12 @@ export function gateShape (f: PageFacts): GateShape {
   if (f.challengeStatus) signals.push(`shape: status ${f.status ?? ''}`.trim())
   if (f.short) signals.push('shape: short notice')
   else if (notice) signals.push("shape: short notice inside the site's chrome")
-  const cameBackWrong = notice || f.challengeStatus || path || solves
+  // A widget on a page where a bot manager's own code runs (Distil's distil_referrer on
+  // ImmobilienScout24's "Ich bin kein Roboter", its reasons making it too long for a notice): the
+  // manager put the widget there, whatever status the page came with.
+  const guarded = widget && vendorCodeRuns(f) !== undefined
+  if (guarded) signals.push("shape: a bot manager's code runs beside the widget")
+  const cameBackWrong = notice || f.challengeStatus || path || solves || guarded
 
   // The step itself: a widget on a notice, or a request for verification with one thing to do (or
   // a page that retries by itself, or answered with a status providers serve their checks with),

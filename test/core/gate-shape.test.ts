@@ -1240,3 +1240,15 @@ t.test("a self-hosted check against scrapers at work (nineteenth review: go-away
   t.equal(provider(named, 418), 'go_away', "go-away's assets name it")
   t.equal(provider(check('', '<footer><p>Protected by Anubis From Techaro. Made with ❤️ in 🇨🇦.</p></footer>'), 418), 'anubis', "Anubis's signature names it")
 })
+
+t.test("a widget where a bot manager's own code runs came back in the content's place (twenty-first review: ImmobilienScout24)", async t => {
+  const reasons = Array.from({ length: 4 }, (_, i) => `<li>Grund ${i}: du hast in kurzer Zeit mehr Anfragen gestellt, als es üblicherweise der Fall ist, oder Cookies deaktiviert.</li>`).join('')
+  const check = (script: string): string => page('<div class="header"><a href="/">Logo</a><a href="/login">Anmelden</a></div><div class="main"><div class="headline">Ich bin kein Roboter</div>' +
+    '<p>Um unsere Services weiterhin zu nutzen, löse bitte diesen kurzen Test.</p><div id="captcha-box"></div>' +
+    `<div>Warum haben wir deine Anfrage blockiert?</div><ul>${reasons}</ul></div>`,
+  `<title>Ich bin kein Roboter - ImmobilienScout24</title><script>${script}</script><script src="https://static.geetest.com/static/tools/gt.js"></script>`)
+  const managed = recognizePage(observe(check("sessionStorage.setItem('distil_referrer', document.referrer)")))
+  t.equal(managed.page_kind, 'challenge', 'at 200, beside Distil\'s own code')
+  t.equal(managed.challenge?.provider, 'distil')
+  t.not(recognizePage(observe(check('window.dataLayer = []'))).page_kind, 'challenge', 'the same long page without a bot manager at work is a help page')
+})
