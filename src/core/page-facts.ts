@@ -51,9 +51,9 @@ export function answeredRefusal (f: { status: number | null }): boolean {
 }
 // Statuses providers serve their challenges with: the denials plus AWS WAF's and Distil's
 // CAPTCHA (405), go-away's check (418, its default), Akamai sec-cpt (428), Cloudflare's legacy JS
-// check (503), and Distil's block
-// (416) and drop (456) pages — Distil's documented statuses ("Creating Custom Threat Response
-// Pages"); a top-level navigation sends no Range header, so a document answered 416 is no range error.
+// check (503), and Distil's block (416) and drop (456) pages — Distil's documented statuses
+// ("Creating Custom Threat Response Pages"); a top-level navigation sends no Range header, so a
+// document answered 416 is no range error.
 const CHALLENGE_STATUSES = new Set([...DENIAL_STATUSES, 405, 416, 418, 428, 456, 503])
 
 /** What is observed of a page: the input of recognition (src/core/challenge.ts). */

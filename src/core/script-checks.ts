@@ -82,7 +82,7 @@ const RELATIVE_STRING = /["'`](\/(?!\/)[^"'`\s]*)["'`]/g
 function scriptGoesToo (f: PageFacts, target: string): boolean {
   if (!NAVIGATES.test(f.inlineScript)) return false
   const script = f.inlineScript.replace(JS_ESCAPE, (_, hex?: string, uni?: string, slash?: string) => slash ?? String.fromCharCode(parseInt(hex ?? uni ?? '0', 16)))
-  const url = urlOf(resolve(target, f.url))
+  const url = urlOf(target, f.url)
   if (url === undefined) return false
   if (script.includes(`${url.host}${url.pathname}`)) return true
   return url.pathname.length > 1 && [...script.matchAll(RELATIVE_STRING)].some(match => samePage(match[1], url.href))
