@@ -4,7 +4,7 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, LOADING_CAPTION, LOADING_CAPTION_MAX_WORDS, SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, countWords, isRefresh, loadedLink, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, countWords, isRefresh, loadedLink, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, saysLittle, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE, vendorCodeRuns } from './challenge-vendors.js'
 import { BOT_WORD, NOT_A_ROBOT, VERIFY_STEP, WAF_BLOCK, WAITING, askingWords } from './gate-words.js'
@@ -51,7 +51,7 @@ export function gateShape (f: PageFacts): GateShape {
   // A CAPTCHA's image is one beside somewhere to answer it: a help page's screenshot named
   // "captcha-settings.png" has no form (twelfth review).
   const answerable = f.tags.some(tag => tag.name === 'form')
-  const headings = headingText(f.markup)
+  const headings = headingText(f.shown)
   // The title or a heading asks for the step in so many words ("访问验证", "Verify you are human").
   const titleAsks = VERIFY_STEP.test(f.title) || VERIFY_STEP.test(headings)
   // What a site's own or a click-drawn CAPTCHA draws its widget into: the button that opens it, or
@@ -61,7 +61,7 @@ export function gateShape (f: PageFacts): GateShape {
   const widgets = f.tags.filter(widgetTag)
   const widget = widgets.length > 0 && !onlyWaitingFrames(f, widgets)
   // What the form holding the widget holds besides it, if a form does.
-  const widgetForm = widget ? formsHolding(f.markup, widgetTag) : []
+  const widgetForm = widget ? formsHolding(f.shown, widgetTag) : []
   if (widget) signals.push('shape: verification widget')
   // A vendor's template is read on a page of any length: its wording is its own.
   // Nothing to read beyond the title and a caption ("验证中..." over "请稍候...", a title that asks
@@ -71,7 +71,7 @@ export function gateShape (f: PageFacts): GateShape {
   // A notice that quotes a check's words is about the check (a status page's incident).
   const unquoted = withoutQuotes(f.text)
   const words = askingWords(f.status, f.challengeStatus, widget || quiet)
-  const asks = words.heading.test(f.title) || words.heading.test(headings) || (f.short && words.text.test(unquoted)) || dialogAsks(f.markup, words.text) ||
+  const asks = words.heading.test(f.title) || words.heading.test(headings) || (f.short && words.text.test(unquoted)) || dialogAsks(f.shown, words.text) ||
     DISTIL_TEMPLATE.test(f.text)
   if (asks) signals.push('shape: asks for verification')
   // "Confirm you're a real person" over a video selfie or a photo ID is an identity check, which a
@@ -94,7 +94,7 @@ export function gateShape (f: PageFacts): GateShape {
   if (refreshes) signals.push('shape: refreshes itself')
   const checkApp = f.tags.some(isCheckAsset)
   if (checkApp) signals.push('shape: served from a challenge path')
-  const links = f.tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
+  const links = linksIn(f.tags)
   // Checks whose page only runs a script (script-checks.ts).
   const { first, cookie, submits, work, marks, decrypts } = scriptChecks(f, links, typed)
   if (first) signals.push('shape: runs a script first')
@@ -117,7 +117,7 @@ export function gateShape (f: PageFacts): GateShape {
   // a blog post's "verify you are human before commenting" above its comment box asks for nothing
   // the reader came for (fourteenth review).
   const mainText = f.challengeStatus && chrome.mainWords <= SHORT_NOTICE_MAX_WORDS ? withoutQuotes(textOf(chrome.main)) : ''
-  const asksForStep = titleAsks || (f.short && VERIFY_STEP.test(unquoted)) || dialogAsks(f.markup, VERIFY_STEP) ||
+  const asksForStep = titleAsks || (f.short && VERIFY_STEP.test(unquoted)) || dialogAsks(f.shown, VERIFY_STEP) ||
     VERIFY_STEP.test(mainText)
   // A short notice; or one that is short once the site's chrome around it is left out, that asks
   // in so many words and holds a vendor's widget itself (its frame, or its container with the
@@ -149,7 +149,7 @@ export function gateShape (f: PageFacts): GateShape {
   // search has a date and a list beside its CAPTCHA, a guestbook an editor), and the page says it
   // wants a person's proof or names the validation in its title or a heading (fourteenth review).
   const solves = widget && typed === 0 && fields === 0 && f.tags.some(isCaptchaAnswer) &&
-    formsHolding(f.markup, isCaptchaAnswer).every(tag => !isChoice(tag) && !isOtherEntry(tag)) &&
+    formsHolding(f.shown, isCaptchaAnswer).every(tag => !isChoice(tag) && !isOtherEntry(tag)) &&
     (VERIFY_STEP.test(unquoted) || VALIDATION_NAMED.test(`${f.title} ${headings}`))
   if (solves) signals.push("shape: its only field answers the CAPTCHA")
 
@@ -186,15 +186,19 @@ export function gateShape (f: PageFacts): GateShape {
 // A site's chrome around a page: its footer is the same on every page, its gate included, so the
 // footer's links are not the page's; a <nav> outside it with more than a logo's or a home link is
 // the site's navigation.
-const LINK = /<a\b[^<>]*\shref\s*=/g
 const NAV_MAX_LINKS = 2
 
+/** Links that go somewhere: anchors with an address. Counted so everywhere a page's links are weighed. */
+function linksIn (tags: Tag[]): number {
+  return tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
+}
+
 function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, footerWords: number, navigation: boolean, main: string, mainWords: number, ownWords: number } {
-  const footers = outermost([...elements(f.markup, 'footer', false), ...footerBlocks(f.markup)])
-  const outside = without(f.markup, footers)
-  const navigation = elements(outside, 'nav', true).some(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > NAV_MAX_LINKS)
-  const footerLinks = footers.reduce((sum, [start, end]) => sum + (f.markup.slice(start, end).match(LINK)?.length ?? 0), 0)
-  const footerWords = footers.reduce((sum, [start, end]) => sum + countWords(textOf(f.markup.slice(start, end))), 0)
+  const footers = outermost([...elements(f.shown, 'footer', false), ...footerBlocks(f.shown)])
+  const outside = without(f.shown, footers)
+  const navigation = elements(outside, 'nav', true).some(([start, end]) => linksIn(tagsOf(outside.slice(start, end))) > NAV_MAX_LINKS)
+  const footerLinks = footers.reduce((sum, [start, end]) => sum + linksIn(tagsOf(f.shown.slice(start, end))), 0)
+  const footerWords = footers.reduce((sum, [start, end]) => sum + countWords(textOf(f.shown.slice(start, end))), 0)
   // Sidebars and cookie banners, unless one holds a vendor's widget: then it is no sidebar, or it
   // was never closed and runs over the page's own part.
   const sides = sideBlocks(outside).filter(([start, end]) => !tagsOf(outside.slice(start, end)).some(tag => isWidget(tag, loader)))
@@ -207,7 +211,7 @@ function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, foot
   // article's hero, unless it is the site's navigation: a header dense with links, most of its
   // words theirs (Anjuke's city lists; not a lede under a menu: fifteenth review).
   const navHeaders = [...elements(outside, 'header', false), ...headerBlocks(outside)]
-    .filter(([start, end]) => (outside.slice(start, end).match(LINK)?.length ?? 0) > GATE_MAX_LINKS && mostlyLinks(outside.slice(start, end)))
+    .filter(([start, end]) => linksIn(tagsOf(outside.slice(start, end))) > GATE_MAX_LINKS && mostlyLinks(outside.slice(start, end)))
   const ownWords = countWords(textOf(without(outside, outermost([...head, ...sides, ...navHeaders]))))
   return { footerLinks, footerWords, navigation, main, mainWords: countWords(textOf(main)), ownWords }
 }
@@ -286,13 +290,6 @@ function quietPage (f: PageFacts): boolean {
   return saysLittle(f.title, f.text) || (f.short && saysLittle(f.title.toLowerCase(), textOf(without(f.shown, classHiddenBlocks(f.shown, tag => tagsOf(tag).some(hiddenByItsClass))))))
 }
 
-function saysLittle (title: string, text: string): boolean {
-  const rest = (title === '' ? text : text.split(title).join(' ')).trim()
-  const words = countWords(rest)
-  // A caption and little more: a sign-in's "One moment – we sent a notification to your phone"
-  // starts with a caption too (thirteenth review).
-  return words <= CAPTION_MAX_WORDS || (words <= LOADING_CAPTION_MAX_WORDS && LOADING_CAPTION.test(rest))
-}
 
 // The one thing a check gives to do: a button (or a link or element that is one: role=button, a
 // "btn" class), or, with no button at all, the one box to tick, the one link, or a slider its

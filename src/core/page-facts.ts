@@ -285,7 +285,18 @@ export function findVisibleWidget (f: PageFacts, className: string): Tag | undef
 
 /** The page says nothing of its own: a word or three, or a loading caption. */
 export function saysNothing (f: PageFacts): boolean {
-  return f.words <= CAPTION_MAX_WORDS || LOADING_CAPTION.test(f.text)
+  return saysLittle('', f.text)
+}
+
+/**
+ * Beyond its title, the text says a word or three (an id, a trace) or a loading caption and little
+ * more: a sign-in's "One moment – we sent a notification to your phone" starts with a caption too
+ * (thirteenth review). The one measure of a quiet page.
+ */
+export function saysLittle (title: string, text: string): boolean {
+  const rest = (title === '' ? text : text.split(title).join(' ')).trim()
+  const words = countWords(rest)
+  return words <= CAPTION_MAX_WORDS || (words <= LOADING_CAPTION_MAX_WORDS && LOADING_CAPTION.test(rest))
 }
 
 /** Answered as content is (2xx); an unknown status is not. */

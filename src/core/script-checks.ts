@@ -2,7 +2,7 @@
 // that leaves at once for browsers without JavaScript, a cookie check, a form that posts its
 // answer back, a proof of work. gate-shape.ts weighs them with the rest of the page's shape.
 // Pure, like the rest of src/core.
-import { CAPTION_MAX_WORDS, FORM_CONTROLS, LOADING_CAPTION, NAVIGATES, answeredOk, isHiddenInput, looksHidden, typeOf, type PageFacts, type Tag } from './page-facts.js'
+import { CAPTION_MAX_WORDS, FORM_CONTROLS, LOADING_CAPTION, NAVIGATES, answeredOk, isHiddenInput, looksHidden, saysNothing, typeOf, type PageFacts, type Tag } from './page-facts.js'
 import { WAITING } from './gate-words.js'
 import { originOf, pathOf, resolve, samePage, siteOf, urlOf } from './page-url.js'
 
@@ -139,8 +139,7 @@ function decryptsCookie (f: PageFacts, { links, controls, app }: Around): boolea
 
 // A quiet page, not an app, with nothing to press or follow: all it does is run its script.
 function quietScriptPage (f: PageFacts, { links, controls, app }: Around): boolean {
-  const quiet = f.blank || (f.words <= CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text))
-  return quiet && !app && links === 0 && controls === 0
+  return (f.blank || saysNothing(f)) && !app && links === 0 && controls === 0
 }
 
 // A quiet page whose script sends it back to its own address with more in the query: a reload

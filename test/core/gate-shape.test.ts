@@ -1252,3 +1252,15 @@ t.test("a widget where a bot manager's own code runs came back in the content's 
   t.equal(managed.challenge?.provider, 'distil')
   t.not(recognizePage(observe(check('window.dataLayer = []'))).page_kind, 'challenge', 'the same long page without a bot manager at work is a help page')
 })
+
+t.test("the page's structure is read as the page shows it: commented-out or scripted markup is none of it", async t => {
+  // A heading left in a comment asks for nothing; a notice of its own heading does.
+  const commented = page('<!-- <h1>Please verify you are a human</h1> --><p>Nothing to see here.</p><button>Go on</button>', '<title>Example</title>')
+  t.notOk(gateShape(factsOf(observe(commented, 403))).signals.includes('shape: asks for verification'), 'a commented-out heading does not ask')
+  const shown = commented.replace('<!-- ', '').replace(' -->', '')
+  t.ok(gateShape(factsOf(observe(shown, 403))).signals.includes('shape: asks for verification'), 'the same heading shown asks')
+  // Links a script writes into a footer are not the footer's: they are not taken off the page's own.
+  const links = Array.from({ length: 12 }, (_, i) => `<a href="/p${i}">Part ${i}</a>`).join(' ')
+  const scripted = page(`<h1>Please verify you are a human</h1><div id="captcha-box"></div><button>Continue</button>${links}<footer><script>document.write('${links}')</script></footer>`)
+  t.notOk(gateShape(factsOf(observe(scripted, 200))).signals.includes('shape: little else on the page'), "twelve links of the page's own are more than a gate carries")
+})
