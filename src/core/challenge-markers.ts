@@ -36,9 +36,11 @@ function offersWayOn (f: PageFacts): boolean {
   })
 }
 
-// A button without a type submits its form; an input only when its type says so.
+// A button submits its form unless its type says it resets it or is a plain button (a missing,
+// empty or unknown type submits, as HTML says); an input submits when its type is submit or image.
 function submitsForm (tag: Tag): boolean {
-  return (tag.name === 'button' && tag.attrs.type === undefined) || ((tag.name === 'button' || tag.name === 'input') && typeOf(tag) === 'submit')
+  if (tag.name === 'button') return !['button', 'reset'].includes(typeOf(tag))
+  return tag.name === 'input' && ['submit', 'image'].includes(typeOf(tag))
 }
 
 /**

@@ -38,6 +38,11 @@ t.test('Cloudflare error pages: block codes are gates, origin errors are not', a
   const dismiss = '<form action="/cdn-cgi/phish-bypass" method="GET"><input type="hidden" name="u" value="/q.php"><input type="hidden" name="atok" value="77c1f8"><button type="submit">Dismiss this warning and enter site</button></form>'
   t.not(recognizePage(observe(warning(dismiss), 403)).page_kind, 'challenge', 'a warning one press lets the visitor past')
   t.equal(provider(warning('<form action="/verify" method="POST"><input type="text" name="answer"><button type="submit">Verify</button></form>'), 403), 'cloudflare', 'a form with something to fill in is no way on')
+  // A button submits its form unless its type says otherwise: an empty or unknown type submits too.
+  for (const type of ['', 'Submit ', 'bogus']) {
+    t.not(recognizePage(observe(warning(dismiss.replace('type="submit"', `type="${type}"`)), 403)).page_kind, 'challenge', `a button of type "${type}" lets the visitor past`)
+  }
+  t.equal(provider(warning(dismiss.replace('type="submit"', 'type="button"')), 403), 'cloudflare', 'a plain button submits nothing: no way on')
   const printsStatus = page('<div class="cf-error-details"><h1>Error 403</h1><p>You do not have access to this page.</p></div>')
   t.equal(provider(printsStatus, 403), 'cloudflare', 'a page printing its refusal status is the page without a code')
   t.same(recognizePage(observe(printsStatus.replace('Error 403', 'Error 502'), 502)), { page_kind: 'http_error' }, 'an outage printing its status stays an error')
