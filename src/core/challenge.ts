@@ -9,7 +9,7 @@
 // the page's shape (gate-shape.ts), which reads what the page asks in its title, headings and a
 // short notice's words, never in a document's; last the generic wording rules.
 
-import { DENIAL_STATUSES, LOADING_CAPTION, LOADING_CAPTION_MAX_WORDS, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
+import { DENIAL_STATUSES, LOADING_CAPTION, asksForPassword, LOADING_CAPTION_MAX_WORDS, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
 import { DETECTORS, genericWording } from './challenge-providers.js'
 import { infrastructureNamed, infrastructureOf, isCaptchaVendor, vendorOf } from './challenge-vendors.js'
 import { gateShape, type GateShape } from './gate-shape.js'
@@ -33,7 +33,7 @@ export interface Recognition {
 // label is not taken as the page a driver asked for.
 const CONTENT_MIN_WORDS = 3
 
-const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:was |has been )?(?:blocked|rejected)\b|\btoo many requests\b|\brate limit(?:ed| exceeded)\b|\bdoing that too often\b|zu viele anfragen|trop de requêtes|demasiadas solicitudes|请求过于频繁|請求過於頻繁|слишком много запросов/i
+const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:is |was |has been )?(?:blocked|rejected)\b|\btoo many requests\b|\brate limit(?:ed| exceeded)\b|\bdoing that too often\b|zu viele anfragen|trop de requêtes|demasiadas solicitudes|请求过于频繁|請求過於頻繁|слишком много запросов/i
 
 export function recognizePage (obs: PageObservation): Recognition {
   const facts = factsOf(obs)
@@ -55,7 +55,9 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   if (f.status !== null && DENIAL_STATUSES.has(f.status)) return 'denied'
   if (f.status !== null && f.status >= 400) return 'http_error'
   if (f.text.trim() === '') return 'empty'
-  if (f.short && (DENIAL_TEXT.test(f.text) || DENIAL_TEXT.test(f.title))) return 'denied'
+  // A sign-in page is content (below), even when its banner warns "do not proceed if you are not
+  // authorized": the denial's words say what the page refuses only where it asks for nothing.
+  if (f.short && !asksForPassword(f) && (DENIAL_TEXT.test(f.text) || DENIAL_TEXT.test(f.title))) return 'denied'
   if (f.status === null || f.status < 200 || f.status > 299) return undefined
   // A sign-in page is content too (with or without a CAPTCHA widget in its form): whether it is
   // the content the driver asked for is what selector-stable readiness says.

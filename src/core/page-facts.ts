@@ -359,6 +359,11 @@ export function isField (tag: Tag): boolean {
   return typesInto(tag) && !captchaNamed(tag)
 }
 
+/** The page asks for a password in a field it shows: a sign-in page, whatever its banner says. */
+export function asksForPassword (f: PageFacts): boolean {
+  return f.tags.some(tag => tag.name === 'input' && typeOf(tag) === 'password' && !looksHidden(tag))
+}
+
 /** A CAPTCHA's own answer box: a visible field named for the CAPTCHA ("captcha_resp_txt"). */
 export function isCaptchaAnswer (tag: Tag): boolean {
   return typesInto(tag) && captchaNamed(tag)

@@ -238,3 +238,17 @@ t.test('provider scripts as real pages write them', async t => {
   t.equal(provider(page('<p>We are verifying your browser.</p>', '<script>new Worker("/.well-known/vercel/security/static/challenge.v2.min.js")</script>'), 429), 'vercel', "Vercel's checkpoint worker")
 })
 
+
+t.test("Azure Front Door's block is its edge's, named by its reference", async t => {
+  // Markup written for the rule; the real page is in the corpus.
+  const block = (ref: string): string => page(`<div id="content"><div id="message"><h2>The request is blocked.</h2></div><div id="errorref"><span>${ref}</span></div></div>`, '<title>Service unavailable</title>')
+  const ref = '20240524T054111Z-158c756d458x4shrmqyubayax400000000bg00000000018h'
+  for (const status of [403, 200]) {
+    const r = recognizePage(observe(block(ref), status))
+    t.equal(r.challenge?.provider, 'azure_front_door', `at ${status}, with the reference in the page`)
+    t.ok(r.challenge?.evidence.includes('Azure Front Door block "The request is blocked." with its reference'))
+  }
+  t.equal(recognizePage(observe(block(''), 403, { 'x-azure-ref': ref })).challenge?.provider, 'azure_front_door', 'with the reference in x-azure-ref')
+  t.same(recognizePage(observe(block(''), 403)), { page_kind: 'denied' }, 'the words without the reference: a plain refusal')
+  t.same(recognizePage(observe(block('Reference 12345'), 200)), { page_kind: 'denied' }, 'another reference is not the edge\'s')
+})

@@ -216,6 +216,7 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(kind('<h1>Forbidden</h1>'), 'denied')
   t.equal(kind('<p>You do not have permission to view this document.</p>'), 'denied')
   t.equal(kind('<p>Your IP address has been blocked.</p>'), 'denied')
+  t.equal(kind('<h2>The request is blocked.</h2>'), 'denied', 'the request "is" blocked as it "was"')
   t.equal(kind(PROSE + '<p>The forbidden fruit was access denied to the garden.</p>'), 'content', 'a long document using denial words')
 })
 
@@ -224,6 +225,11 @@ t.test('a sign-in page is content; selector-stable readiness decides whether it 
   t.same(recognizePage(observe(page(form))), { page_kind: 'content' }, 'a short sign-in page')
   t.same(recognizePage(observe(page(PROSE + form))), { page_kind: 'content' }, 'a long page with a sign-in box')
   t.same(recognizePage(observe(page(form), 401)), { page_kind: 'denied' }, 'behind a 401 it is a denial')
+  // A sign-in's banner may warn off whoever is not allowed in: the page still asks for a password.
+  const banner = '<p>Access to this application is restricted to authorized persons. Do not proceed if you are not authorized.</p>'
+  t.same(recognizePage(observe(page(form + banner))), { page_kind: 'content' }, 'a short sign-in page under a legal banner')
+  t.same(recognizePage(observe(page(banner))), { page_kind: 'denied' }, 'the banner alone, asking for nothing, refuses')
+  t.same(recognizePage(observe(page(form.replace('type="password"', 'type="password" hidden') + banner))), { page_kind: 'denied' }, 'a password field the page hides asks for nothing')
 })
 
 t.test('countWords counts ideographs one by one and ignores punctuation', async t => {
