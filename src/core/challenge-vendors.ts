@@ -98,9 +98,8 @@ type Named = { provider: string, evidence: string } | undefined
  */
 export function vendorOf (f: PageFacts): Named {
   const built = builtOf(f)
-  const script = f.inlineScript.toLowerCase()
-  return infrastructureIn(f, built, script) ?? firstMarker(built, vendor => isCaptchaVendor(vendor.provider), v => v.markup) ??
-    firstMarker(script, () => true, v => v.markup)
+  return infrastructureIn(f, built) ?? firstMarker(built, vendor => isCaptchaVendor(vendor.provider), v => v.markup) ??
+    firstMarker(f.inlineScriptLower, () => true, v => v.markup)
 }
 
 /**
@@ -109,7 +108,7 @@ export function vendorOf (f: PageFacts): Named {
  * a name in configuration beside a site's own block page does not say who put it there.
  */
 export function infrastructureNamed (f: PageFacts): Named {
-  return infrastructureIn(f, builtOf(f), f.inlineScript.toLowerCase())
+  return infrastructureIn(f, builtOf(f))
 }
 
 /**
@@ -117,13 +116,13 @@ export function infrastructureNamed (f: PageFacts): Named {
  * a bot manager at work on this page, which a page that merely names it in configuration is not.
  */
 export function vendorCodeRuns (f: PageFacts): Named {
-  return firstMarker(f.inlineScript.toLowerCase(), vendor => !isCaptchaVendor(vendor.provider), v => v.code)
+  return firstMarker(f.inlineScriptLower, vendor => !isCaptchaVendor(vendor.provider), v => v.code)
 }
 
-// The page's built markup and inline script are read once per call and handed to each tier.
-function infrastructureIn (f: PageFacts, built: string, script: string): Named {
+// The page's built markup is read once per call and handed to each tier.
+function infrastructureIn (f: PageFacts, built: string): Named {
   const infrastructure = (vendor: Vendor): boolean => !isCaptchaVendor(vendor.provider)
-  return firstMarker(built, infrastructure, v => v.markup) ?? signatureOf(f) ?? firstMarker(script, infrastructure, v => v.code) ?? templateOf(f)
+  return firstMarker(built, infrastructure, v => v.markup) ?? signatureOf(f) ?? firstMarker(f.inlineScriptLower, infrastructure, v => v.code) ?? templateOf(f)
 }
 
 // Markup only, never the page's text (a code sample, a comment), except a protector's signature.

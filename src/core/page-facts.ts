@@ -86,6 +86,8 @@ export interface PageFacts {
   headers: Record<string, string>
   tags: Tag[]
   inlineScript: string
+  /** The inline script lower-cased, once: where vendors' code is looked for (challenge-vendors.ts). */
+  inlineScriptLower: string
   /** The markup as served, lower-cased: where weak vendor markers (names in URLs) are looked for. */
   markup: string
   /** The markup as a page shows it, lower-cased: comments gone; scripts, styles, templates and the like emptied. */
@@ -135,6 +137,7 @@ export function factsOf (obs: PageObservation): PageFacts {
     headers: Object.fromEntries(Object.entries(obs.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
     tags,
     inlineScript,
+    inlineScriptLower: inlineScript.toLowerCase(),
     markup: obs.html.toLowerCase(),
     shown: shown.toLowerCase(),
     appShell: words === 0 && appMarkup,
