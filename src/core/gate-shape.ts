@@ -96,13 +96,8 @@ export function gateShape (f: PageFacts): GateShape {
   if (checkApp) signals.push('shape: served from a challenge path')
   const links = linksIn(f.tags)
   // Checks whose page only runs a script (script-checks.ts).
-  const { first, cookie, submits, work, marks, decrypts } = scriptChecks(f, links, typed)
-  if (first) signals.push('shape: runs a script first')
-  if (cookie) signals.push('shape: sets a cookie and reloads')
-  if (submits) signals.push('shape: its script submits its form to the same site')
-  if (work) signals.push('shape: its script works out a proof of work')
-  if (marks) signals.push('shape: its script sends it back to its own address with a mark')
-  if (decrypts) signals.push('shape: its script decrypts its cookie and moves on')
+  const scripted = scriptChecks(f, links, typed)
+  signals.push(...scripted)
   // A refusal that names the security layer which made it ("blocked by our security system") and
   // why (bots, suspicious traffic), answered with a refusal status: the block of a bot check,
   // whatever else the notice explains.
@@ -175,7 +170,7 @@ export function gateShape (f: PageFacts): GateShape {
   // says it is at work ("this may take a few seconds"). A help page
   // about "not a robot", a "human verification failed" notice, an account's "suspicious access"
   // warning say it in a few lines too (twelfth review).
-  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || first || cookie || submits || work || marks || decrypts || refusedAsBot)
+  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || scripted.length > 0 || refusedAsBot)
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')

@@ -6,30 +6,26 @@ import { CAPTION_MAX_WORDS, FORM_CONTROLS, LOADING_CAPTION, NAVIGATES, answeredO
 import { WAITING } from './gate-words.js'
 import { originOf, pathOf, resolve, samePage, siteOf, urlOf } from './page-url.js'
 
-export interface ScriptChecks {
-  /** Only there to run its script first (scriptFirst). */
-  first: boolean
-  /** Sets a cookie and reloads (cookieCheck). */
-  cookie: boolean
-  /** Its script submits its form, filled in, to the same site (submitsItself). */
-  submits: boolean
-  /** Its script works out a proof of work (provesWork). */
-  work: boolean
-  /** Its script sends it back to its own address with a mark added (marksItself). */
-  marks: boolean
-  /** Its script decrypts its cookie and moves on (decryptsCookie). */
-  decrypts: boolean
-}
 
 // What the checks weigh beside the script, read once per page: its links, the visible fields a
 // person types into, the controls a person presses or types into, and whether it is an app that
 // loads its code (loadsCode), which no check's page is.
 interface Around { links: number, fields: number, controls: number, app: boolean }
 
-/** The checks on a page with `links` links and `fields` visible fields a person types into. */
-export function scriptChecks (f: PageFacts, links: number, fields: number): ScriptChecks {
+// Each check, with the signal it gives (challenge.evidence) when it finds the page is one.
+const CHECKS: ReadonlyArray<readonly [string, (f: PageFacts, around: Around) => boolean]> = [
+  ['shape: runs a script first', scriptFirst],
+  ['shape: sets a cookie and reloads', cookieCheck],
+  ['shape: its script submits its form to the same site', submitsItself],
+  ['shape: its script works out a proof of work', provesWork],
+  ['shape: its script sends it back to its own address with a mark', marksItself],
+  ['shape: its script decrypts its cookie and moves on', decryptsCookie]
+]
+
+/** The signals of the checks a page with `links` links and `fields` visible fields a person types into is. */
+export function scriptChecks (f: PageFacts, links: number, fields: number): string[] {
   const around: Around = { links, fields, controls: visibleControls(f), app: f.appMarkup && loadsCode(f) }
-  return { first: scriptFirst(f, around), cookie: cookieCheck(f, around), submits: submitsItself(f, around), work: provesWork(f, around), marks: marksItself(f, around), decrypts: decryptsCookie(f, around) }
+  return CHECKS.filter(([, check]) => check(f, around)).map(([signal]) => signal)
 }
 
 // A page that is only there to run a script before anything is shown. Either a notice that has
