@@ -35,6 +35,7 @@ const TO_CAPTCHA_HOST = /\blocation(?:\.href)?\s*=\s*["'`]https?:\/\/captcha\.|\
 const BROWSER_CHECK_TEXT = /checking (?:if the site connection is secure|your browser)|please wait while (?:we (?:verify|check) (?:that )?(?:your browser|your connection is secure|you(?: are|'re) (?:a |not )?(?:human|real|robot|bot))|your request is being verified)|verify(?:ing)? (?:that )?you are (?:a )?human/i
 
 const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
+const CLOUDFLARE_BLOCK_WORDS = /\bthis website is using a security service to protect itself from online attacks\b/i
 // Anything of Cloudflare's in the markup: its paths, its names, its ids and classes, a Ray ID.
 const CLOUDFLARE_MARK = /\/cdn-cgi\/|cloudflare|\bray id\b|\bcf[-_]/i
 
@@ -86,6 +87,11 @@ function cloudflare (f: PageFacts): Detection {
   const refusal = f.short && answeredRefusal(f)
   const ray = refusal ? RAY_ID.exec(f.text) ?? RAY_ID.exec(textOf(f.markup)) : null
   if (ray !== null) hits.push(sure(`text "${ray[0].replace(/\s+/g, ' ')}" on a short ${f.status ?? ''} page`))
+  // Its block page's own words ("This website is using a security service to protect itself from
+  // online attacks") over the Ray ID it gave the request: Cloudflare's block, kept in a site's own
+  // layout and whatever status the site answers with (twenty-third review: EPFL's and Chime's).
+  const template = ray === null && CLOUDFLARE_BLOCK_WORDS.test(f.text) ? RAY_ID.exec(f.text) : null
+  if (template !== null) hits.push(sure(`Cloudflare's block wording over "${template[0].replace(/\s+/g, ' ')}"`))
   // Its 1xxx block pages (1005, 1006, 1020…) share the cf-error-details layout with origin
   // errors (522, 1016…): the error code tells a block from an outage, and without one the status.
   const error = cloudflareErrorPage(f)
@@ -178,16 +184,30 @@ function kasada (f: PageFacts): Detection {
   return { hits }
 }
 
+const AKAMAI_REFERENCE = /(?<![\w.])(\d{1,2})\.[0-9a-f]{6,8}\.\d{10}\.[0-9a-f]{4,8}(?![\w.])/i
+const LABELLED_REFERENCE = /reference\s*(?:(?:#|:|number:?)\s*)?(\d+)\.[0-9a-f]+\.\d+\.[0-9a-f]+/i
+const AKAMAI_DENIAL = /\byou don'?t have permission to access\b/i
+const CRYPTO_CHALLENGE = /\/_sec\/cp_challenge\//
+
 function akamai (f: PageFacts): Detection {
   const hits: Hit[] = []
   const cpt = hasId(f, 'sec-if-cpt-container')
   if (cpt) hits.push(sure('element #sec-if-cpt-container'))
-  if (hasSrc(f, /\/_sec\/cp_challenge\//)) hits.push(sure('iframe/script /_sec/cp_challenge/'))
+  // The crypto challenge's frame is the challenge drawn; its script only says Bot Manager guards
+  // the site: Akamai loads it on every page it guards, ready for when a challenge is due (IBM's and
+  // retailers' home pages carry it: twenty-third review).
+  if (hasSrc(f, CRYPTO_CHALLENGE, ['iframe'])) hits.push(sure('iframe /_sec/cp_challenge/'))
+  else if (hasSrc(f, CRYPTO_CHALLENGE, ['script'])) hits.push(hint('script /_sec/cp_challenge/'))
   // The edge reference's first number is the error class: 18 is a denial; 9 (invalid URL),
-  // 11 (DNS failure), 30, 97 (origin errors) are errors that no person can pass.
-  const reference = f.short ? /reference\s*(?:(?:#|:|number:?)\s*)?(\d+)\.[0-9a-f]+\.\d+\.[0-9a-f]+/i.exec(f.text) : null
+  // 11 (DNS failure), 30, 97 (origin errors) are errors that no person can pass. The reference is
+  // read wherever a short page prints it ("reference number #18.…", a site's "ref-id: (18.…)"),
+  // by its own shape (class, hex, a ten-digit time, hex). Under the edge's own "Access Denied …
+  // You don't have permission to access" it is the edge's denial whatever its class
+  // (twenty-third review: Delta's "Reference 0.…", Twilio's ref-id, realestate.com.au's "number #18").
+  const reference = f.short ? AKAMAI_REFERENCE.exec(f.text) ?? LABELLED_REFERENCE.exec(f.text) : null
   if (reference !== null) {
-    hits.push(reference[1] === '18' ? sure('text "Reference #18.…" (Akamai edge denial)') : hint(`text "Reference #${reference[1]}.…" (Akamai edge error)`))
+    const denial = reference[1] === '18' || (/^access denied$/i.test(f.title.trim()) && AKAMAI_DENIAL.test(f.text))
+    hits.push(denial ? sure(`text "Reference #${reference[1]}.…" (Akamai edge denial)`) : hint(`text "Reference #${reference[1]}.…" (Akamai edge error)`))
   }
   // Bot Manager's behavioural interstitial: a quiet page whose script posts its proof of work to
   // /_sec/verify?provider=interstitial and whose refresh carries the bm-verify token back to the

@@ -7,7 +7,7 @@
 import { SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, countWords, isRefresh, loadedLink, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, saysLittle, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE, vendorCodeRuns } from './challenge-vendors.js'
-import { BOT_WORD, NOT_A_ROBOT, VERIFY_STEP, WAF_BLOCK, WAITING, askingWords } from './gate-words.js'
+import { BOT_WORD, NOT_A_ROBOT, REFUSED, VERIFY_STEP, WAF_BLOCK, WAITING, askingWords } from './gate-words.js'
 import { classHiddenBlocks, closedOverlays, dialogTexts, elements, footerBlocks, headerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { scriptChecks } from './script-checks.js'
 import { pathOf, resolve, withoutQuery } from './page-url.js'
@@ -133,10 +133,18 @@ export function gateShape (f: PageFacts): GateShape {
   const framed = !bare && widget && loader && asksForStep && notice && !article &&
     Math.min(f.words - chrome.footerWords, chrome.ownWords) <= GATE_MAX_WORDS && !widgetForm.some(tag => isField(tag) || isChoice(tag))
   if (framed) signals.push("shape: a widget that asks, in the site's own layout")
-  const little = bare || framed
+  // Its title says the request was refused and its own part, the site's chrome aside, is a short
+  // notice giving bots or automation as the reason: a site's own block of automated visitors in
+  // its full layout (microsoft.com's "Your request has been blocked" over "Your current
+  // User-Agent string appears to be from an automated process": batch 37). Nothing to fill in.
+  const refusedInLayout = !bare && REFUSED.test(f.title) && chrome.mainWords <= SHORT_NOTICE_MAX_WORDS && !article &&
+    BOT_WORD.test(withoutQuotes(textOf(chrome.main))) && countFields(f.tags, isSearchBox) === 0
+  if (refusedInLayout) signals.push("shape: its own part refuses automated visitors, in the site's layout")
+  const little = bare || framed || refusedInLayout
   if (bare) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
-  const fields = widget ? fieldsBesideWidget(f, widgetForm, loader, asksForStep) : typed
+  // (The site's search box in its header is chrome too, beside a widget or a refusal in the layout.)
+  const fields = widget ? fieldsBesideWidget(f, widgetForm, loader, asksForStep) : refusedInLayout ? 0 : typed
   if (fields > 0) signals.push('shape: form fields')
   // Nothing to type on the page but a CAPTCHA's answer, beside the CAPTCHA: the page is there to be
   // solved, whatever it says around it (the Polish procurement site's "Validation request").
@@ -158,7 +166,7 @@ export function gateShape (f: PageFacts): GateShape {
   // manager put the widget there, whatever status the page came with.
   const guarded = widget && vendorCodeRuns(f) !== undefined
   if (guarded) signals.push("shape: a bot manager's code runs beside the widget")
-  const cameBackWrong = notice || f.challengeStatus || path || solves || guarded
+  const cameBackWrong = notice || f.challengeStatus || path || solves || guarded || refusedInLayout
 
   // The step itself: a widget on a notice, or a request for verification with one thing to do (or
   // a page that retries by itself, or answered with a status providers serve their checks with),
@@ -170,12 +178,12 @@ export function gateShape (f: PageFacts): GateShape {
   // says it is at work ("this may take a few seconds"). A help page
   // about "not a robot", a "human verification failed" notice, an account's "suspicious access"
   // warning say it in a few lines too (twelfth review).
-  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || scripted.length > 0 || refusedAsBot)
+  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || scripted.length > 0 || refusedAsBot || refusedInLayout)
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
   const gate = (step && little && cameBackWrong && (fields === 0 || statusExcusesFields(f))) || covered
-  return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered }
+  return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered && !refusedInLayout }
 }
 
 // A site's chrome around a page: its footer is the same on every page, its gate included, so the

@@ -53,7 +53,7 @@ function scriptFirst (f: PageFacts, { links, controls, fields }: Around): boolea
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
   // A page whose script posts its form is on its way through that form (a log-out, a sign-in
   // hand-off): whether that post is a check's answer is submitsItself's to say.
-  if (onItsWay && !SUBMITS.test(f.inlineScript) && f.noscriptAway.some(target => checksFallback(f, target))) return true
+  if (onItsWay && !SUBMITS.test(f.inlineScript) && !sendsElsewhere(f) && f.noscriptAway.some(target => checksFallback(f, target))) return true
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
   return f.blank && !f.appShell && f.challengeStatus && runs && fields === 0
 }
@@ -65,6 +65,27 @@ function scriptFirst (f: PageFacts, { links, controls, fields }: Around): boolea
 function checksFallback (f: PageFacts, target: string): boolean {
   const away = resolve(target, f.url)
   return pathOf(away) !== pathOf(f.url) && siteOf(away) === siteOf(f.url) && !scriptGoesToo(f, target)
+}
+
+// A redirect's script names where it sends the page: another page, written out, handed to the
+// location or to a function named for the move (SharePoint's STSNavigate("/pages/error.aspx?…"), a
+// site's redirect("/en/home")). A check's script comes back to the page it guards (a reload, the
+// same address with its mark), posts its answer, or sets its pass in a cookie first; its fallback
+// is where browsers without JavaScript go instead (twenty-third review: SharePoint's not-found stubs, language and country
+// gateways).
+const NAVIGATE_CALL = /\b[\w$]*(?:navigate|redirect)[\w$]*\s*\(\s*(["'])([^"'\n]{1,2000})\1/gi
+
+function sendsElsewhere (f: PageFacts): boolean {
+  const script = f.inlineScript
+  // A check that sets its pass in a cookie may then go on to the page asked for.
+  if (SETS_COOKIE.test(script)) return false
+  const targets = [...[...script.matchAll(GOES_TO)].map(match => match[2] ?? match[4]), ...[...script.matchAll(NAVIGATE_CALL)].map(match => match[2])]
+  return targets.some(target => target !== undefined && isAddress(target) && !samePage(target, f.url) && pathOf(resolve(target, f.url)) !== pathOf(f.url))
+}
+
+// A written-out address: a path or a URL, not a script's word ("_self", "#").
+function isAddress (target: string): boolean {
+  return /^(?:https?:)?\/\/|^\/(?!\/)/i.test(target.trim())
 }
 
 // A plain redirect sends browsers with JavaScript and without to the same place: its script names
@@ -200,8 +221,48 @@ const FILLS = /\.value\s*=(?!=)/
 function submitsItself (f: PageFacts, { links, fields }: Around): boolean {
   const onItsWay = f.blank || (f.short && (IN_TRANSIT.test(f.text) || LOADING_CAPTION.test(f.text)))
   if (!onItsWay || links > 2 || fields > 0 || !SUBMITS.test(f.inlineScript) || !FILLS.test(f.inlineScript)) return false
+  const onLoad = withoutUncalledFunctions(f.inlineScript)
+  if (!SUBMITS.test(onLoad) || !FILLS.test(onLoad)) return false
   const origin = originOf(f.url)
   return f.tags.some(tag => tag.name === 'form' && tag.attrs.action !== undefined && tag.attrs.action.trim() !== '' && originOf(resolve(tag.attrs.action, f.url)) === origin)
+}
+
+// A function the script declares and never names again runs only when the markup calls it (a
+// link's "javascript:__doPostBack(…)", a button's onclick): what a person does, not what the page
+// does on load. ASP.NET WebForms writes such a __doPostBack, which fills in its form and submits
+// it, into every page (twenty-third review: a school district's not-found page). Its body is left
+// out; a body is read to its closing brace up to FUNCTION_BODY_MAX characters, and only the first
+// DECLARATIONS_READ declarations are looked at (a script may be megabytes of them).
+const DECLARED = /\bfunction\s+([\w$]+)\s*\([^(){}]{0,300}\)\s*\{/g
+const IDENTIFIER = /[\w$]+/g
+const FUNCTION_BODY_MAX = 20_000
+const DECLARATIONS_READ = 200
+
+function withoutUncalledFunctions (script: string): string {
+  const named = new Map<string, number>()
+  for (const [word] of script.matchAll(IDENTIFIER)) named.set(word, (named.get(word) ?? 0) + 1)
+  let kept = ''
+  let from = 0
+  let read = 0
+  for (const match of script.matchAll(DECLARED)) {
+    if (++read > DECLARATIONS_READ) break
+    if (match.index < from || named.get(match[1]) !== 1) continue
+    const end = closingBrace(script, match.index + match[0].length)
+    if (end === undefined) continue
+    kept += script.slice(from, match.index)
+    from = end + 1
+  }
+  return kept + script.slice(from)
+}
+
+// The index of the brace that closes a block opened just before `start`, if within FUNCTION_BODY_MAX.
+function closingBrace (script: string, start: number): number | undefined {
+  let depth = 1
+  for (let i = start; i < Math.min(script.length, start + FUNCTION_BODY_MAX); i++) {
+    if (script[i] === '{') depth++
+    else if (script[i] === '}' && --depth === 0) return i
+  }
+  return undefined
 }
 
 // A quiet page (a caption's words at most, nothing to follow, nothing to press but a control

@@ -142,6 +142,31 @@ t.test('Akamai references: #18 is a denial, other classes are errors', async t =
   t.equal(provider(page('<h1>Access denied</h1><p>Sorry.</p><p>Reference: 18.de912f17.1611350370.1c253a89</p>'), 403), 'akamai', 'a customer-branded "Reference: 18.…"')
   t.same(recognizePage(observe(ref(9, 'Invalid URL'), 400)), { page_kind: 'http_error' }, 'Reference #9 (invalid URL)')
   t.same(recognizePage(observe(ref(11, 'Service Unavailable'), 503)), { page_kind: 'http_error' }, 'Reference #11 (DNS failure)')
+  // The reference read by its own shape wherever a short page prints it (twenty-third review).
+  t.equal(provider(page('<h1>403 - Permission Denied</h1><p>Quote the reference number &#32;&#35;18&#46;11551060&#46;1716664713&#46;8ccdd08c</p>'), 403), 'akamai', '"reference number #18.…"')
+  t.equal(provider(page('<h1>Access Denied</h1><p>Include your reference ID:</p><p>shop-ref-id: (18.af0ad717.1507358410.1ab3e100)</p>'), 200), 'akamai', "a site's \"ref-id: (18.…)\", even at 200")
+  const edgeTemplate = (n: number): string => page(`<H1>Access Denied</H1>You don't have permission to access this server.<P>Reference ${n}.6b53e17.1716662096.b531b31b`, '<TITLE>Access Denied</TITLE>')
+  t.equal(provider(edgeTemplate(0), 403), 'akamai', "the edge's own Access Denied is its denial whatever the class")
+  t.same(recognizePage(observe(page('<h1>Service Unavailable</h1><p>Reference 0.6b53e17.1716662096.b531b31b</p>'), 503)), { page_kind: 'http_error' }, 'another class without the denial is an error')
+  t.not(provider(page('<p>Build 1.2.3.4 released; see version 18.1234.5678.90 notes.</p>'), 403), 'akamai', 'version numbers are no reference')
+})
+
+t.test("Akamai's crypto challenge: its frame is the challenge, its script only guards the site", async t => {
+  const script = '<link rel="stylesheet" href="/_sec/cp_challenge/sec-3-10.css"><script src="/_sec/cp_challenge/sec-cpt-3-10.js" async defer></script>'
+  const home = page(`<nav><a href="/">Home</a><a href="/products">Products</a><a href="/about">About</a></nav><h1>Welcome</h1>${'<p>Our products and services for every business, with support around the clock.</p>'.repeat(8)}`, script)
+  t.same(recognizePage(observe(home)), { page_kind: 'content' }, 'a home page loading the script is content')
+  t.equal(provider(page('<div id="sec-container"><iframe id="sec-cpt-if" src="/_sec/cp_challenge/ak-challenge-3-10.htm"></iframe></div>', script)), 'akamai', 'the frame drawn is the challenge')
+})
+
+t.test("Cloudflare's block wording over a Ray ID is its block, in any layout and at any status", async t => {
+  const words = '<h1>Sorry, you have been blocked</h1><p>You are unable to access example.org.</p><h2>Why have I been blocked?</h2><p>This website is using a security service to protect itself from online attacks. The action you just performed triggered the security solution.</p><p>You can contact us and send the following Ray ID: 8898704279f70e93.</p>'
+  const layout = `<header><nav>${Array.from({ length: 12 }, (_, i) => `<a href="/s${i}">Section ${i}</a>`).join('')}</nav></header><main>${words}</main><footer><a href="/contact">Contact</a></footer>`
+  for (const status of [200, 403]) {
+    const r = recognizePage(observe(page(layout), status))
+    t.equal(r.challenge?.provider, 'cloudflare', `in a site's layout at ${status}`)
+  }
+  t.ok(recognizePage(observe(page(layout))).challenge?.evidence.includes(`Cloudflare's block wording over "Ray ID: 8898704279f70e93"`), 'the evidence names the wording')
+  t.not(provider(page(layout.replace('Ray ID: 8898704279f70e93', 'order number 42'))), 'cloudflare', 'the words without a Ray ID')
 })
 
 t.test('a CAPTCHA widget beside fields a person fills in is part of that form', async t => {

@@ -1264,3 +1264,47 @@ t.test("the page's structure is read as the page shows it: commented-out or scri
   const scripted = page(`<h1>Please verify you are a human</h1><div id="captcha-box"></div><button>Continue</button>${links}<footer><script>document.write('${links}')</script></footer>`)
   t.notOk(gateShape(factsOf(observe(scripted, 200))).signals.includes('shape: little else on the page'), "twelve links of the page's own are more than a gate carries")
 })
+
+t.test("a redirect's script names where it sends the page; a check's comes back or posts its answer", async t => {
+  // SharePoint's not-found stub: a fallback for browsers without JavaScript, a script that hands
+  // another page's address to its navigate function (twenty-third review).
+  const stub = '<noscript><meta http-equiv="refresh" content="0; url=/_layouts/spsredirect.aspx?noscript=1"></noscript><script src="/_layouts/init.js"></script>' +
+    '<script>var requestedUrl = escape(window.location.href); STSNavigate("/pages/error.aspx?oldUrl=" + requestedUrl);</script>'
+  t.not(recognizePage(observe(page('', stub))).page_kind, 'challenge', 'a function named for the move')
+  t.not(recognizePage(observe(page('', stub.replace('STSNavigate("/pages/error.aspx?oldUrl=" + requestedUrl)', 'window.location = "/pages/error.aspx"')))).page_kind, 'challenge', 'the location set to another page')
+  t.equal(recognizePage(observe(page('', stub.replace(/<script>.*<\/script>/, '<script>run()</script>')))).page_kind, 'challenge', 'a script that names no address leaves the fallback a check\'s')
+  t.equal(recognizePage(observe(page('', stub.replace('var requestedUrl', 'document.cookie = "pass=1"; var requestedUrl')))).page_kind, 'challenge', 'a check sets its pass before going on')
+})
+
+t.test("AngularJS's markers make an app: a shell behind its fallback is no check", async t => {
+  const fallback = '<noscript><meta http-equiv="refresh" content="0;url=/unsupported.html"></noscript><script src="/js/site.js"></script>'
+  t.equal(recognizePage(observe(page('', fallback))).page_kind, 'challenge', 'without an app marker, a blank page behind a fallback waits for its script')
+  for (const attr of ['ng-app', 'data-ng-app="portal"', 'ng-controller="Header"', 'data-ng-controller="Index"']) {
+    t.not(recognizePage(observe(page(`<div ${attr}></div>`, fallback))).page_kind, 'challenge', attr)
+  }
+})
+
+t.test("a form the script only submits when a person calls it (ASP.NET's __doPostBack) is not submitted on load", async t => {
+  const signal = 'shape: its script submits its form to the same site'
+  const postBack = 'function __doPostBack(eventTarget, eventArgument) { if (!theForm.onsubmit || (theForm.onsubmit() != false)) { theForm.__EVENTTARGET.value = eventTarget; theForm.submit(); } }'
+  const webForm = (script: string): string => page(`<form method="post" action="./missing?404"><input type="hidden" name="__VIEWSTATE" value="x"><input type="hidden" name="__EVENTTARGET"></form><script>var theForm = document.forms[0]; ${script}</script>`, '<title>Not Found</title>')
+  t.notOk(gateShape(factsOf(observe(webForm(postBack)))).signals.includes(signal), 'declared, never called: a person would call it')
+  t.ok(gateShape(factsOf(observe(webForm(`${postBack} __doPostBack('check', solve());`)))).signals.includes(signal), 'called on load: it submits')
+  t.ok(gateShape(factsOf(observe(webForm(`function go () { theForm.answer.value = solve(); theForm.submit() } window.onload = go;`)))).signals.includes(signal), 'handed to onload: it submits')
+})
+
+t.test("a site's own refusal of automated visitors in its full layout is a gate", async t => {
+  const signal = "shape: its own part refuses automated visitors, in the site's layout"
+  const header = `<header><nav>${Array.from({ length: 20 }, (_, i) => `<a href="/s${i}">Section ${i} of the site</a>`).join('')}</nav><form action="/search"><input type="search" name="q" placeholder="Search"></form></header>`
+  const footer = `<footer>${Array.from({ length: 20 }, (_, i) => `<a href="/f${i}">Footer link ${i}</a>`).join('')}</footer>`
+  const layout = (title: string, main: string): string => page(`${header}<main><h2>${main}</h2><a href="/">Home page</a></main>${footer}`, `<title>${title}</title>`)
+  const refused = layout('Your request has been blocked', 'Your current User-Agent string appears to be from an automated process, if this is incorrect, please click this link:')
+  const r = recognizePage(observe(refused, 200))
+  t.equal(r.page_kind, 'challenge', 'at 200, in the layout')
+  t.equal(r.challenge?.provider, 'generic')
+  t.ok(r.challenge?.evidence.includes(signal), 'the signal is evidence')
+  t.not(recognizePage(observe(layout('Your request has been blocked', 'This video is not available in your country.'), 200)).page_kind, 'challenge', 'a refusal giving another reason')
+  t.not(recognizePage(observe(layout('Bots and automation', 'Our automated process ships your order the same day.'), 200)).page_kind, 'challenge', 'a title that refuses nothing')
+  t.not(recognizePage(observe(layout('Your request has been blocked', `Automated ${PROSE}`), 200)).page_kind, 'challenge', 'an own part longer than a notice')
+  t.not(recognizePage(observe(page(`${header}<main><p>Your account was blocked after automated sign-in attempts. Sign in again:</p><form><input type="email" name="e"><input type="password" name="p"></form></main>${footer}`, '<title>Account blocked</title>'), 200)).page_kind, 'challenge', 'a form to fill in beside it')
+})
