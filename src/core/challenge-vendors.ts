@@ -54,8 +54,8 @@ const VENDORS: readonly Vendor[] = [
   // Alibaba's own anti-bot (AliExpress, Taobao, 1688): the punish path, its slider (AWSC
   // "nocaptcha", and the older noCaptcha served from /sd/ncpc/ with the alisec logo), its sensor
   // (baxia), which its storefronts carry too; and Alibaba Cloud's WAF, whose block pages draw their
-  // pictures from errors.aliyun.com.
-  { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|\/sd\/ncpc\/|alisec\.alicdn\.com|sufei-punish|errors\.aliyun\.com/, code: /\/_____tmd_____\// },
+  // pictures from errors.aliyun.com and whose cookie check sets acw_sc__v2 (twenty-third review).
+  { provider: 'alibaba', markup: /\/_____tmd_____\/|\/awsc\/|\/baxia\/|baxia-punish|\/nocaptcha\/|\/sd\/ncpc\/|alisec\.alicdn\.com|sufei-punish|errors\.aliyun\.com/, code: /\/_____tmd_____\/|\bacw_sc__v2\b/ },
   // Google's JavaScript check sends browsers without JavaScript to this retry address.
   // Google's Project Shield (its logo, served from its own address) fronts news and rights sites
   // with a cookie check of its own. Not its "Learn about Project Shield" link, which any page's

@@ -133,18 +133,23 @@ export function gateShape (f: PageFacts): GateShape {
   const framed = !bare && widget && loader && asksForStep && notice && !article &&
     Math.min(f.words - chrome.footerWords, chrome.ownWords) <= GATE_MAX_WORDS && !widgetForm.some(tag => isField(tag) || isChoice(tag))
   if (framed) signals.push("shape: a widget that asks, in the site's own layout")
-  // Its title says the request was refused and its own part, the site's chrome aside, is a short
-  // notice giving bots or automation as the reason: a site's own block of automated visitors in
-  // its full layout (microsoft.com's "Your request has been blocked" over "Your current
-  // User-Agent string appears to be from an automated process": batch 37). Nothing to fill in.
-  const refusedInLayout = !bare && REFUSED.test(f.title) && chrome.mainWords <= SHORT_NOTICE_MAX_WORDS && !article &&
-    BOT_WORD.test(withoutQuotes(textOf(chrome.main))) && countFields(f.tags, isSearchBox) === 0
-  if (refusedInLayout) signals.push("shape: its own part refuses automated visitors, in the site's layout")
+  // Its title or a heading says the request was refused, and the page, or its own part once the
+  // site's chrome is left out, is a short notice giving automation as the reason: a site's own
+  // block of automated visitors, at any status (SSRN's "Content Blocked … you may be using an
+  // automated script"; microsoft.com's "Your request has been blocked" over "Your current
+  // User-Agent string appears to be from an automated process", in its full layout: twenty-third
+  // review, batch 37). Only automation, bots, crawlers and scrapers: an account locked for
+  // "suspicious activity" is the account's business. Nothing to fill in but the site's search.
+  const refusal = REFUSED.test(f.title) || REFUSED.test(headings)
+  const ownText = f.short ? unquoted : chrome.mainWords <= SHORT_NOTICE_MAX_WORDS ? withoutQuotes(textOf(chrome.main)) : ''
+  const refusesAutomation = refusal && !article && AUTOMATION.test(ownText.replace(ADDRESS_WORD, ' ')) && countFields(f.tags, isSearchBox) === 0
+  if (refusesAutomation) signals.push('shape: its own part refuses automated visitors')
+  const refusedInLayout = refusesAutomation && !bare
   const little = bare || framed || refusedInLayout
   if (bare) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
   // (The site's search box in its header is chrome too, beside a widget or a refusal in the layout.)
-  const fields = widget ? fieldsBesideWidget(f, widgetForm, loader, asksForStep) : refusedInLayout ? 0 : typed
+  const fields = widget ? fieldsBesideWidget(f, widgetForm, loader, asksForStep) : refusesAutomation ? 0 : typed
   if (fields > 0) signals.push('shape: form fields')
   // Nothing to type on the page but a CAPTCHA's answer, beside the CAPTCHA: the page is there to be
   // solved, whatever it says around it (the Polish procurement site's "Validation request").
@@ -166,7 +171,7 @@ export function gateShape (f: PageFacts): GateShape {
   // manager put the widget there, whatever status the page came with.
   const guarded = widget && vendorCodeRuns(f) !== undefined
   if (guarded) signals.push("shape: a bot manager's code runs beside the widget")
-  const cameBackWrong = notice || f.challengeStatus || path || solves || guarded || refusedInLayout
+  const cameBackWrong = notice || f.challengeStatus || path || solves || guarded || refusesAutomation
 
   // The step itself: a widget on a notice, or a request for verification with one thing to do (or
   // a page that retries by itself, or answered with a status providers serve their checks with),
@@ -178,12 +183,12 @@ export function gateShape (f: PageFacts): GateShape {
   // says it is at work ("this may take a few seconds"). A help page
   // about "not a robot", a "human verification failed" notice, an account's "suspicious access"
   // warning say it in a few lines too (twelfth review).
-  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || scripted.length > 0 || refusedAsBot || refusedInLayout)
+  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || scripted.length > 0 || refusedAsBot || refusesAutomation)
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const covered = f.tags.some(tag => coversPage(tag) && isChallengeNamed(tag))
   if (covered) signals.push('shape: a challenge covers the page')
   const gate = (step && little && cameBackWrong && (fields === 0 || statusExcusesFields(f))) || covered
-  return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered && !refusedInLayout }
+  return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered && !refusesAutomation }
 }
 
 // A site's chrome around a page: its footer is the same on every page, its gate included, so the
@@ -233,6 +238,15 @@ function without (markup: string, spans: Array<[number, number]>): string {
   for (const [start, end] of spans) { kept += markup.slice(from, start); from = end }
   return kept + markup.slice(from)
 }
+
+// Automation as a refusal's reason, in the languages the gate words read; narrower than BOT_WORD,
+// which also takes "suspicious" and "unusual" for a security layer's refusals.
+const AUTOMATION = /\bbots?\b|\bautomat(?!ically)|\bscrap(?:er|ing)\b|\bcrawl(?:er|ing)\b|автомат|自動|自动/i
+
+// An address a notice prints (a host, a URL): its words are a site's name, not a reason (a web
+// filter's "roulette-bot-plus.com/robots.txt … blocked in accordance with company policy").
+// Read on a short notice's words only.
+const ADDRESS_WORD = /\S{0,200}\.[a-z]{2,}\S{0,200}/gi
 
 // Titles and headings that name a CAPTCHA's validation ("Validation request", "Security check").
 const VALIDATION_NAMED = /validat|verif|captcha|security|human/i

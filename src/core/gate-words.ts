@@ -147,11 +147,12 @@ export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:
 export const BOT_WORD = /\bbots?\b|\bautomat(?!ically)|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i
 
 // A check at work says it will be done in a moment ("this may take a few seconds", "you will be
-// redirected") or that it is loading (go-away's "Loading challenge…"), in the languages of the
+// redirected"), that it is loading (go-away's "Loading challenge…") or checking the browser
+// (Enodia's "Verifying your browser before accessing the site"), in the languages of the
 // checks above: on a short page answered as content, that and a request for the step make the
 // step (gate-shape.ts), where a help page or an account's notice only asks.
 export const WAITING = new RegExp([
-  '\\bloading\\b', 'may take a (?:few|couple of) seconds', 'only take a (?:moment|few seconds)', 'you(?: will|\'ll) be (?:redirected|forwarded)', 'redirecting', 'please wait',
+  '\\bloading\\b', '(?:checking|verifying) (?:your|the) browser', 'may take a (?:few|couple of) seconds', 'only take a (?:moment|few seconds)', 'you(?: will|\'ll) be (?:redirected|forwarded)', 'redirecting', 'please wait',
   'kann einige sekunden dauern', '(?:sie werden|du wirst) (?:gleich |in \\d+ sekunden )?(?:automatisch )?weitergeleitet', 'vous (?:allez|serez) (?:être )?redirigé',
   '(?:serás|será) redirigido', 'nastąpi przekierowanie', 'verrai reindirizzato', 'je wordt (?:over \\d+ seconden )?doorgestuurd', 'peut prendre quelques secondes', 'puede tardar unos segundos',
   'pode levar alguns segundos', 'potrebbe richiedere alcuni secondi', 'может занять несколько секунд', 'подождите',

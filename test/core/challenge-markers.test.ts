@@ -277,3 +277,9 @@ t.test("Azure Front Door's block is its edge's, named by its reference", async t
   t.same(recognizePage(observe(block(''), 403)), { page_kind: 'denied' }, 'the words without the reference: a plain refusal')
   t.same(recognizePage(observe(block('Reference 12345'), 200)), { page_kind: 'denied' }, 'another reference is not the edge\'s')
 })
+
+t.test("Alibaba Cloud WAF's cookie check is named by the cookie it sets", async t => {
+  const check = page('', '<script>function setCookie(name,value){document.cookie=name+"="+value+";path=/"} function reload(x){setCookie("acw_sc__v2", x);document.location.reload();}</script><script>reload(solve())</script>')
+  t.equal(provider(check), 'alibaba')
+  t.equal(provider(check.replace('acw_sc__v2', 'session_id')), 'generic', 'another cookie: a check, unnamed')
+})

@@ -1294,7 +1294,7 @@ t.test("a form the script only submits when a person calls it (ASP.NET's __doPos
 })
 
 t.test("a site's own refusal of automated visitors in its full layout is a gate", async t => {
-  const signal = "shape: its own part refuses automated visitors, in the site's layout"
+  const signal = 'shape: its own part refuses automated visitors'
   const header = `<header><nav>${Array.from({ length: 20 }, (_, i) => `<a href="/s${i}">Section ${i} of the site</a>`).join('')}</nav><form action="/search"><input type="search" name="q" placeholder="Search"></form></header>`
   const footer = `<footer>${Array.from({ length: 20 }, (_, i) => `<a href="/f${i}">Footer link ${i}</a>`).join('')}</footer>`
   const layout = (title: string, main: string): string => page(`${header}<main><h2>${main}</h2><a href="/">Home page</a></main>${footer}`, `<title>${title}</title>`)
@@ -1307,4 +1307,21 @@ t.test("a site's own refusal of automated visitors in its full layout is a gate"
   t.not(recognizePage(observe(layout('Bots and automation', 'Our automated process ships your order the same day.'), 200)).page_kind, 'challenge', 'a title that refuses nothing')
   t.not(recognizePage(observe(layout('Your request has been blocked', `Automated ${PROSE}`), 200)).page_kind, 'challenge', 'an own part longer than a notice')
   t.not(recognizePage(observe(page(`${header}<main><p>Your account was blocked after automated sign-in attempts. Sign in again:</p><form><input type="email" name="e"><input type="password" name="p"></form></main>${footer}`, '<title>Account blocked</title>'), 200)).page_kind, 'challenge', 'a form to fill in beside it')
+})
+
+t.test('a short refusal that gives automation as its reason is a gate at any status; an account lock is not', async t => {
+  const refusal = page('<h1>Content Blocked</h1><p>We have detected that you may be using an automated script or search engine our site does not support. Please retry using an alternate way of accessing our site.</p><p>Reference Number: 88978ab89cc386cc</p>')
+  for (const status of [200, 403]) t.equal(recognizePage(observe(refusal, status)).page_kind, 'challenge', `at ${status}`)
+  t.ok(recognizePage(observe(refusal)).challenge?.evidence.includes('shape: its own part refuses automated visitors'))
+  const locked = page('<h1>Account blocked</h1><p>We noticed suspicious activity on your account and blocked it. Contact support to unlock it.</p>')
+  t.not(recognizePage(observe(locked)).page_kind, 'challenge', '"suspicious activity" is the account\'s business')
+  t.not(recognizePage(observe(page('<h1>Web Page Blocked</h1><p>Access to the web page you were trying to visit has been blocked in accordance with company policy.</p><p>URL: roulette-bot-plus.com/robots.txt</p>'))).page_kind, 'challenge', 'a bot in an address it prints is a name')
+  t.not(recognizePage(observe(page('<h1>How we handle bots</h1><p>Automated scripts are welcome to read our public pages.</p>'))).page_kind, 'challenge', 'a heading that refuses nothing')
+})
+
+t.test('a short notice that asks and says it is checking the browser is at work', async t => {
+  const notice = (words: string): string => page(`<p>${words}</p>`, '<title>Verification</title><script src="https://www.google.com/recaptcha/api.js?render=explicit"></script>')
+  t.equal(recognizePage(observe(notice('Rate limit exceeded. Verifying your browser before accessing the site.'))).page_kind, 'challenge', 'verifying your browser')
+  t.equal(recognizePage(observe(notice('Checking your browser before you are let in.'))).page_kind, 'challenge', 'checking your browser')
+  t.not(recognizePage(observe(notice('Rate limit exceeded. Please try again in five minutes.'))).page_kind, 'challenge', 'a rate limit alone asks for no step')
 })
