@@ -27,6 +27,17 @@ export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, 
   return answeredRefusal(f) ? { code: undefined, block: true } : undefined
 }
 
+/**
+ * Cloudflare's block answered as plain text, "error code: 1020", as it answers clients it does not
+ * take for browsers (twenty-fifth review: Zendesk's, at 403 with Cloudflare's headers): the whole
+ * text is the code, one of its block codes, and Cloudflare served it or the status refuses.
+ */
+export function cloudflarePlainBlock (f: PageFacts): number | undefined {
+  const code = Number(/^\s*error code:\s*(\d{4})\s*$/i.exec(f.text)?.[1])
+  const served = f.headers.server?.trim().toLowerCase() === 'cloudflare' || answeredRefusal(f)
+  return served && CLOUDFLARE_BLOCK_CODES.has(code) ? code : undefined
+}
+
 // A form whose only visible control is a button that submits it (hidden values beside it): a
 // press lets the visitor on, with nothing to fill in, tick or solve.
 function offersWayOn (f: PageFacts): boolean {

@@ -6,7 +6,7 @@
 import {
   NAVIGATES, answeredRefusal, isRefresh, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, builtAsApp, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
-import { captchaIsThePage, cloudflareErrorPage, linksTo } from './challenge-markers.js'
+import { captchaIsThePage, cloudflareErrorPage, cloudflarePlainBlock, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 import { textOf } from './markup-elements.js'
 import { signatureOf } from './challenge-vendors.js'
@@ -94,6 +94,8 @@ function cloudflare (f: PageFacts): Detection {
   if (template !== null) hits.push(sure(`Cloudflare's block wording over "${template[0].replace(/\s+/g, ' ')}"`))
   // Its 1xxx block pages (1005, 1006, 1020…) share the cf-error-details layout with origin
   // errors (522, 1016…): the error code tells a block from an outage, and without one the status.
+  const plain = cloudflarePlainBlock(f)
+  if (plain !== undefined) hits.push(sure(`Cloudflare's plain answer "error code: ${plain}"`))
   const error = cloudflareErrorPage(f)
   if (error?.block === true) hits.push(sure(error.code === undefined ? `Cloudflare error layout, no code, status ${f.status ?? ''}` : `Cloudflare error page, block code ${error.code}`))
   // Bot Fight Mode / bot management script: on every page of a protected site, the page itself only when blank.
@@ -268,6 +270,11 @@ function imperva (f: PageFacts): Detection {
   const scripts = f.tags.filter(tag => tag.name === 'script' && (tag.attrs.src ?? '').includes('_Incapsula_Resource'))
   const check = scripts.some(tag => !isPageSensor(tag.attrs.src ?? ''))
   if (check) hits.push({ evidence: 'script /_Incapsula_Resource', sufficient: f.blank && !f.appShell })
+  // The older check writes that script from its inline code, after setting its ___utmvc cookie from
+  // the session's incap_ses_ cookies (twenty-fifth review: a 2016 capture), on a blank page too.
+  else if (/\b___utmvc\b/.test(f.inlineScript) && f.inlineScript.includes('_Incapsula_Resource')) {
+    hits.push({ evidence: 'inline script sets ___utmvc and loads /_Incapsula_Resource', sufficient: f.blank && !f.appShell })
+  }
   else if (scripts.length > 0) hits.push(hint('script /_Incapsula_Resource (page sensor)'))
   if (f.headers['x-iinfo'] !== undefined) hits.push(hint('header x-iinfo'))
   return { hits, widget: frame ? 'iframe[src*="_Incapsula_Resource"]' : undefined }
@@ -305,7 +312,10 @@ function vercel (f: PageFacts): Detection {
 
 function sucuri (f: PageFacts): Detection {
   const hits: Hit[] = []
-  if (titleIs(f, 'Sucuri WebSite Firewall - Access Denied')) hits.push(sure('title "Sucuri WebSite Firewall - Access Denied"'))
+  // Its block's title, the older CloudProxy one too ("Sucuri WebSite Firewall - CloudProxy - Access
+  // Denied": twenty-fifth review).
+  const title = /^sucuri website firewall - (?:cloudproxy - )?access denied$/i.exec(f.title.trim())
+  if (title !== null) hits.push(sure(`title "${title[0]}"`))
   if (f.headers['x-sucuri-block'] !== undefined) hits.push(sure('header x-sucuri-block'))
   if (f.inlineScript.includes('sucuri_cloudproxy_uuid')) hits.push(sure('inline script sucuri_cloudproxy_uuid cookie'))
   // The JS challenge evals an encoded cookie setter held in this variable, then reloads.

@@ -149,7 +149,7 @@ export function factsOf (obs: PageObservation): PageFacts {
 
 // Mount points of the common front-end frameworks (React's conventional root and react-root, Vue,
 // Next, Nuxt, SvelteKit, Ember, Gatsby, Docusaurus, Quasar).
-const MOUNT_IDS = new Set(['root', 'react-root', 'app', '__next', '__nuxt', 'svelte', 'main-app', 'ember-application', '___gatsby', '__docusaurus', 'q-app'])
+const MOUNT_IDS = new Set(['root', 'react-root', 'app', 'app-mount', '__next', '__nuxt', 'svelte', 'main-app', 'ember-application', '___gatsby', '__docusaurus', 'q-app'])
 
 // AngularJS marks the element it runs the app in, or hands a controller (twenty-third review: a
 // games portal's and a bank's shells).

@@ -283,3 +283,23 @@ t.test("Alibaba Cloud WAF's cookie check is named by the cookie it sets", async 
   t.equal(provider(check), 'alibaba')
   t.equal(provider(check.replace('acw_sc__v2', 'session_id')), 'generic', 'another cookie: a check, unnamed')
 })
+
+t.test("Cloudflare's block answered as plain text is its block", async t => {
+  const plain = '<html><head></head><body><pre>error code: 1020</pre></body></html>'
+  t.equal(recognizePage(observe(plain, 403, { server: 'cloudflare' })).challenge?.provider, 'cloudflare', 'with its headers')
+  t.ok(recognizePage(observe(plain, 403)).challenge?.evidence.includes(`Cloudflare's plain answer "error code: 1020"`), 'at a refusal status')
+  t.not(recognizePage(observe(plain, 200)).page_kind, 'challenge', 'at 200, without its headers: anyone may print a code')
+  t.not(recognizePage(observe(plain.replace('1020', '1016'), 530, { server: 'cloudflare' })).page_kind, 'challenge', 'an origin error code')
+})
+
+t.test("Imperva's older cookie check writes its resource script from inline code", async t => {
+  const check = page('', '<script>function setIncapCookie(v) { document.cookie = "___utmvc=" + v + "; path=/" } setIncapCookie("x"); document.write(\'<script src="/_Incapsula_Resource?SWKMTFSR=1&e=\' + Math.random() + \'"><\\/script>\')</script>')
+  t.equal(provider(check), 'imperva', 'on a blank page')
+  t.not(provider(page('<h1>Our shop</h1><p>Open every day from nine to five, with fresh bread each morning and coffee all day.</p>', check.slice(check.indexOf('<script>'), check.indexOf('</head>')))), 'imperva', 'beside content it is no check')
+})
+
+t.test("Sucuri's block is named by its title, the older CloudProxy one too", async t => {
+  for (const title of ['Sucuri WebSite Firewall - Access Denied', 'Sucuri WebSite Firewall - CloudProxy - Access Denied']) {
+    t.equal(provider(page('<h2>Access Denied</h2><p>Block reason: Exploit attempt denied.</p>', `<title>${title}</title>`), 403), 'sucuri', title)
+  }
+})

@@ -1276,10 +1276,10 @@ t.test("a redirect's script names where it sends the page; a check's comes back 
   t.equal(recognizePage(observe(page('', stub.replace('var requestedUrl', 'document.cookie = "pass=1"; var requestedUrl')))).page_kind, 'challenge', 'a check sets its pass before going on')
 })
 
-t.test("AngularJS's markers make an app: a shell behind its fallback is no check", async t => {
+t.test("AngularJS's markers and a mount point named app-mount make an app: a shell behind its fallback is no check", async t => {
   const fallback = '<noscript><meta http-equiv="refresh" content="0;url=/unsupported.html"></noscript><script src="/js/site.js"></script>'
   t.equal(recognizePage(observe(page('', fallback))).page_kind, 'challenge', 'without an app marker, a blank page behind a fallback waits for its script')
-  for (const attr of ['ng-app', 'data-ng-app="portal"', 'ng-controller="Header"', 'data-ng-controller="Index"']) {
+  for (const attr of ['ng-app', 'data-ng-app="portal"', 'ng-controller="Header"', 'data-ng-controller="Index"', 'id="app-mount"']) {
     t.not(recognizePage(observe(page(`<div ${attr}></div>`, fallback))).page_kind, 'challenge', attr)
   }
 })
