@@ -4,7 +4,7 @@
 // literals of a pattern is bounded ({0,300}, not *), or a string that repeats the first literal is
 // read to its end once for each repeat (markup-elements.ts bounds its lookaheads for the same reason).
 import {
-  NAVIGATES, answeredRefusal, isRefresh, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, builtAsApp, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
+  NAVIGATES, answeredRefusal, isHiddenInput, isRefresh, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, builtAsApp, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
 import { captchaIsThePage, cloudflareErrorPage, cloudflarePlainBlock, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
@@ -238,6 +238,8 @@ const F5_SUPPORT_ID = /\bsupport id(?: is)?(?:\s*:)?[\s<[(#]*\d{15,}/i
 // long reference is a checkout's failure (twelfth review).
 const F5_REFUSAL = /\b(?:request(?:ed)?|url|access|page)\b[^.]{0,60}?\b(?:rejected|blocked|denied)\b|\b(?:rejected|blocked|denied)\b[^.]{0,30}?\b(?:request|url|access)\b/i
 
+const F5_CHALLENGE_FIELD = /^TS[0-9a-f]{6,10}_(cr|md|ct|pd|rf|id)$/i
+
 const LOOPBACK_PROBE = /^https?:\/\/(?:127\.0\.0\.1|localhost):\d+\//i
 
 function f5 (f: PageFacts): Detection {
@@ -250,6 +252,11 @@ function f5 (f: PageFacts): Detection {
     const shell = builtAsApp(f.tags.filter(tag => !(tag.name === 'script' && LOOPBACK_PROBE.test(tag.attrs.src ?? ''))))
     hits.push({ evidence: `script /TSPD/ (F5 bot defense)${f.blank ? ' on a blank page' : ''}`, sufficient: f.blank && !shell })
   }
+  // Its older JavaScript challenge: a short page whose form carries the answer fields its script
+  // fills in and posts back, named for its TS cookie ("TS01177ea0_cr", "_md", "_ct"…: a 2017 sweep's
+  // tee-time site, batch 39). The response field beside the method field is the challenge's own.
+  const names = new Set(f.tags.filter(isHiddenInput).map(tag => F5_CHALLENGE_FIELD.exec(tag.attrs.name ?? '')?.[1]?.toLowerCase()))
+  if (f.short && names.has('cr') && names.has('md')) hits.push(sure('form fields TS…_cr and TS…_md (F5 JavaScript challenge)'))
   const supportId = f.short && F5_SUPPORT_ID.test(f.text)
   if (f.short && F5_DEFAULT.test(f.text)) hits.push({ evidence: 'text "The requested URL was rejected" (F5 default blocking page)', sufficient: supportId })
   else if (supportId) hits.push({ evidence: 'text "support ID" beside a refusal (F5 blocking page)', sufficient: F5_REFUSAL.test(f.text + ' ' + f.title) })

@@ -303,3 +303,12 @@ t.test("Sucuri's block is named by its title, the older CloudProxy one too", asy
     t.equal(provider(page('<h2>Access Denied</h2><p>Block reason: Exploit attempt denied.</p>', `<title>${title}</title>`), 403), 'sucuri', title)
   }
 })
+
+t.test("F5's older JavaScript challenge is named by the answer fields its form carries", async t => {
+  const fields = (names: string[]): string => names.map(name => `<input type="hidden" name="TS01177ea0_${name}" value="0"/>`).join('')
+  const challenge = (names: string[]): string => page(`<form method="POST" action="/">${fields(names)}</form><noscript>Please enable JavaScript to view the page content.</noscript>`, '<script>var f = document.forms[0]; f.TS01177ea0_cr.value = solve(); f.submit()</script>')
+  const r = recognizePage(observe(challenge(['id', 'cr', 'md', 'rf', 'ct', 'pd'])))
+  t.equal(r.challenge?.provider, 'f5')
+  t.ok(r.challenge?.evidence.includes('form fields TS…_cr and TS…_md (F5 JavaScript challenge)'))
+  t.not(provider(challenge(['id', 'ct'])), 'f5', 'without its response and method fields it is not named so')
+})
