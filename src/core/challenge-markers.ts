@@ -1,6 +1,6 @@
 // Markers that take more than one tag or attribute to read, shared by the provider detectors
 // (challenge-providers.ts). Pure.
-import { FORM_CONTROLS, loadedLink, REFUSAL_STATUSES, answeredRefusal, hasClass, hasId, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, type PageFacts, type Tag } from './page-facts.js'
+import { FORM_CONTROLS, loadedLink, REFUSAL_STATUSES, answeredRefusal, hasClass, hasId, headerIs, isField, isHiddenInput, isTickBox, looksHidden, statusExcusesFields, tagsOf, typeOf, type PageFacts, type Tag } from './page-facts.js'
 import { elements } from './markup-elements.js'
 
 // Cloudflare's 1xxx codes that refuse the visitor (bans, firewall rules, rate limits), as opposed
@@ -34,7 +34,7 @@ export function cloudflareErrorPage (f: PageFacts): { code: number | undefined, 
  */
 export function cloudflarePlainBlock (f: PageFacts): number | undefined {
   const code = Number(/^\s*error code:\s*(\d{4})\s*$/i.exec(f.text)?.[1])
-  const served = f.headers.server?.trim().toLowerCase() === 'cloudflare' || answeredRefusal(f)
+  const served = headerIs(f, 'server', 'cloudflare') || answeredRefusal(f)
   return served && CLOUDFLARE_BLOCK_CODES.has(code) ? code : undefined
 }
 

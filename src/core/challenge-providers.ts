@@ -4,8 +4,9 @@
 // literals of a pattern is bounded ({0,300}, not *), or a string that repeats the first literal is
 // read to its end once for each repeat (markup-elements.ts bounds its lookaheads for the same reason).
 import {
-  NAVIGATES, answeredRefusal, isHiddenInput, isRefresh, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, builtAsApp, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
+  NAVIGATES, answeredRefusal, isHiddenInput, isRefresh, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
+import { builtAsApp } from './app-markup.js'
 import { captchaIsThePage, cloudflareErrorPage, cloudflarePlainBlock, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 import { textOf } from './markup-elements.js'

@@ -111,7 +111,9 @@ export function gateShape (f: PageFacts): GateShape {
   // The page's own part is read only at a challenge status (Douban's is 403): answered as content,
   // a blog post's "verify you are human before commenting" above its comment box asks for nothing
   // the reader came for (fourteenth review).
-  const mainText = f.challengeStatus && chrome.mainWords <= SHORT_NOTICE_MAX_WORDS ? withoutQuotes(textOf(chrome.main)) : ''
+  // The page's own part, chrome aside, when it is no longer than a short notice, its quotes left out.
+  const shortMain = chrome.mainWords <= SHORT_NOTICE_MAX_WORDS ? withoutQuotes(chrome.mainText) : ''
+  const mainText = f.challengeStatus ? shortMain : ''
   const asksForStep = titleAsks || (f.short && VERIFY_STEP.test(unquoted)) || dialogAsks(f.shown, VERIFY_STEP) ||
     VERIFY_STEP.test(mainText)
   // A short notice; or one that is short once the site's chrome around it is left out, that asks
@@ -141,7 +143,7 @@ export function gateShape (f: PageFacts): GateShape {
   // review, batch 37). Only automation, bots, crawlers and scrapers: an account locked for
   // "suspicious activity" is the account's business. Nothing to fill in but the site's search.
   const refusal = REFUSED.test(f.title) || REFUSED.test(headings)
-  const ownText = f.short ? unquoted : chrome.mainWords <= SHORT_NOTICE_MAX_WORDS ? withoutQuotes(textOf(chrome.main)) : ''
+  const ownText = f.short ? unquoted : shortMain
   const refusesAutomation = refusal && !article && AUTOMATION.test(ownText.replace(ADDRESS_WORD, ' ')) && countFields(f.tags, isSearchBox) === 0
   if (refusesAutomation) signals.push('shape: its own part refuses automated visitors')
   const refusedInLayout = refusesAutomation && !bare
@@ -201,7 +203,7 @@ function linksIn (tags: Tag[]): number {
   return tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
 }
 
-function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, footerWords: number, navigation: boolean, main: string, mainWords: number, ownWords: number } {
+function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, footerWords: number, navigation: boolean, main: string, mainText: string, mainWords: number, ownWords: number } {
   const footers = outermost([...elements(f.shown, 'footer', false), ...footerBlocks(f.shown)])
   const outside = without(f.shown, footers)
   const navigation = elements(outside, 'nav', true).some(([start, end]) => linksIn(tagsOf(outside.slice(start, end))) > NAV_MAX_LINKS)
@@ -221,7 +223,8 @@ function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, foot
   const navHeaders = [...elements(outside, 'header', false), ...headerBlocks(outside)]
     .filter(([start, end]) => linksIn(tagsOf(outside.slice(start, end))) > GATE_MAX_LINKS && mostlyLinks(outside.slice(start, end)))
   const ownWords = countWords(textOf(without(outside, outermost([...head, ...sides, ...navHeaders]))))
-  return { footerLinks, footerWords, navigation, main, mainWords: countWords(textOf(main)), ownWords }
+  const mainText = textOf(main)
+  return { footerLinks, footerWords, navigation, main, mainText, mainWords: countWords(mainText), ownWords }
 }
 
 // Most of a block's words are its links' words: a menu, not a hero with a menu in it.

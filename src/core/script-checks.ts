@@ -53,7 +53,7 @@ function scriptFirst (f: PageFacts, { links, controls, fields }: Around): boolea
   const onItsWay = !f.appShell && (f.blank || (f.short && (IN_TRANSIT.test(f.text) || f.challengeStatus || nothingToDo)))
   // A page whose script posts its form is on its way through that form (a log-out, a sign-in
   // hand-off): whether that post is a check's answer is submitsItself's to say.
-  if (onItsWay && !SUBMITS.test(f.inlineScript) && !sendsElsewhere(f) && f.noscriptAway.some(target => checksFallback(f, target))) return true
+  if (onItsWay && !SUBMITS.test(f.inlineScript) && f.noscriptAway.some(target => checksFallback(f, target)) && !sendsElsewhere(f)) return true
   const runs = f.tags.some(tag => runsScript(tag) && tag.attrs.src !== undefined) || (f.inlineScript.trim() !== '' && !NAVIGATES.test(f.inlineScript))
   return f.blank && !f.appShell && f.challengeStatus && runs && fields === 0
 }
