@@ -36,6 +36,9 @@ const VENDORS: readonly Vendor[] = [
   { provider: 'sucuri', markup: /sucuri/, code: /sucuri_cloudproxy/, brand: /^sucuri$/ },
   { provider: 'imunify360', markup: /wsidchk|imunify360/, code: /wsidchk/, brand: /^imunify360$/ },
   { provider: 'qrator', markup: /\/__qrator\//, brand: /^qrator$/ },
+  // Fastly's bot management: its client challenge loads its scripts and assets from a fixed
+  // directory of the site (/_fs-ch-<token>/) and keeps its pass in _fs_ch_ cookies.
+  { provider: 'fastly', markup: /\/_fs-ch-[\w-]{4,}\/|_fs_ch_(?:st|cp)_/, brand: /^fastly$/ },
   // eQualitie's Deflect, a DDoS protection for civil-society and news sites: its block page links
   // to deflect.ca and says the site "is protected by Deflect".
   { provider: 'deflect', markup: /deflect\.ca/, brand: /^deflect$/ },

@@ -35,6 +35,11 @@ const CONTENT_MIN_WORDS = 3
 
 const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:is |was |has been )?(?:blocked|rejected)\b|\btoo many requests\b|\brate limit(?:ed| exceeded)\b|\bdoing that too often\b|zu viele anfragen|trop de requêtes|demasiadas solicitudes|请求过于频繁|請求過於頻繁|слишком много запросов/i
 
+// A refusal for where the visitor is: a geo-block, which asks for no step (a betting site's "from
+// a country where gambling is restricted … you cannot access", a firewall's "Access from your
+// Country was disabled", "not available in your region"; twenty-seventh review).
+const GEO_DENIAL = /\b(?:not available|unavailable|not accessible) (?:in|from) your (?:country|region|territory|location)\b|\b(?:blocked|restricted) (?:in|from) your (?:country|region)\b|\baccess from your (?:country|region)\b[^.]{0,30}\b(?:blocked|restricted|disabled|denied|not (?:allowed|permitted))\b|\b(?:from|in) a (?:country|region|territory) where\b[^.]{0,80}\b(?:restricted|prohibited|not (?:allowed|available|permitted))\b/i
+
 export function recognizePage (obs: PageObservation): Recognition {
   const facts = factsOf(obs)
   const challenge = detectChallenge(facts)
@@ -57,7 +62,7 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   if (f.text.trim() === '') return 'empty'
   // A sign-in page is content (below), even when its banner warns "do not proceed if you are not
   // authorized": the denial's words say what the page refuses only where it asks for nothing.
-  if (f.short && !asksForPassword(f) && (DENIAL_TEXT.test(f.text) || DENIAL_TEXT.test(f.title))) return 'denied'
+  if (f.short && !asksForPassword(f) && [DENIAL_TEXT, GEO_DENIAL].some(words => words.test(f.text) || words.test(f.title))) return 'denied'
   if (f.status === null || f.status < 200 || f.status > 299) return undefined
   // A sign-in page is content too (with or without a CAPTCHA widget in its form): whether it is
   // the content the driver asked for is what selector-stable readiness says.

@@ -18,6 +18,8 @@ const GATE_MAX_WORDS = 160
 /** Links a gate may carry (help, privacy, the vendor): a site's navigation has more. */
 const GATE_MAX_LINKS = 8
 
+// A title that calls the page a challenge, read only where nothing else is on show.
+const CHALLENGE_TITLE = /\bchallenge\b/i
 // Where providers send a request they want to look at.
 const CHALLENGE_PATH = /\/(?:captcha|challenge|sorry|blocked|validatecaptcha|distil_r_captcha|_sec\/|cdn-cgi\/challenge-platform|px-captcha|verify)/i
 
@@ -71,8 +73,11 @@ export function gateShape (f: PageFacts): GateShape {
   // A notice that quotes a check's words is about the check (a status page's incident).
   const unquoted = withoutQuotes(f.text)
   const words = askingWords(f.status, f.challengeStatus, widget || quiet)
+  // A page with nothing on show whose title calls it a challenge ("Client Challenge", Fastly's,
+  // whose script does the work, twenty-seventh review): the check's own page.
+  const titledChallenge = quiet && CHALLENGE_TITLE.test(f.title)
   const asks = words.heading.test(f.title) || words.heading.test(headings) || (f.short && words.text.test(unquoted)) || dialogAsks(f.shown, words.text) ||
-    DISTIL_TEMPLATE.test(f.text)
+    DISTIL_TEMPLATE.test(f.text) || titledChallenge
   if (asks) signals.push('shape: asks for verification')
   // "Confirm you're a real person" over a video selfie or a photo ID is an identity check, which a
   // person does for the site's own reasons, not a bot check (thirteenth review).
@@ -142,7 +147,10 @@ export function gateShape (f: PageFacts): GateShape {
   // User-Agent string appears to be from an automated process", in its full layout: twenty-third
   // review, batch 37). Only automation, bots, crawlers and scrapers: an account locked for
   // "suspicious activity" is the account's business. Nothing to fill in but the site's search.
-  const refusal = REFUSED.test(f.title) || REFUSED.test(headings)
+  // A title or heading that asks for the step in so many words ("Unusual Traffic Detected") over
+  // such a reason is the same block (See Tickets' "… if you are accessing our website using
+  // automated software", twenty-third review).
+  const refusal = REFUSED.test(f.title) || REFUSED.test(headings) || titleAsks
   const ownText = f.short ? unquoted : shortMain
   const refusesAutomation = refusal && !article && AUTOMATION.test(ownText.replace(ADDRESS_WORD, ' ')) && countFields(f.tags, isSearchBox) === 0
   if (refusesAutomation) signals.push('shape: its own part refuses automated visitors')

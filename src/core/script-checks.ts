@@ -19,7 +19,8 @@ const CHECKS: ReadonlyArray<readonly [string, (f: PageFacts, around: Around) => 
   ['shape: its script submits its form to the same site', submitsItself],
   ['shape: its script works out a proof of work', provesWork],
   ['shape: its script sends it back to its own address with a mark', marksItself],
-  ['shape: its script decrypts its cookie and moves on', decryptsCookie]
+  ['shape: its script decrypts its cookie and moves on', decryptsCookie],
+  ['shape: its script posts an answer to its own address and reloads', postsAnswer]
 ]
 
 /** The signals of the checks a page with `links` links and `fields` visible fields a person types into is. */
@@ -152,6 +153,17 @@ const DECRYPTS = /\bdocument\.cookie\s*=(?!=)[^;\n]{0,300}?(?:\bslowAES\.decrypt
 function decryptsCookie (f: PageFacts, { links, controls, app }: Around): boolean {
   return (f.blank || f.short) && !app && links <= 2 && controls === 0 &&
     DECRYPTS.test(f.inlineScript) && (NAVIGATES.test(f.inlineScript) || RELOADS.test(f.inlineScript))
+}
+
+// A quiet page whose script posts to the page's own address and then reloads it: the answer it
+// worked out goes up in the request, and the check's server sets the pass the reload carries (a
+// 2017 robots.txt sweep: Vodafone's and four government sites' check, whose XMLHttpRequest
+// carries the answer in X-AA-Challenge headers). A form's post leaves the page; only a check
+// posts to where it is and comes back.
+const POSTS_TO_ITSELF = new RegExp(String.raw`\.open\s*\(\s*["']post["']\s*,\s*${SAME_PAGE}\s*[,)]`, 'i')
+
+function postsAnswer (f: PageFacts, around: Around): boolean {
+  return quietScriptPage(f, around) && POSTS_TO_ITSELF.test(f.inlineScript) && RELOADS.test(f.inlineScript)
 }
 
 // A quiet page, not an app, with nothing to press or follow: all it does is run its script.

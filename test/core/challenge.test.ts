@@ -218,6 +218,13 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(kind('<p>Your IP address has been blocked.</p>'), 'denied')
   t.equal(kind('<h2>The request is blocked.</h2>'), 'denied', 'the request "is" blocked as it "was"')
   t.equal(kind(PROSE + '<p>The forbidden fruit was access denied to the garden.</p>'), 'content', 'a long document using denial words')
+  // Refusals for where the visitor is (twenty-seventh review).
+  t.equal(kind('<p>We believe that you are browsing our offer from a country where gambling is restricted. Thus, you cannot access our offer.</p>'), 'denied', 'from a country where it is restricted')
+  t.equal(kind('<h1>Unavailable in your region</h1>'), 'denied')
+  t.equal(kind('<p>Block reason: Access from your Country was disabled by the administrator.</p>'), 'denied')
+  t.equal(kind('<p>This site is blocked from your country.</p>'), 'denied')
+  t.equal(kind('<p>Free shipping to every country where we have a warehouse.</p>'), 'content', 'a country named without a refusal')
+  t.equal(kind(PROSE + '<p>Some titles are not available in your country.</p>'), 'content', 'a long document saying it of some titles')
 })
 
 t.test('a sign-in page is content; selector-stable readiness decides whether it is the content asked for', async t => {

@@ -1293,6 +1293,33 @@ t.test("a form the script only submits when a person calls it (ASP.NET's __doPos
   t.ok(gateShape(factsOf(observe(webForm(`function go () { theForm.answer.value = solve(); theForm.submit() } window.onload = go;`)))).signals.includes(signal), 'handed to onload: it submits')
 })
 
+t.test('a page with nothing on show whose title calls it a challenge is the check (Fastly names itself by its directory)', async t => {
+  const fastly = page('<noscript><p>Please enable JavaScript to proceed.</p></noscript><div id="loading-error" style="display: none">A required part of this site could not load.</div>',
+    '<title>Client Challenge</title><link href="/_fs-ch-1T1wmsGaOgGaSxcX/assets/styles.css" rel="stylesheet"><script>loadScript("/_fs-ch-1T1wmsGaOgGaSxcX/errors.js")</script>')
+  const r = recognizePage(observe(fastly))
+  t.equal(r.page_kind, 'challenge', 'at 200')
+  t.equal(r.challenge?.provider, 'fastly')
+  t.equal(recognizePage(observe(page('', '<title>Challenge</title><script src="/check.js"></script>'))).challenge?.provider, 'generic', 'no vendor marker')
+  t.not(recognizePage(observe(page(`<h1>The thirty-day baking challenge</h1>${PROSE}`, '<title>The thirty-day baking challenge</title>'))).page_kind, 'challenge', 'an article titled so')
+  t.not(recognizePage(observe(page('<div id="root"></div>', '<title>Coding Challenge</title><script type="module" src="/assets/index-4f2a.js"></script>'))).page_kind, 'challenge', "an app's shell titled so")
+  t.not(recognizePage(observe(page('<p>Share your photo for the challenge.</p><form><input type="file" name="photo"><button>Enter</button></form>', '<title>Photo Challenge</title>'))).page_kind, 'challenge', 'a page with something on show')
+})
+
+t.test('a quiet page whose script posts an answer to its own address and reloads is a check', async t => {
+  const signal = 'shape: its script posts an answer to its own address and reloads'
+  const post = (target: string, after: string): string => `<script>Challenge=723292; var client = new XMLHttpRequest(); client.onreadystatechange = function () { if (client.readyState == 4) { ${after} } }; client.open("POST", ${target}, true); client.setRequestHeader('X-Challenge-Result', solve(Challenge)); client.send();</script>`
+  const check = page('<noscript>JavaScript must be enabled in order to view this page.</noscript>', post('window.location', 'window.location.reload(true);'))
+  const r = recognizePage(observe(check))
+  t.equal(r.page_kind, 'challenge', 'a blank page')
+  t.equal(r.challenge?.provider, 'generic')
+  t.ok(r.challenge?.evidence.includes(signal), 'the signal is evidence')
+  t.equal(recognizePage(observe(page('', post('location.href', 'location.reload()')))).page_kind, 'challenge', 'location.href')
+  const shape = (body: string, script: string): boolean => gateShape(factsOf(observe(page(body, script)))).signals.includes(signal)
+  t.notOk(shape('', post('"/api/session"', 'location.reload()')), 'a post to another address (an API) is not the page asking itself')
+  t.notOk(shape('', post('window.location', 'render(client.responseText)')), 'a post that does not come back')
+  t.notOk(shape('<button onclick="go()">Send</button>', post('window.location', 'location.reload()')), 'a page with a button to press')
+})
+
 t.test("a site's own refusal of automated visitors in its full layout is a gate", async t => {
   const signal = 'shape: its own part refuses automated visitors'
   const header = `<header><nav>${Array.from({ length: 20 }, (_, i) => `<a href="/s${i}">Section ${i} of the site</a>`).join('')}</nav><form action="/search"><input type="search" name="q" placeholder="Search"></form></header>`
@@ -1317,6 +1344,9 @@ t.test('a short refusal that gives automation as its reason is a gate at any sta
   t.not(recognizePage(observe(locked)).page_kind, 'challenge', '"suspicious activity" is the account\'s business')
   t.not(recognizePage(observe(page('<h1>Web Page Blocked</h1><p>Access to the web page you were trying to visit has been blocked in accordance with company policy.</p><p>URL: roulette-bot-plus.com/robots.txt</p>'))).page_kind, 'challenge', 'a bot in an address it prints is a name')
   t.not(recognizePage(observe(page('<h1>How we handle bots</h1><p>Automated scripts are welcome to read our public pages.</p>'))).page_kind, 'challenge', 'a heading that refuses nothing')
+  const unusual = (words: string): string => page(`<h1>Unusual Traffic Detected</h1><p>We have detected unusual activity from the IP address or connection you are using.</p><p>${words}</p>`)
+  t.equal(recognizePage(observe(unusual('You may see this page if you are accessing our website using automated software of any kind.'))).page_kind, 'challenge', 'a heading that asks, over automation as the reason, at 200')
+  t.not(recognizePage(observe(unusual('Please try again later.'))).page_kind, 'challenge', 'a heading that asks, with no reason given, at 200')
 })
 
 t.test('a short notice that asks and says it is checking the browser is at work', async t => {

@@ -30,3 +30,12 @@ t.test('a closed <details> shows its summary only; an open one shows all', async
   t.equal(visibleText(details(' class="why"')), 'Checking\nWhy am I seeing this?\nEnd', 'other attributes keep it closed')
   t.equal(visibleText(details(' open')), 'Checking\nWhy am I seeing this?\nBecause of scrapers.\nEnd')
 })
+
+t.test("an element the page's own stylesheet hides by its id is left out; a rule inside @media is not read", async t => {
+  const page = (css: string): string => `<head><style>${css}</style></head><body><div id="loading-error" role="alert">A required part of this site couldn't load.</div><p>Shown</p></body>`
+  t.equal(visibleText(page('#loading-error { font-size: 16px; display: none; }')), 'Shown')
+  t.equal(visibleText(page('h1, #loading-error { display:none }')), 'Shown', 'one of a list of selectors')
+  t.equal(visibleText(page('#loading-error { display: block }')), "A required part of this site couldn't load.\nShown")
+  t.equal(visibleText(page('.box #loading-error { display: none }')), "A required part of this site couldn't load.\nShown", 'only a rule for the id alone')
+  t.equal(visibleText(page('@media (max-width: 600px) { #loading-error { display: none } }')), "A required part of this site couldn't load.\nShown", 'a rule for some screens only')
+})

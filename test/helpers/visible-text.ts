@@ -19,16 +19,38 @@ export function decodeEntities (s: string): string {
 }
 
 // Elements innerText leaves out with everything inside them: hidden by an inline style (a page's
-// other languages, waiting for its script to pick one). Not the hidden attribute: streamed
+// other languages, waiting for its script to pick one) or by a stylesheet rule for their id. Not the hidden attribute: streamed
 // server-rendered pages park their content in <div hidden> until their inline script moves it in.
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 
-function isHidden (attrs: string): boolean {
+function isHidden (attrs: string, hiddenIds: ReadonlySet<string>): boolean {
   for (const [, name, ...values] of attrs.matchAll(ATTRIBUTE)) {
     const key = name.toLowerCase()
-    if (key === 'style' && /(?:^|;)\s*display\s*:\s*none\b/i.test(values.find(v => v !== undefined) ?? '')) return true
+    const value = values.find(v => v !== undefined) ?? ''
+    if (key === 'style' && /(?:^|;)\s*display\s*:\s*none\b/i.test(value)) return true
+    if (key === 'id' && hiddenIds.has(value)) return true
   }
   return false
+}
+
+// Ids the page's own stylesheet hides by a rule of their own, outside any @media block
+// (`#loading-error { display: none }`: an error a check keeps for when its script fails).
+const STYLE_BLOCK = /<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi
+const RULE = /([^{}]+)\{([^{}]*)\}/g
+
+function idsHiddenByStyle (html: string): Set<string> {
+  const ids = new Set<string>()
+  for (const [, css] of html.matchAll(STYLE_BLOCK)) {
+    if (css.includes('@')) continue
+    for (const [, selectors, body] of css.matchAll(RULE)) {
+      if (!/(?:^|;)\s*display\s*:\s*none\b/i.test(body)) continue
+      for (const selector of selectors.split(',')) {
+        const id = /^\s*#([\w-]+)\s*$/.exec(selector)
+        if (id !== null) ids.add(id[1])
+      }
+    }
+  }
+  return ids
 }
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
 
@@ -36,7 +58,7 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 // leave <p> and <li> unclosed, but not the <div> or <section> they hide), or, as the browser's
 // parser has it, the closing tag of an element it sits in (one not opened inside it), which closes
 // it too: a hidden element its author never closed hides the rest of its parent, not the page.
-function dropHidden (html: string): string {
+function dropHidden (html: string, hiddenIds: ReadonlySet<string>): string {
   let out = ''
   let at = 0
   let hidden: { name: string, opened: Map<string, number> } | undefined
@@ -45,7 +67,7 @@ function dropHidden (html: string): string {
     const name = rawName.toLowerCase()
     if (VOID.has(name) || attrs.endsWith('/')) continue
     if (hidden === undefined) {
-      if (closing === '' && isHidden(attrs)) {
+      if (closing === '' && isHidden(attrs, hiddenIds)) {
         out += html.slice(at, m.index)
         hidden = { name, opened: new Map([[name, 1]]) }
       }
@@ -76,9 +98,10 @@ function closeDetails (html: string): string {
 }
 
 export function visibleText (html: string): string {
+  const hiddenIds = idsHiddenByStyle(html)
   const body = dropHidden(closeDetails(html
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(NOT_RENDERED, ' ')))
+    .replace(NOT_RENDERED, ' ')), hiddenIds)
     .replace(LINE_BREAKING, '\n')
     // A '<' that does not open a tag ("< 3703…>", "a < b") is text, as the browser's tokenizer has it.
     .replace(/<(?:\/?[a-zA-Z]|[!?])[^>]*>/g, '')
