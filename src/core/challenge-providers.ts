@@ -7,6 +7,7 @@ import {
   NAVIGATES, answeredRefusal, isHiddenInput, isRefresh, firstId, isField, saysNothing, withoutQuotes, hasClass, hasId, hasSrc, headerIs, hint, sure, titleIs, type Detection, type Hit, type PageFacts, type Tag
 } from './page-facts.js'
 import { builtAsApp } from './app-markup.js'
+import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
 import { captchaIsThePage, cloudflareErrorPage, cloudflarePlainBlock, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 import { textOf } from './markup-elements.js'
@@ -384,9 +385,12 @@ export function genericWording (f: PageFacts): Detection {
     hits.push(sure('blank "visitor" page whose script sets a cookie and navigates'))
   }
   // Nothing to read and a script that sends the browser on to a captcha page: the redirect is the
-  // gate's first step (a bare redirect elsewhere is not, see above).
+  // gate's first step (a bare redirect elsewhere is not, see above). So is a refresh at once to
+  // such a page (SiteGround's to /.well-known/sgcaptcha/, twenty-seventh review).
   if (f.blank && !f.appShell && NAVIGATES.test(f.inlineScript) && namesChallengePage(f.inlineScript.replace(REQUESTED, ''))) {
     hits.push(sure('blank page whose script navigates to a captcha/challenge path'))
+  } else if (f.blank && !f.appShell && f.tags.some(tag => isRefresh(tag) && refreshesAtOnce(tag.attrs.content) && CHALLENGE_SEGMENT.test(refreshTarget(tag.attrs.content ?? '')))) {
+    hits.push(sure('blank page that refreshes at once to a captcha/challenge path'))
   } else if (f.blank && !f.appShell && TO_CAPTCHA_HOST.test(f.inlineScript)) {
     hits.push(sure('blank page whose script navigates to a captcha service'))
   }

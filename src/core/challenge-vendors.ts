@@ -2,7 +2,7 @@
 // Each also appears on ordinary pages of a protected site (a sensor, an invisible widget), so
 // none of them makes a page a gate; once the page's shape says it is one (gate-shape.ts), they
 // name who put it there (docs/spec.md section 6: challenge.provider). Pure.
-import type { PageFacts } from './page-facts.js'
+import { isRefresh, type PageFacts } from './page-facts.js'
 
 /**
  * One vendor's weak markers. `markup`: its names in what a page loads or is built of (sources,
@@ -11,8 +11,10 @@ import type { PageFacts } from './page-facts.js'
  * its code runs there, which a name in a configuration object does not say. `brand`: the name a
  * vendor signs its block pages with, in words a person reads ("protected by Imunify360"). Only
  * infrastructure vendors have one: "protected by reCAPTCHA" sits under ordinary forms.
+ * `serves`: where its challenge code is loaded from, which only its challenge pages load (not a
+ * sensor that rides on every page): where a page loads it, its code runs there too.
  */
-interface Vendor { provider: string, markup: RegExp, code?: RegExp, brand?: RegExp }
+interface Vendor { provider: string, markup: RegExp, code?: RegExp, serves?: RegExp, brand?: RegExp }
 
 // Infrastructure first, as in challenge-providers.ts: a WAF's block page that embeds a CAPTCHA
 // vendor's widget is the WAF's.
@@ -36,6 +38,11 @@ const VENDORS: readonly Vendor[] = [
   { provider: 'sucuri', markup: /sucuri/, code: /sucuri_cloudproxy/, brand: /^sucuri$/ },
   { provider: 'imunify360', markup: /wsidchk|imunify360/, code: /wsidchk/, brand: /^imunify360$/ },
   { provider: 'qrator', markup: /\/__qrator\//, brand: /^qrator$/ },
+  // Netacea's bot management: the CAPTCHA page it serves loads its mitigation assets from its own
+  // CDN (ntcacdn.net/Mitigations/).
+  { provider: 'netacea', markup: /ntcacdn\.net/, serves: /ntcacdn\.net\/mitigations\//, brand: /^netacea$/ },
+  // SiteGround's bot check, which a host's pages refresh to at once.
+  { provider: 'siteground', markup: /\/\.well-known\/sgcaptcha\//, brand: /^siteground$/ },
   // Fastly's bot management: its client challenge loads its scripts and assets from a fixed
   // directory of the site (/_fs-ch-<token>/) and keeps its pass in _fs_ch_ cookies.
   { provider: 'fastly', markup: /\/_fs-ch-[\w-]{4,}\/|_fs_ch_(?:st|cp)_/, brand: /^fastly$/ },
@@ -115,11 +122,14 @@ export function infrastructureNamed (f: PageFacts): Named {
 }
 
 /**
- * An infrastructure vendor whose own code runs in the page's inline script (tier 3 of vendorOf):
- * a bot manager at work on this page, which a page that merely names it in configuration is not.
+ * An infrastructure vendor whose own code runs in the page's inline script (tier 3 of vendorOf),
+ * or whose challenge code the page loads (`serves`): a bot manager at work on this page, which a
+ * page that merely names it in configuration is not.
  */
 export function vendorCodeRuns (f: PageFacts): Named {
-  return firstMarker(f.inlineScriptLower, vendor => !isCaptchaVendor(vendor.provider), v => v.code)
+  const infrastructure = (vendor: Vendor): boolean => !isCaptchaVendor(vendor.provider)
+  const loaded = f.tags.flatMap(tag => tag.name === 'script' && tag.attrs.src !== undefined ? [tag.attrs.src] : []).join('\n').toLowerCase()
+  return firstMarker(f.inlineScriptLower, infrastructure, v => v.code) ?? firstMarker(loaded, infrastructure, v => v.serves)
 }
 
 // The page's built markup is read once per call and handed to each tier.
@@ -130,7 +140,7 @@ function infrastructureIn (f: PageFacts, built: string): Named {
 
 // Markup only, never the page's text (a code sample, a comment), except a protector's signature.
 function builtOf (f: PageFacts): string {
-  return [...f.tags.flatMap(tag => [tag.attrs.src, tag.attrs.href, tag.attrs.action, tag.attrs.id, tag.attrs.class]), ...f.noscriptAway]
+  return [...f.tags.flatMap(tag => [tag.attrs.src, tag.attrs.href, tag.attrs.action, tag.attrs.id, tag.attrs.class, isRefresh(tag) ? tag.attrs.content : undefined]), ...f.noscriptAway]
     .filter(value => value !== undefined).join('\n').toLowerCase()
 }
 

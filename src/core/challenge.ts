@@ -40,6 +40,10 @@ const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:
 // Country was disabled", "not available in your region"; twenty-seventh review).
 const GEO_DENIAL = /\b(?:not available|unavailable|not accessible) (?:in|from) your (?:country|region|territory|location)\b|\b(?:blocked|restricted) (?:in|from) your (?:country|region)\b|\baccess from your (?:country|region)\b[^.]{0,30}\b(?:blocked|restricted|disabled|denied|not (?:allowed|permitted))\b|\b(?:from|in) a (?:country|region|territory) where\b[^.]{0,80}\b(?:restricted|prohibited|not (?:allowed|available|permitted))\b/i
 
+// A title that is an error status and its reason phrase (which names the error: a short page titled
+// "404 Media" is a newsroom's), and nothing else.
+const ERROR_STATUS_TITLE = /^(?:error )?[45]\d\d\b\s*[:|–—-]?\s*(?=[^]{0,40}?\b(?:not found|error|bad (?:gateway|request)|unavailable|gone|not allowed|not implemented|timed? ?out|nicht gefunden|introuvable|no encontrad|non trovat|não encontrad|nie znalezion)\b)[a-z][a-z .-]{2,40}$/i
+
 export function recognizePage (obs: PageObservation): Recognition {
   const facts = factsOf(obs)
   const challenge = detectChallenge(facts)
@@ -64,6 +68,9 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   // authorized": the denial's words say what the page refuses only where it asks for nothing.
   if (f.short && !asksForPassword(f) && [DENIAL_TEXT, GEO_DENIAL].some(words => words.test(f.text) || words.test(f.title))) return 'denied'
   if (f.status === null || f.status < 200 || f.status > 299) return undefined
+  // A short page titled with an error status and its reason ("500: Internal Server Error", a
+  // framework's error page served with 200) is that error (twenty-seventh review: a Next.js 500).
+  if (f.short && ERROR_STATUS_TITLE.test(f.title)) return 'http_error'
   // A sign-in page is content too (with or without a CAPTCHA widget in its form): whether it is
   // the content the driver asked for is what selector-stable readiness says.
   if (f.words < CONTENT_MIN_WORDS) return undefined

@@ -24,7 +24,7 @@ const NOT_A_ROBOT_PHRASES = [
   'ロボットではありません', 'ロボットで(?:は)?ないこと', '로봇이 아닙니다', 'لست روبوت', 'אני לא רובוט', 'δεν είμαι ρομπότ', 'ไม่ใช่หุ่นยนต์',
   // "(Confirm) that you are a (real) human/person": a slider's or a button's only words when the
   // page never says "robot" or "captcha" (tenth review).
-  '(?:prove|confirm|verify) (?:that )?you(?:\'re| are) a real (?:human|person)', 'dass (?:sie|du) (?:ein )?mensch (?:sind|bist)',
+  '(?:prove|confirm|verify) (?:that )?you(?:\'re| are) a real (?:human|person)', 'verify you as a real (?:visitor|person|human|user)', 'dass (?:sie|du) (?:ein )?mensch (?:sind|bist)',
   'что вы (?:—\\s*|-\\s*)?(?:живой )?человек',
   // "Verifying you are human" in Cloudflare's other languages: Japanese, Chinese, Korean, Italian, Arabic.
   '人間であることを確認', '正在(?:验证|驗證)您?是否(?:是)?真人', '사람인지 확인(?:하고 있|하는 중)', '(?:che (?:tu )?sia|di essere) un essere umano', 'أنك إنسان', 'إذا كنت إنسان', 'que vous êtes (?:un )?(?:être )?humain', 'że jesteś człowiekiem', 'dat (?:je|u) een mens bent',

@@ -32,7 +32,7 @@ const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/clouds
 // The held-out pages' score with the current rules, examined pages included (their answers are
 // listed as not blind in docs/recognition.md; the blind numbers are FIRST_SCORES). A floor, not a
 // target: a change that loses ground on held-out pages fails here.
-const HELD_OUT_FLOOR = { recognized: 261, providerRight: 260, falsePositives: 0 }
+const HELD_OUT_FLOOR = { recognized: 264, providerRight: 263, falsePositives: 0 }
 
 t.test('every real page is indexed with its source, and only real sources are indexed', async t => {
   const onDisk = readdirSync(DIR).filter(f => f.endsWith('.html')).sort()

@@ -225,6 +225,13 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(kind('<p>This site is blocked from your country.</p>'), 'denied')
   t.equal(kind('<p>Free shipping to every country where we have a warehouse.</p>'), 'content', 'a country named without a refusal')
   t.equal(kind(PROSE + '<p>Some titles are not available in your country.</p>'), 'content', 'a long document saying it of some titles')
+  // A framework's error page served with 200 (twenty-seventh review).
+  const titled = (title: string, body: string): string => `<!DOCTYPE html><html><head><title>${title}</title></head><body>${body}</body></html>`
+  t.equal(recognizePage(observe(titled('500: Internal Server Error', '<h1>500</h1><h2>Internal Server Error.</h2>'))).page_kind, 'http_error', 'a Next.js 500 at 200')
+  t.equal(recognizePage(observe(titled('404 Not Found', '<h1>Not Found</h1><p>The requested URL was not found on the server.</p>'))).page_kind, 'http_error')
+  t.equal(recognizePage(observe(titled('500 Days of Summer: a review', '<p>A film about love, fate and greeting cards.</p>'))).page_kind, 'content', 'a number that is no status')
+  t.equal(recognizePage(observe(titled('404 Media', '<p>Subscribe to our newsletter for journalism about technology.</p>'))).page_kind, 'content', 'a status number with no error named')
+  t.equal(recognizePage(observe(titled('404 Not Found', PROSE))).page_kind, 'content', 'a long page')
 })
 
 t.test('a sign-in page is content; selector-stable readiness decides whether it is the content asked for', async t => {

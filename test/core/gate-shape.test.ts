@@ -1305,6 +1305,31 @@ t.test('a page with nothing on show whose title calls it a challenge is the chec
   t.not(recognizePage(observe(page('<p>Share your photo for the challenge.</p><form><input type="file" name="photo"><button>Enter</button></form>', '<title>Photo Challenge</title>'))).page_kind, 'challenge', 'a page with something on show')
 })
 
+t.test("a widget beside the challenge code a bot manager serves is its check however much the page explains (Netacea's at The Sun)", async t => {
+  // Longer than a notice, no longer than a gate: its terms on data mining, as The Sun's.
+  const terms = '<p>Our system has indicated that your user behaviour is potentially automated.</p>' +
+    `<p>${Array.from({ length: 8 }, (_, i) => `Term ${i} forbids collecting our content by automated means.`).join(' ')}</p>`
+  const widget = '<script src="https://www.recaptcha.net/recaptcha/api.js" async defer></script>'
+  const netacea = '<script src="https://assets.ntcacdn.net/Mitigations/submit-captcha-2.1.4.js"></script>'
+  const check = (head: string): string => page(`<h1>Help us verify you as a real visitor</h1>${terms}<form method="post"><div class="g-recaptcha" data-sitekey="6Lc"></div><button type="submit">Submit</button></form>`, `<title>Captcha Page</title>${head}`)
+  const r = recognizePage(observe(check(widget + netacea)))
+  t.equal(r.page_kind, 'challenge', 'at 200, longer than a notice')
+  t.equal(r.challenge?.provider, 'netacea')
+  t.ok(r.challenge?.evidence.includes("shape: a bot manager's code runs beside the widget"), 'the signal is evidence')
+  t.not(recognizePage(observe(check(widget))).page_kind, 'challenge', 'the same page without the manager\'s code is a help page')
+  t.not(recognizePage(observe(check(widget + '<script src="https://assets.ntcacdn.net/sensor.js"></script>'))).page_kind, 'challenge', 'another script from its address is no challenge code')
+})
+
+t.test("a blank page that refreshes at once to a captcha path is the check's first step (SiteGround's)", async t => {
+  const refresh = (target: string): string => `<html><head><link rel="icon" href="data:;"><meta http-equiv="refresh" content="0;${target}"></meta></head></html>`
+  const r = recognizePage(observe(refresh('/.well-known/sgcaptcha/?r=%2Fcookiepolicy&y=ipc:79.137.75.49:1'), 202))
+  t.equal(r.page_kind, 'challenge')
+  t.equal(r.challenge?.provider, 'siteground')
+  t.equal(recognizePage(observe(refresh('/captcha/?from=%2F'))).challenge?.provider, 'generic', 'another site\'s captcha path')
+  t.not(recognizePage(observe(refresh('/en/home'))).page_kind, 'challenge', 'a refresh elsewhere')
+  t.not(recognizePage(observe(refresh('5;url=/captcha/').replace('content="0;', 'content="'))).page_kind, 'challenge', 'a refresh after a wait a person sees')
+})
+
 t.test('a quiet page whose script posts an answer to its own address and reloads is a check', async t => {
   const signal = 'shape: its script posts an answer to its own address and reloads'
   const post = (target: string, after: string): string => `<script>Challenge=723292; var client = new XMLHttpRequest(); client.onreadystatechange = function () { if (client.readyState == 4) { ${after} } }; client.open("POST", ${target}, true); client.setRequestHeader('X-Challenge-Result', solve(Challenge)); client.send();</script>`
