@@ -25,6 +25,10 @@ function namesChallengePage (script: string): boolean {
   for (const [tail] of script.matchAll(STRING_TAIL)) if (CHALLENGE_SEGMENT.test(tail)) return true
   return false
 }
+// A refresh at once whose target is such a page.
+function refreshesToChallengePage (f: PageFacts): boolean {
+  return f.tags.some(tag => isRefresh(tag) && refreshesAtOnce(tag.attrs.content) && CHALLENGE_SEGMENT.test(refreshTarget(tag.attrs.content ?? '')))
+}
 // An address a script requests rather than goes to (fetch('/api/auth/passkey/challenge'),
 // xhr.open('POST', '/challenge')): a sign-in's passkey API is no challenge page (eleventh review).
 const REQUESTED = /\bfetch\s*\(\s*(["'`])[^"'`]*\1|\.open\s*\(\s*["'`]\w+["'`]\s*,\s*(["'`])[^"'`]*\2/g
@@ -389,7 +393,7 @@ export function genericWording (f: PageFacts): Detection {
   // such a page (SiteGround's to /.well-known/sgcaptcha/, twenty-seventh review).
   if (f.blank && !f.appShell && NAVIGATES.test(f.inlineScript) && namesChallengePage(f.inlineScript.replace(REQUESTED, ''))) {
     hits.push(sure('blank page whose script navigates to a captcha/challenge path'))
-  } else if (f.blank && !f.appShell && f.tags.some(tag => isRefresh(tag) && refreshesAtOnce(tag.attrs.content) && CHALLENGE_SEGMENT.test(refreshTarget(tag.attrs.content ?? '')))) {
+  } else if (f.blank && !f.appShell && refreshesToChallengePage(f)) {
     hits.push(sure('blank page that refreshes at once to a captcha/challenge path'))
   } else if (f.blank && !f.appShell && TO_CAPTCHA_HOST.test(f.inlineScript)) {
     hits.push(sure('blank page whose script navigates to a captcha service'))

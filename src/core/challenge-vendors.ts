@@ -127,15 +127,17 @@ export function infrastructureNamed (f: PageFacts): Named {
  * page that merely names it in configuration is not.
  */
 export function vendorCodeRuns (f: PageFacts): Named {
-  const infrastructure = (vendor: Vendor): boolean => !isCaptchaVendor(vendor.provider)
   const loaded = f.tags.flatMap(tag => tag.name === 'script' && tag.attrs.src !== undefined ? [tag.attrs.src] : []).join('\n').toLowerCase()
-  return firstMarker(f.inlineScriptLower, infrastructure, v => v.code) ?? firstMarker(loaded, infrastructure, v => v.serves)
+  return firstMarker(f.inlineScriptLower, isInfrastructure, v => v.code) ?? firstMarker(loaded, isInfrastructure, v => v.serves)
+}
+
+function isInfrastructure (vendor: Vendor): boolean {
+  return !isCaptchaVendor(vendor.provider)
 }
 
 // The page's built markup is read once per call and handed to each tier.
 function infrastructureIn (f: PageFacts, built: string): Named {
-  const infrastructure = (vendor: Vendor): boolean => !isCaptchaVendor(vendor.provider)
-  return firstMarker(built, infrastructure, v => v.markup) ?? signatureOf(f) ?? firstMarker(f.inlineScriptLower, infrastructure, v => v.code) ?? templateOf(f)
+  return firstMarker(built, isInfrastructure, v => v.markup) ?? signatureOf(f) ?? firstMarker(f.inlineScriptLower, isInfrastructure, v => v.code) ?? templateOf(f)
 }
 
 // Markup only, never the page's text (a code sample, a comment), except a protector's signature.

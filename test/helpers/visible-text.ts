@@ -19,15 +19,17 @@ export function decodeEntities (s: string): string {
 }
 
 // Elements innerText leaves out with everything inside them: hidden by an inline style (a page's
-// other languages, waiting for its script to pick one) or by a stylesheet rule for their id. Not the hidden attribute: streamed
-// server-rendered pages park their content in <div hidden> until their inline script moves it in.
+// other languages, waiting for its script to pick one) or by a stylesheet rule for their id. Not
+// the hidden attribute: streamed server-rendered pages park their content in <div hidden> until
+// their inline script moves it in.
+const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\b/i
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 
 function isHidden (attrs: string, hiddenIds: ReadonlySet<string>): boolean {
   for (const [, name, ...values] of attrs.matchAll(ATTRIBUTE)) {
     const key = name.toLowerCase()
     const value = values.find(v => v !== undefined) ?? ''
-    if (key === 'style' && /(?:^|;)\s*display\s*:\s*none\b/i.test(value)) return true
+    if (key === 'style' && DISPLAY_NONE.test(value)) return true
     if (key === 'id' && hiddenIds.has(value)) return true
   }
   return false
@@ -43,7 +45,7 @@ function idsHiddenByStyle (html: string): Set<string> {
   for (const [, css] of html.matchAll(STYLE_BLOCK)) {
     if (css.includes('@')) continue
     for (const [, selectors, body] of css.matchAll(RULE)) {
-      if (!/(?:^|;)\s*display\s*:\s*none\b/i.test(body)) continue
+      if (!DISPLAY_NONE.test(body)) continue
       for (const selector of selectors.split(',')) {
         const id = /^\s*#([\w-]+)\s*$/.exec(selector)
         if (id !== null) ids.add(id[1])
