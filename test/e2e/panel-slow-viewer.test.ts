@@ -40,6 +40,26 @@ async function recordWidths (page: Page): Promise<void> {
   })
 }
 const widths = async (page: Page): Promise<number[]> => await page.evaluate(() => (window as any).widths as number[])
+/** What a panel and its host said about input: its counts, control, socket, notice and overlay, and the host's last lines (requests left out). */
+async function whereInputStopped (page: Page, hostLog: string): Promise<string> {
+  const panel = await page.evaluate(() => {
+    const s = (window as any).afhttpPanelStats
+    const text = (id: string): string | undefined => document.getElementById(id)?.textContent ?? undefined
+    return {
+      inputs_sent: s.inputs_sent, inputs_held: s.inputs_held, inputs_waited: s.inputs_waited, inputs_refused: s.inputs_refused,
+      you_control: s.you_control, controller: s.controller, generation: s.generation, state: s.state, ws_connects: s.ws_connects,
+      device: s.device, zoom: s.zoom, note: text('afhttp-note'), overlay: document.getElementById('afhttp-overlay')?.hidden === false ? text('afhttp-overlay') : null
+    }
+  })
+  const said = hostLog.split('\n').flatMap((line) => {
+    if (line.trim() === '') return []
+    const entry = JSON.parse(line) as Record<string, unknown>
+    if (entry.req !== undefined || entry.res !== undefined) return []
+    for (const key of ['level', 'time', 'pid', 'hostname', 'reqId']) Reflect.deleteProperty(entry, key)
+    return [JSON.stringify(entry)]
+  })
+  return `${JSON.stringify(panel)}; host: ${said.slice(-12).join(' | ')}`
+}
 const stats = async (page: Page): Promise<{ frames: number, bytes: number }> => await page.evaluate(() => ({ ...(window as any).afhttpPanelStats }))
 
 t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full stream, and the slow one still works the page', async (t) => {
@@ -118,6 +138,9 @@ t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full 
   const box = await tab.page.$eval('#go', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
   const at = await clientPointOf(slow.page, box.x, box.y)
   await slow.page.mouse.click(at.x, at.y)
-  await tab.page.waitForFunction(() => (window as any).clicks.length > 0, { timeout: 15_000 })
+  // A click that does not arrive (once, in a clean-clone run) fails with what the panel and the
+  // host knew of it, so the next such run says where it stopped.
+  const landed = await tab.page.waitForFunction(() => (window as any).clicks.length > 0, { timeout: 15_000 }).then(() => true, () => false)
+  if (!landed) t.fail(`the click through the lean picture reaches the page; it did not: ${await whereInputStopped(slow.page, host.logs.text())}`)
   t.same(await tab.page.evaluate(() => (window as any).clicks), ['go'], 'the click through the lean picture lands on the button')
 })
