@@ -37,12 +37,25 @@ const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:
 
 // A refusal for where the visitor is: a geo-block, which asks for no step (a betting site's "from
 // a country where gambling is restricted … you cannot access", a firewall's "Access from your
-// Country was disabled", "not available in your region"; twenty-seventh review).
-const GEO_DENIAL = /\b(?:not available|unavailable|not accessible) (?:in|from) your (?:country|region|territory|location)\b|\b(?:blocked|restricted) (?:in|from) your (?:country|region)\b|\baccess from your (?:country|region)\b[^.]{0,30}\b(?:blocked|restricted|disabled|denied|not (?:allowed|permitted))\b|\b(?:from|in) a (?:country|region|territory) where\b[^.]{0,80}\b(?:restricted|prohibited|not (?:allowed|available|permitted))\b/i
+// Country was disabled", "not available in your region", Qwant's "not yet available in your
+// country"; twenty-seventh and twenty-eighth reviews).
+const GEO_DENIAL = /\b(?:not (?:yet |currently |presently )?available|unavailable|not accessible) (?:in|from) your (?:country|region|territory|location)\b|\b(?:blocked|restricted) (?:in|from) your (?:country|region)\b|\baccess from your (?:country|region)\b[^.]{0,30}\b(?:blocked|restricted|disabled|denied|not (?:allowed|permitted))\b|\b(?:from|in) a (?:country|region|territory) where\b[^.]{0,80}\b(?:restricted|prohibited|not (?:allowed|available|permitted))\b/i
 
 // A title that is an error status and its reason phrase (which names the error: a short page titled
 // "404 Media" is a newsroom's), and nothing else.
 const ERROR_STATUS_TITLE = /^(?:error )?[45]\d\d\b\s*[:|–—-]?\s*(?=[^]{0,40}?\b(?:not found|error|bad (?:gateway|request)|unavailable|gone|not allowed|not implemented|timed? ?out|nicht gefunden|introuvable|no encontrad|non trovat|não encontrad|nie znalezion)\b)[a-z][a-z .-]{2,40}$/i
+
+// A title that says the site is down for maintenance ("Site under maintenance", "Down for
+// Maintenance", "Maintenance Mode", "We'll be back soon!", "Wartungsarbeiten", "メンテナンス中",
+// "시스템 점검"), or is that word alone beside the site's name ("Outbrain | Maintenance"): where a
+// business's title names the work it sells ("Aircraft Maintenance Solutions"), the word has company.
+const MAINTENANCE_TITLE = new RegExp([
+  String.raw`\b(?:under(?:going)?(?: scheduled)?|down for|in|during|scheduled|planned|site|system|server) maintenance\b`,
+  String.raw`\bmaintenance (?:mode|in progress|work|outage|en cours|notice|page)\b`,
+  String.raw`(?:^|[|:–—-]\s*)(?:maintenance|wartung(?:sarbeiten)?|onderhoud|mantenimiento|manutenzione|メンテナンス)(?:\s*(?:[|/:–—-]|$))`,
+  String.raw`\b(?:we(?:'|’)?ll|we will) be back soon\b|^back soon\b`,
+  String.raw`\bwartungsarbeiten\b|\bin manutenzione\b|\b(?:en|modo de|tareas de|labores de) mantenimiento\b|\bmaintenance en cours\b|メンテナンス中|점검 ?(?:중|공지)|维护中|維護中|технически[ехй] работ`
+].join('|'), 'i')
 
 export function recognizePage (obs: PageObservation): Recognition {
   const facts = factsOf(obs)
@@ -71,6 +84,9 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   // A short page titled with an error status and its reason ("500: Internal Server Error", a
   // framework's error page served with 200) is that error (twenty-seventh review: a Next.js 500).
   if (f.short && ERROR_STATUS_TITLE.test(f.title)) return 'http_error'
+  // So is a short page whose title says the site is down for maintenance, served with 200 (a
+  // shop's "Site Maintenance", a university's "Wartung / Störung"; twenty-eighth review).
+  if (f.short && MAINTENANCE_TITLE.test(f.title)) return 'http_error'
   // A sign-in page is content too (with or without a CAPTCHA widget in its form): whether it is
   // the content the driver asked for is what selector-stable readiness says.
   if (f.words < CONTENT_MIN_WORDS) return undefined

@@ -159,7 +159,7 @@ export function gateShape (f: PageFacts): GateShape {
   if (bare) signals.push('shape: little else on the page')
   // A form a person fills in (sign-in, search, contact) is the page's purpose, not a gate's.
   // (The site's search box in its header is chrome too, beside a widget or a refusal in the layout.)
-  const fields = widget ? fieldsBesideWidget(f, widgetForm, loader, asksForStep) : refusesAutomation ? 0 : typed
+  const fields = widget ? fieldsBesideWidget(f, widgetForm, loader, asksForStep, widgetTag) : refusesAutomation ? 0 : typed
   if (fields > 0) signals.push('shape: form fields')
   // Nothing to type on the page but a CAPTCHA's answer, beside the CAPTCHA: the page is there to be
   // solved, whatever it says around it (the Polish procurement site's "Validation request").
@@ -345,12 +345,28 @@ function singleAction (f: PageFacts): boolean {
 // (Bing's check page). Without a widget every field counts (`fieldsOn`): a search box may be the
 // page's purpose (no results for "captcha"); inside the widget's own form it is what the widget
 // guards (a records lookup).
-function fieldsBesideWidget (f: PageFacts, widgetForm: Tag[], loader: boolean, asksForStep: boolean): number {
-  const closed = asksForStep ? closedOverlayFields(f, loader) : 0
-  // A box to tick in the widget's own form (a poll's answers) is filled in beside it too; a list
-  // there offers the CAPTCHA's languages (AWS WAF's) (eleventh review).
-  return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag)) + widgetForm.filter(isTickBox).length
+function fieldsBesideWidget (f: PageFacts, widgetForm: Tag[], loader: boolean, asksForStep: boolean, widgetTag: (tag: Tag) => boolean): number {
+  const closed = (asksForStep ? closedOverlayFields(f, loader) : 0) + searchFormFields(f, widgetTag)
+  // A box to tick in the widget's own form (a poll's answers) is filled in beside it too, and so
+  // are a list and a date there (a court's cause-list search: lists of courts and a date over its
+  // image CAPTCHA; twenty-eighth review), unless the list offers the CAPTCHA's languages (AWS
+  // WAF's) (eleventh review).
+  const chosen = widgetForm.filter(tag => isTickBox(tag) || (isChoice(tag) && !LANGUAGE_LIST.test(namesOf(tag))) || (isOtherEntry(tag) && !isField(tag)))
+  return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag)) + chosen.length
 }
+
+// The other fields of the site's search form (Bing's box for an image's address, kept in its
+// header's search form beside the query, while its own check asks below: twenty-eighth review)
+// are the search's, chrome as its box is; not where the widget is in that form too.
+function searchFormFields (f: PageFacts, widgetTag: (tag: Tag) => boolean): number {
+  return elements(f.shown, 'form', true).map(([start, end]) => tagsOf(f.shown.slice(start, end)))
+    .filter(tags => tags.some(tag => isField(tag) && isSearchBox(tag)) && !tags.some(widgetTag))
+    .reduce((sum, tags) => sum + countFields(tags, isSearchBox), 0)
+}
+
+// A list of languages, by how it is named ("amzn-captcha-lang-selector", "Select language", "locale").
+const LANGUAGE_LIST = /lang|locale/i
+const namesOf = (tag: Tag): string => `${tag.attrs.name ?? ''} ${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''} ${tag.attrs['aria-label'] ?? ''}`
 
 /** The page's visible fields, every one. */
 function fieldsOn (f: PageFacts): number {

@@ -139,8 +139,12 @@ export function askingWords (status: number | null, challengeStatus: boolean, be
 const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b|\bnetwork security\b|\bsecurity (?:service|system)\b|\bbot (?:protection|detection|management)\b|\banti-?bot\b`
 // Whole words ("blockchain" is no block), an identifier's part too (cian_waf_block).
 const REFUSAL = String.raw`(?<![a-z])(?:block(?:ed|s|ing)?|denied|reject(?:ed|s)?|restrict(?:ed|s|ion)?|forbid(?:den)?)(?![a-z])|заблок|ограничен|拦截|阻止|ブロック`
-/** A refusal's own word (blocked, denied, rejected, restricted, forbidden), in the languages above. */
-export const REFUSED = new RegExp(REFUSAL, 'i')
+/**
+ * A refusal's own word (blocked, denied, rejected, restricted, forbidden), in the languages above,
+ * as a title or heading says it: the bare verb or noun "block" there is an offer or a part ("Block
+ * bots", "{% block title %}"), where a refusal says it happened ("blocked").
+ */
+export const REFUSED = new RegExp(REFUSAL.replace('block(?:ed|s|ing)?', 'block(?:ed|ing)'), 'i')
 export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
 // Why a security layer refuses a visitor, as a notice words it: bots, automation, suspicious or
 // unusual traffic, scraping. An account lock-out or an intranet's refusal names none of these.

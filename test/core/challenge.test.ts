@@ -223,6 +223,7 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(kind('<h1>Unavailable in your region</h1>'), 'denied')
   t.equal(kind('<p>Block reason: Access from your Country was disabled by the administrator.</p>'), 'denied')
   t.equal(kind('<p>This site is blocked from your country.</p>'), 'denied')
+  t.equal(kind('<p>Unfortunately we are not yet available in your country.</p>'), 'denied', 'not yet available (twenty-eighth review)')
   t.equal(kind('<p>Free shipping to every country where we have a warehouse.</p>'), 'content', 'a country named without a refusal')
   t.equal(kind(PROSE + '<p>Some titles are not available in your country.</p>'), 'content', 'a long document saying it of some titles')
   // A framework's error page served with 200 (twenty-seventh review).
@@ -232,6 +233,13 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(recognizePage(observe(titled('500 Days of Summer: a review', '<p>A film about love, fate and greeting cards.</p>'))).page_kind, 'content', 'a number that is no status')
   t.equal(recognizePage(observe(titled('404 Media', '<p>Subscribe to our newsletter for journalism about technology.</p>'))).page_kind, 'content', 'a status number with no error named')
   t.equal(recognizePage(observe(titled('404 Not Found', PROSE))).page_kind, 'content', 'a long page')
+  // A maintenance page served with 200 (twenty-eighth review: about 30 in the robots.txt sweeps).
+  const back = '<h1>We are down for scheduled maintenance</h1><p>We expect to be back shortly. Thank you for your patience.</p>'
+  for (const title of ['Site under maintenance | Common Sense Media', 'Outbrain | Maintenance', 'Maintenance Mode', "We'll be back soon!", 'Wartungsarbeiten / Maintenance work', 'Onderhoud/Maintenance', 'メンテナンス中です', '롯데마트몰 - 시스템 점검 공지', 'Modo de mantenimiento']) {
+    t.equal(recognizePage(observe(titled(title, back))).page_kind, 'http_error', title)
+  }
+  t.equal(recognizePage(observe(titled('CAMP Aircraft Maintenance Management Solutions', '<h1>Aircraft maintenance, tracked</h1><p>Book a demo.</p>'))).page_kind, 'content', 'a business named for the work it sells')
+  t.equal(recognizePage(observe(titled('Site under maintenance', PROSE))).page_kind, 'content', 'a long page')
 })
 
 t.test('a sign-in page is content; selector-stable readiness decides whether it is the content asked for', async t => {

@@ -1380,3 +1380,26 @@ t.test('a short notice that asks and says it is checking the browser is at work'
   t.equal(recognizePage(observe(notice('Checking your browser before you are let in.'))).page_kind, 'challenge', 'checking your browser')
   t.not(recognizePage(observe(notice('Rate limit exceeded. Please try again in five minutes.'))).page_kind, 'challenge', 'a rate limit alone asks for no step')
 })
+
+t.test('a search form with lists and a date beside its CAPTCHA is a form; the other fields of a header\'s search form are chrome (twenty-eighth review)', async t => {
+  const captcha = '<div class="captcha-container"><img id="captchaImage" src="/captcha.png" alt="captcha"><input name="captcha_code" placeholder="Enter captcha"></div><button>Get Cause List</button>'
+  const search = (entries: string): string => page(`<h1>Cause List</h1><form>${entries}${captcha}</form>`)
+  t.not(recognizePage(observe(search('<select name="state"><option>Select State</option></select><select name="court"><option>Select Court</option></select><input type="date" name="date">'))).page_kind, 'challenge', 'lists and a date to fill in')
+  t.not(recognizePage(observe(search('<input type="date" name="date">'))).page_kind, 'challenge', 'a date alone')
+  t.equal(recognizePage(observe(search('<select class="captcha-lang-selector" aria-label="Select language"><option>English</option></select>'))).page_kind, 'challenge', "a list of the CAPTCHA's languages is the widget's")
+  // Bing's own check: its header's search form holds a box for an image's address beside the query.
+  const header = (extra: string, widgetThere = ''): string => `<header><form action="/search"><input type="search" name="q"><input type="text" placeholder="paste an image link">${extra}${widgetThere}</form></header>`
+  const turnstile = '<div class="cf-turnstile" data-sitekey="x"></div>'
+  const check = (head: string): string => page(`${head}<div class="captcha"><h2>One last step</h2><p>Solve the challenge below to continue</p>${turnstile}</div>`,
+    '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>')
+  t.equal(recognizePage(observe(check(header('')))).challenge?.provider, 'turnstile', "the search's other fields are the search's")
+  t.not(recognizePage(observe(check(header('<input type="email" name="email">') + `<form><input type="email" name="e"><input type="password" name="p">${turnstile}</form>`))).page_kind, 'challenge', 'a sign-in form beside it is still a form')
+  t.not(recognizePage(observe(page(`<form><input type="search" name="q"><input type="text" name="case_number">${turnstile}</form>`, '<script src="https://challenges.cloudflare.com/turnstile/v0/api.js"></script>'))).page_kind, 'challenge', 'a search form that holds the widget is the page\'s form')
+})
+
+t.test('a title or heading that offers to block, or names a template block, refuses nothing (twenty-eighth review)', async t => {
+  const tool = (title: string): string => page('<h1>Company Info Scraper</h1><p>Scrape company information from the web.</p>', `<title>${title}</title>`)
+  t.not(recognizePage(observe(tool('{% block title %}Company Info Scraper{% endblock %}'))).page_kind, 'challenge', 'an unrendered template')
+  t.not(recognizePage(observe(tool('Block Scraper'))).page_kind, 'challenge', 'an offer to block')
+  t.equal(recognizePage(observe(tool('Scraper blocked'))).page_kind, 'challenge', 'a refusal that happened')
+})

@@ -31,11 +31,19 @@ t.test('a closed <details> shows its summary only; an open one shows all', async
   t.equal(visibleText(details(' open')), 'Checking\nWhy am I seeing this?\nBecause of scrapers.\nEnd')
 })
 
-t.test("an element the page's own stylesheet hides by its id is left out; a rule inside @media is not read", async t => {
+t.test("an element the page's own stylesheet hides by its id or a class is left out; a rule inside @media is not read", async t => {
   const page = (css: string): string => `<head><style>${css}</style></head><body><div id="loading-error" role="alert">A required part of this site couldn't load.</div><p>Shown</p></body>`
   t.equal(visibleText(page('#loading-error { font-size: 16px; display: none; }')), 'Shown')
   t.equal(visibleText(page('h1, #loading-error { display:none }')), 'Shown', 'one of a list of selectors')
   t.equal(visibleText(page('#loading-error { display: block }')), "A required part of this site couldn't load.\nShown")
   t.equal(visibleText(page('.box #loading-error { display: none }')), "A required part of this site couldn't load.\nShown", 'only a rule for the id alone')
   t.equal(visibleText(page('@media (max-width: 600px) { #loading-error { display: none } }')), "A required part of this site couldn't load.\nShown", 'a rule for some screens only')
+  t.equal(visibleText(page('@media (max-width: 600px) { #x { color: red } } #loading-error { display: none }')), 'Shown', 'a rule beside an @media block')
+  const classed = (css: string, style = ''): string => `<head><style>${css}</style></head><body><div class="r-1 r-hv"${style}>Something went wrong.</div><p>Shown</p></body>`
+  t.equal(visibleText(classed('.r-hv { display: none; }')), 'Shown', 'a rule for one of its classes')
+  t.equal(visibleText(classed('.r-1.r-hv { display: none; }')), 'Something went wrong.\nShown', 'not a rule for classes together')
+  t.equal(visibleText(classed('.r-hv { display: none; }', ' style="display: flex"')), 'Something went wrong.\nShown', 'its own style shows it')
+  // X's pages hide their app for browsers without script, in a stylesheet inside <noscript>.
+  const x = '<head><noscript><style>#react-root { display: none }</style></noscript></head><body><div id="react-root"><p>Home</p></div></body>'
+  t.equal(visibleText(x), 'Home', 'a stylesheet inside <noscript> hides nothing from a browser that runs script')
 })

@@ -19,40 +19,72 @@ export function decodeEntities (s: string): string {
 }
 
 // Elements innerText leaves out with everything inside them: hidden by an inline style (a page's
-// other languages, waiting for its script to pick one) or by a stylesheet rule for their id. Not
+// other languages, waiting for its script to pick one) or by a stylesheet rule for their id or one
+// of their classes (X keeps its "Something went wrong" so, until its script fails), unless their
+// own style shows them. Not
 // the hidden attribute: streamed server-rendered pages park their content in <div hidden> until
 // their inline script moves it in.
 const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\b/i
 const ATTRIBUTE = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 
-function isHidden (attrs: string, hiddenIds: ReadonlySet<string>): boolean {
+const DISPLAY_SHOWN = /(?:^|;)\s*display\s*:\s*(?!none\b)[a-z]/i
+
+function isHidden (attrs: string, hiddenBy: ReadonlySet<string>): boolean {
+  let ruled = false
   for (const [, name, ...values] of attrs.matchAll(ATTRIBUTE)) {
     const key = name.toLowerCase()
     const value = values.find(v => v !== undefined) ?? ''
     if (key === 'style' && DISPLAY_NONE.test(value)) return true
-    if (key === 'id' && hiddenIds.has(value)) return true
+    if (key === 'style' && DISPLAY_SHOWN.test(value)) return false
+    if (key === 'id' && hiddenBy.has(`#${value}`)) ruled = true
+    if (key === 'class' && value.split(/\s+/).some(name => name !== '' && hiddenBy.has(`.${name}`))) ruled = true
   }
-  return false
+  return ruled
 }
 
-// Ids the page's own stylesheet hides by a rule of their own, outside any @media block
-// (`#loading-error { display: none }`: an error a check keeps for when its script fails).
+// Ids and classes the page's own stylesheet hides by a rule of their own, outside any @media block
+// (`#loading-error { display: none }`: an error a check keeps for when its script fails). A
+// stylesheet inside <noscript> is text to a script-enabled browser (X hides its `#react-root`
+// there for browsers without script), so it hides nothing.
 const STYLE_BLOCK = /<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi
+const NOSCRIPT = /<noscript\b[^>]*>[\s\S]*?<\/noscript\s*>/gi
 const RULE = /([^{}]+)\{([^{}]*)\}/g
 
-function idsHiddenByStyle (html: string): Set<string> {
-  const ids = new Set<string>()
-  for (const [, css] of html.matchAll(STYLE_BLOCK)) {
-    if (css.includes('@')) continue
-    for (const [, selectors, body] of css.matchAll(RULE)) {
+function hiddenByStyle (html: string): Set<string> {
+  const hidden = new Set<string>()
+  for (const [, css] of html.replace(NOSCRIPT, '').matchAll(STYLE_BLOCK)) {
+    for (const [, selectors, body] of outsideAtRules(css).matchAll(RULE)) {
       if (!DISPLAY_NONE.test(body)) continue
       for (const selector of selectors.split(',')) {
-        const id = /^\s*#([\w-]+)\s*$/.exec(selector)
-        if (id !== null) ids.add(id[1])
+        const alone = /^\s*([#.][\w-]+)\s*$/.exec(selector)
+        if (alone !== null) hidden.add(alone[1])
       }
     }
   }
-  return ids
+  return hidden
+}
+// A stylesheet without its at-rules (@media, @supports, @font-face blocks and @import
+// statements): what is left applies on every screen.
+function outsideAtRules (css: string): string {
+  let out = ''
+  let at = 0
+  for (let i = css.indexOf('@'); i !== -1; i = css.indexOf('@', at)) {
+    out += css.slice(at, i)
+    const open = css.indexOf('{', i)
+    const end = css.indexOf(';', i)
+    if (open === -1 || (end !== -1 && end < open)) {
+      at = end === -1 ? css.length : end + 1
+      continue
+    }
+    let depth = 0
+    let j = open
+    for (; j < css.length; j++) {
+      if (css[j] === '{') depth++
+      else if (css[j] === '}' && --depth === 0) break
+    }
+    at = j + 1
+  }
+  return out + css.slice(Math.min(at, css.length))
 }
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr'])
 
@@ -60,7 +92,7 @@ const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input'
 // leave <p> and <li> unclosed, but not the <div> or <section> they hide), or, as the browser's
 // parser has it, the closing tag of an element it sits in (one not opened inside it), which closes
 // it too: a hidden element its author never closed hides the rest of its parent, not the page.
-function dropHidden (html: string, hiddenIds: ReadonlySet<string>): string {
+function dropHidden (html: string, hiddenBy: ReadonlySet<string>): string {
   let out = ''
   let at = 0
   let hidden: { name: string, opened: Map<string, number> } | undefined
@@ -69,7 +101,7 @@ function dropHidden (html: string, hiddenIds: ReadonlySet<string>): string {
     const name = rawName.toLowerCase()
     if (VOID.has(name) || attrs.endsWith('/')) continue
     if (hidden === undefined) {
-      if (closing === '' && isHidden(attrs, hiddenIds)) {
+      if (closing === '' && isHidden(attrs, hiddenBy)) {
         out += html.slice(at, m.index)
         hidden = { name, opened: new Map([[name, 1]]) }
       }
@@ -100,10 +132,10 @@ function closeDetails (html: string): string {
 }
 
 export function visibleText (html: string): string {
-  const hiddenIds = idsHiddenByStyle(html)
+  const hiddenBy = hiddenByStyle(html)
   const body = dropHidden(closeDetails(html
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(NOT_RENDERED, ' ')), hiddenIds)
+    .replace(NOT_RENDERED, ' ')), hiddenBy)
     .replace(LINE_BREAKING, '\n')
     // A '<' that does not open a tag ("< 3703…>", "a < b") is text, as the browser's tokenizer has it.
     .replace(/<(?:\/?[a-zA-Z]|[!?])[^>]*>/g, '')
