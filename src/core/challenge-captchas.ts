@@ -22,6 +22,11 @@ export function google (f: PageFacts): Detection {
     const googles = vendor === undefined || vendor === 'recaptcha'
     hits.push({ evidence: 'text "our systems have detected unusual traffic" (Google sorry page)', sufficient: googles })
   }
+  // Google Search's JavaScript check keeps a link that reloads the search with emsg=SG_REL for
+  // when its script fails; served to Google's Android app its <noscript> is empty, and that link,
+  // hidden, is its only mark on a page with nothing on show (twenty-eighth review).
+  const reload = f.tags.some(tag => tag.name === 'a' && /(?:[?&]|&amp;)emsg=SG_REL(?![\w-])/.test(tag.attrs.href ?? ''))
+  if (reload) hits.push({ evidence: "link back to the search with emsg=SG_REL (Google Search's JavaScript check)", sufficient: f.short })
   return { hits, widget: widget !== undefined ? '.g-recaptcha' : scholar !== undefined ? '#gs_captcha_c' : undefined }
 }
 

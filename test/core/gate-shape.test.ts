@@ -1403,3 +1403,10 @@ t.test('a title or heading that offers to block, or names a template block, refu
   t.not(recognizePage(observe(tool('Block Scraper'))).page_kind, 'challenge', 'an offer to block')
   t.equal(recognizePage(observe(tool('Scraper blocked'))).page_kind, 'challenge', 'a refusal that happened')
 })
+
+t.test("Google Search's JavaScript check is known by its reload link where its <noscript> is empty (twenty-eighth review)", async t => {
+  const fallback = '<div style="display:none">If you\'re having trouble accessing Google Search, please <a href="/search?q=x&amp;hl=en&amp;emsg=SG_REL&amp;sei=1">click here</a>.</div>'
+  t.equal(provider(page(`<script>(function(){})()</script><noscript></noscript>${fallback}`, '<title>Google Search</title>')), 'google', 'nothing on show but the hidden link')
+  t.not(recognizePage(observe(page(PROSE + fallback, '<title>Google Search</title>'))).page_kind, 'challenge', 'a page with a document on show')
+  t.not(recognizePage(observe(page('<script>(function(){})()</script><a href="/search?q=x&amp;emsg=SG_RELOAD">more</a>', '<title>Search</title>'))).page_kind, 'challenge', 'another value')
+})
