@@ -181,7 +181,12 @@ export function gateShape (f: PageFacts): GateShape {
   // manager put the widget there, whatever status the page came with.
   const guarded = widget && vendorCodeRuns(f) !== undefined
   if (guarded) signals.push("shape: a bot manager's code runs beside the widget")
-  const cameBackWrong = notice || f.challengeStatus || path || solves || guarded || refusesAutomation
+  // A title that says the browser is being checked names what the page is, however much help it
+  // gives below (a self-hosted check's "Verifying your browser…" over its retry and help
+  // paragraphs, 87 words; twenty-eighth review).
+  const checkingTitle = BROWSER_CHECK_TITLE.test(f.title)
+  if (checkingTitle) signals.push('shape: its title says the browser is being checked')
+  const cameBackWrong = notice || f.challengeStatus || path || solves || guarded || refusesAutomation || checkingTitle
 
   // The step itself: a widget on a notice, or a request for verification with one thing to do (or
   // a page that retries by itself, or answered with a status providers serve their checks with),
@@ -252,6 +257,7 @@ function without (markup: string, spans: Array<[number, number]>): string {
 
 // Automation as a refusal's reason, in the languages the gate words read; narrower than BOT_WORD,
 // which also takes "suspicious" and "unusual" for a security layer's refusals.
+const BROWSER_CHECK_TITLE = /\b(?:checking|verifying) (?:your|the) browser\b/i
 const AUTOMATION = /\bbots?\b|\bautomat(?!ically)|\bscrap(?:er|ing)\b|\bcrawl(?:er|ing)\b|автомат|自動|自动/i
 
 // An address a notice prints (a host, a URL): its words are a site's name, not a reason (a web

@@ -1410,3 +1410,12 @@ t.test("Google Search's JavaScript check is known by its reload link where its <
   t.not(recognizePage(observe(page(PROSE + fallback, '<title>Google Search</title>'))).page_kind, 'challenge', 'a page with a document on show')
   t.not(recognizePage(observe(page('<script>(function(){})()</script><a href="/search?q=x&amp;emsg=SG_RELOAD">more</a>', '<title>Search</title>'))).page_kind, 'challenge', 'another value')
 })
+
+t.test('a page titled as checking the browser is the check, however much help it gives (twenty-eighth review)', async t => {
+  const help = '<p>If you cannot pass the test, allow your extensions on this website, update your browser and use a modern web browser. You may try the automated checks a second time: some checks fail once and succeed on a second try.</p><p>Still having trouble? Ask for help by email with the browser you are using and this reference ID. We answer within a day, and most problems are solved by a newer browser.</p>'
+  const check = (title: string): string => page(`<h1>Checking your browser</h1><p>Starting verification… This takes a couple of seconds and happens automatically.</p>${help}<p>Or <a href="/antibot/captcha">solve an image challenge instead</a>.</p>`, `<title>${title}</title>`)
+  t.ok(factsOf(observe(check('x'))).words > 80, 'longer than a short notice')
+  t.equal(recognizePage(observe(check('Verifying your browser…'))).page_kind, 'challenge', 'titled so')
+  t.ok(recognizePage(observe(check('Verifying your browser…'))).challenge?.evidence.includes('shape: its title says the browser is being checked'))
+  t.not(recognizePage(observe(check('Help center'))).page_kind, 'challenge', 'the same help under another title is a help page')
+})
