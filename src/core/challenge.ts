@@ -9,7 +9,7 @@
 // the page's shape (gate-shape.ts), which reads what the page asks in its title, headings and a
 // short notice's words, never in a document's; last the generic wording rules.
 
-import { DENIAL_STATUSES, LOADING_CAPTION, asksForPassword, LOADING_CAPTION_MAX_WORDS, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
+import { DENIAL_STATUSES, LOADING_CAPTION, asksForPassword, LOADING_CAPTION_MAX_WORDS, LOADING_NOTE_MAX_WORDS, STILL_LOADING, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
 import { DETECTORS, genericWording } from './challenge-providers.js'
 import { infrastructureNamed, infrastructureOf, isCaptchaVendor, vendorOf } from './challenge-vendors.js'
 import { gateShape, type GateShape } from './gate-shape.js'
@@ -91,6 +91,7 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   // the content the driver asked for is what selector-stable readiness says.
   if (f.words < CONTENT_MIN_WORDS) return undefined
   if (f.words <= LOADING_CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text)) return undefined
+  if (f.words <= LOADING_NOTE_MAX_WORDS && LOADING_CAPTION.test(f.text) && STILL_LOADING.test(f.text)) return undefined
   return 'content'
 }
 

@@ -15,6 +15,8 @@ export const SHORT_NOTICE_MAX_WORDS = 80
 export const CAPTION_MAX_WORDS = 3
 /** A loading caption's words at most, the caption itself named (LOADING_CAPTION): "Loading, please wait while we get your page". */
 export const LOADING_CAPTION_MAX_WORDS = 8
+/** A loading caption and one sentence saying what is being fetched (STILL_LOADING), at most: "Just a moment! We're finding great stays for your dates and destination." */
+export const LOADING_NOTE_MAX_WORDS = 16
 
 // A few words in double quotation marks (never apostrophes: "you're"): a notice that quotes a
 // check's words is about it, not it; but not the label a request tells to click or tick (Click
@@ -40,6 +42,10 @@ export const LOADING_CAPTION = new RegExp('^[^\\p{L}\\p{N}]*(?:(?:' + [
   'cargando', 'espere', 'carregando', 'aguarde', 'chargement', 'veuillez\\s+patienter', 'merci\\s+de\\s+patienter', 'patientez',
   'caricamento', 'attendere', 'wird\\s+geladen', 'bitte\\s+warten', 'загрузка', 'подождите', 'перенаправление'
 ].join('|') + ')(?![\\p{L}\\p{N}])|加载中|载入中|載入中|请稍候|請稍候|请稍等|请稍后|読み込み中|ロード中|お待ちください|로딩|잠시만\\s*기다려)', 'iu')
+
+// What follows a loading caption when the site says it is at work on the request ("We're finding
+// great stays for your dates": Agoda's results page before its script draws them; twenty-eighth review).
+export const STILL_LOADING = /\bwe(?:'|’)re (?:finding|searching|looking|loading|getting|preparing|fetching|gathering)\b|\bwe are (?:finding|searching|looking|loading|getting|preparing|fetching|gathering)\b/i
 
 /** Statuses that are a denial when no challenge is recognized (SPEC §6). */
 export const DENIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 429, 451])

@@ -203,6 +203,9 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(kind('<p>Hello world</p>'), undefined, 'two words are not enough')
   t.equal(kind('<p>…</p>'), undefined, 'punctuation only')
   t.equal(kind('<p>Loading the annual report for the northern region now, with all the charts</p>'), 'content', 'long text that starts like a placeholder')
+  // A caption and the sentence saying what is being fetched (Agoda's; twenty-eighth review).
+  t.equal(kind("<p>Just a moment! We're finding great stays for your dates and destination.</p>"), undefined, 'a caption over what is being fetched')
+  t.equal(kind("<p>Just a moment! We're proud of our stays: pick your dates and destination below.</p>"), 'content', 'a caption over anything else is read')
   // Loading captions in other languages (docs/decisions.md, loading captions): each has at least
   // three words, so it is the caption that keeps it from being content, not its length.
   for (const caption of ['Загрузка, пожалуйста, подождите', 'Cargando la página solicitada', 'Chargement en cours…', 'Veuillez patienter un instant',
