@@ -10,7 +10,8 @@
 // short notice's words, never in a document's; last the generic wording rules.
 
 import { DENIAL_STATUSES, LOADING_CAPTION, asksForPassword, LOADING_CAPTION_MAX_WORDS, LOADING_NOTE_MAX_WORDS, STILL_LOADING, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
-import { DETECTORS, genericWording } from './challenge-providers.js'
+import { DETECTORS } from './challenge-providers.js'
+import { genericWording } from './challenge-wording.js'
 import { infrastructureNamed, infrastructureOf, isCaptchaVendor, vendorOf } from './challenge-vendors.js'
 import { gateShape, type GateShape } from './gate-shape.js'
 import type { Challenge, PageKind } from '../schemas/fetch.js'

@@ -4,12 +4,13 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, countWords, isRefresh, loadedLink, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isHiddenInput, isTickBox, looksHidden, saysLittle, statusExcusesFields, tagsOf, typeOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, countWords, isRefresh, loadedLink, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isTickBox, looksHidden, saysLittle, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE, vendorCodeRuns } from './challenge-vendors.js'
 import { BOT_WORD, NOT_A_ROBOT, REFUSED, VERIFY_STEP, WAF_BLOCK, WAITING, askingWords } from './gate-words.js'
-import { classHiddenBlocks, closedOverlays, dialogTexts, elements, footerBlocks, headerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
+import { classHiddenBlocks, dialogTexts, elements, footerBlocks, headerBlocks, headingText, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { scriptChecks } from './script-checks.js'
+import { countFields, fieldsBesideWidget, fieldsOn, formsHolding, isOtherEntry, isSearchBox } from './gate-fields.js'
 import { pathOf, resolve, withoutQuery } from './page-url.js'
 import { VENDOR_CONTAINER, captchaScripts, isChallengeNamed, isWidget, namedForCaptcha, opensCaptcha } from './gate-widgets.js'
 
@@ -255,9 +256,10 @@ function without (markup: string, spans: Array<[number, number]>): string {
   return kept + markup.slice(from)
 }
 
+// A title that says the browser is being checked ("Verifying your browser…").
+const BROWSER_CHECK_TITLE = /\b(?:checking|verifying) (?:your|the) browser\b/i
 // Automation as a refusal's reason, in the languages the gate words read; narrower than BOT_WORD,
 // which also takes "suspicious" and "unusual" for a security layer's refusals.
-const BROWSER_CHECK_TITLE = /\b(?:checking|verifying) (?:your|the) browser\b/i
 const AUTOMATION = /\bbots?\b|\bautomat(?!ically)|\bscrap(?:er|ing)\b|\bcrawl(?:er|ing)\b|автомат|自動|自动/i
 
 // An address a notice prints (a host, a URL): its words are a site's name, not a reason (a web
@@ -267,13 +269,6 @@ const ADDRESS_WORD = /\S{0,200}\.[a-z]{2,}\S{0,200}/gi
 
 // Titles and headings that name a CAPTCHA's validation ("Validation request", "Security check").
 const VALIDATION_NAMED = /validat|verif|captcha|security|human/i
-// An entry beside a CAPTCHA's answer box that no field test counts: a date, a rich-text editor.
-function isOtherEntry (tag: Tag): boolean {
-  if (looksHidden(tag)) return false
-  if (tag.attrs.contenteditable !== undefined && tag.attrs.contenteditable !== 'false') return true
-  return tag.name === 'input' && !isCaptchaAnswer(tag) && !isHiddenInput(tag) && !isButtonInput(tag) && typeOf(tag) !== 'reset'
-}
-
 // Every widget on the page is a vendor's frame inside a block its markup keeps hidden: the
 // challenge frame reCAPTCHA and hCaptcha append to any page that loads them, waiting there until
 // they challenge (a rendered page with an invisible reCAPTCHA on its button carries one). Read only
@@ -344,73 +339,6 @@ function singleAction (f: PageFacts): boolean {
   const ticks = shown.filter(isTickBox)
   const sliders = shown.filter(tag => tag.name === 'div' && SLIDER_NAME.test(`${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''}`))
   return ticks.length + links.length + (sliders.length > 0 ? 1 : 0) === 1
-}
-
-// Beside a challenge widget, the fields a person types into, apart from the one a captcha asks
-// for and the site's search box, which a site's header carries on every page, its gate included
-// (Bing's check page). Without a widget every field counts (`fieldsOn`): a search box may be the
-// page's purpose (no results for "captcha"); inside the widget's own form it is what the widget
-// guards (a records lookup).
-function fieldsBesideWidget (f: PageFacts, widgetForm: Tag[], loader: boolean, asksForStep: boolean, widgetTag: (tag: Tag) => boolean): number {
-  const closed = (asksForStep ? closedOverlayFields(f, loader) : 0) + searchFormFields(f, widgetTag)
-  // A box to tick in the widget's own form (a poll's answers) is filled in beside it too, and so
-  // are a list and a date there (a court's cause-list search: lists of courts and a date over its
-  // image CAPTCHA; twenty-eighth review), unless the list offers the CAPTCHA's languages (AWS
-  // WAF's) (eleventh review).
-  const chosen = widgetForm.filter(tag => isTickBox(tag) || (isChoice(tag) && !LANGUAGE_LIST.test(namesOf(tag))) || (isOtherEntry(tag) && !isField(tag)))
-  return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag)) + chosen.length
-}
-
-// The other fields of the site's search form (Bing's box for an image's address, kept in its
-// header's search form beside the query, while its own check asks below: twenty-eighth review)
-// are the search's, chrome as its box is; not where the widget is in that form too.
-function searchFormFields (f: PageFacts, widgetTag: (tag: Tag) => boolean): number {
-  return elements(f.shown, 'form', true).map(([start, end]) => tagsOf(f.shown.slice(start, end)))
-    .filter(tags => tags.some(tag => isField(tag) && isSearchBox(tag)) && !tags.some(widgetTag))
-    .reduce((sum, tags) => sum + countFields(tags, isSearchBox), 0)
-}
-
-// A list of languages, by how it is named ("amzn-captcha-lang-selector", "Select language", "locale").
-const LANGUAGE_LIST = /lang|locale/i
-const namesOf = (tag: Tag): string => `${tag.attrs.name ?? ''} ${tag.attrs.id ?? ''} ${tag.attrs.class ?? ''} ${tag.attrs['aria-label'] ?? ''}`
-
-/** The page's visible fields, every one. */
-function fieldsOn (f: PageFacts): number {
-  return countFields(f.tags, () => false)
-}
-
-function countFields (tags: Tag[], spared: (tag: Tag) => boolean): number {
-  return tags.filter(tag => isField(tag) && !spared(tag)).length
-}
-
-/** A page keeps a few overlays for later; past these, a page of thousands is read no further. */
-const CLOSED_OVERLAYS_READ = 20
-
-// On a page that asks for the step in so many words, beside its widget, the fields of an overlay
-// the page keeps closed (a feedback or newsletter form its stylesheet hides until a person opens
-// it) are not on show. Only there: a sign-in or checkout page may hold its own form in an element
-// named so ("login-modal", "checkout-drawer") beside the challenge frame reCAPTCHA adds to any
-// page's end. An overlay that holds the widget is the step itself, and its fields count. Read in
-// the markup as shown: not in comments, scripts or templates.
-function closedOverlayFields (f: PageFacts, loader: boolean): number {
-  return closedOverlays(f.shown, CLOSED_OVERLAYS_READ).map(([start, end]) => tagsOf(f.shown.slice(start, end)))
-    .filter(tags => !tags.some(tag => isWidget(tag, loader)))
-    .reduce((sum, tags) => sum + countFields(tags, isSearchBox), 0)
-}
-
-// The elements of the forms that hold an element `holds` picks out.
-function formsHolding (markup: string, holds: (tag: Tag) => boolean): Tag[] {
-  return elements(markup, 'form', true).map(([start, end]) => tagsOf(markup.slice(start, end))).filter(tags => tags.some(holds)).flat()
-}
-
-// A search box by its type or role, or by how the site names it (name "q", or "search" in its
-// name, id, class, placeholder or label: "search__input", "Search by brand").
-const SEARCH_NAME = /(?:^|[^a-z])search(?:[^a-z]|$)/i
-
-function isSearchBox (tag: Tag): boolean {
-  const { role, name, id, placeholder } = tag.attrs
-  return typeOf(tag) === 'search' || role === 'searchbox' || name === 'q' ||
-    SEARCH_NAME.test(`${name ?? ''} ${id ?? ''} ${tag.attrs.class ?? ''} ${placeholder ?? ''} ${tag.attrs['aria-label'] ?? ''}`)
 }
 
 // A bot check that puts its step in a dialog over the page asks there, under a heading of any level.

@@ -45,7 +45,7 @@ export const LOADING_CAPTION = new RegExp('^[^\\p{L}\\p{N}]*(?:(?:' + [
 
 // What follows a loading caption when the site says it is at work on the request ("We're finding
 // great stays for your dates": Agoda's results page before its script draws them; twenty-eighth review).
-export const STILL_LOADING = /\bwe(?:'|’)re (?:finding|searching|looking|loading|getting|preparing|fetching|gathering)\b|\bwe are (?:finding|searching|looking|loading|getting|preparing|fetching|gathering)\b/i
+export const STILL_LOADING = /\bwe(?:'|’| a)re (?:finding|searching|looking|loading|getting|preparing|fetching|gathering)\b/i
 
 /** Statuses that are a denial when no challenge is recognized (SPEC §6). */
 export const DENIAL_STATUSES: ReadonlySet<number> = new Set([401, 403, 407, 429, 451])
