@@ -16,6 +16,17 @@ const COVER_FRAME = /captcha|turnstile|arkoselabs|geetest|_incapsula_resource/i
 // A widget's frame: a bare "challenge" is a bank's 3-D Secure step or a coding exercise (twelfth
 // review); Cloudflare's frames are named by their host or platform path.
 const WIDGET_FRAME = new RegExp(`${COVER_FRAME.source}|challenges\\.cloudflare\\.com|\\/challenge-platform\\/`, 'i')
+// In a frame's query only a key or value that is a captcha's name on its own counts (Alibaba's
+// punish frame asks "action=captcha"): a star button for a repository named "CaptchaHarvester"
+// is no challenge's frame (twenty-ninth review).
+const QUERY_CAPTCHA = /(?:^|[?&;=])[\w-]{0,40}captcha(?:$|[&;=#])/i
+
+// Whether a frame's address is a challenge's, by its host and path (re) or its query's own words.
+function frameNamed (src: string, re: RegExp): boolean {
+  const cut = src.search(/[?#]/)
+  if (cut < 0) return re.test(src)
+  return re.test(src.slice(0, cut)) || QUERY_CAPTCHA.test(src.slice(cut))
+}
 
 // A CAPTCHA vendor's script: reCAPTCHA's, hCaptcha's, Turnstile's, and those that draw their
 // puzzle only when a button asks for it (CLICK_CAPTCHA_LOADER: Tencent's, GeeTest's, Arkose's,
@@ -91,7 +102,7 @@ const INVISIBLE_FRAME = /[?&]size=invisible|frame=checkbox-invisible/
 export function isWidget (tag: Tag, loader: boolean): boolean {
   if (looksHidden(tag) || ['button', 'input', 'a', 'script', 'link', 'meta', 'style', 'form'].includes(tag.name)) return false
   const src = tag.attrs.src ?? ''
-  if (tag.name === 'iframe') return WIDGET_FRAME.test(src) && !INVISIBLE_FRAME.test(src)
+  if (tag.name === 'iframe') return frameNamed(src, WIDGET_FRAME) && !INVISIBLE_FRAME.test(src)
   if (tag.name === 'img') return /captcha/i.test(`${src} ${tag.attrs.alt ?? ''} ${tag.attrs.id ?? ''}`)
   if (VENDOR_CONTAINER.test(tag.attrs.class ?? '')) return loader
   const named = (re: RegExp): boolean => re.test(tag.attrs.id ?? '') || re.test(tag.attrs.class ?? '')
@@ -100,5 +111,5 @@ export function isWidget (tag: Tag, loader: boolean): boolean {
 
 // An element named as a challenge widget or its frame (WIDGET_NAME, WIDGET_FRAME).
 export function isChallengeNamed (tag: Tag): boolean {
-  return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '') || (tag.name === 'iframe' && COVER_FRAME.test(tag.attrs.src ?? ''))
+  return WIDGET_NAME.test(tag.attrs.id ?? '') || WIDGET_NAME.test(tag.attrs.class ?? '') || (tag.name === 'iframe' && frameNamed(tag.attrs.src ?? '', COVER_FRAME))
 }

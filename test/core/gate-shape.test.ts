@@ -159,6 +159,8 @@ t.test("a document with a vendor's challenge in one of its panes is still the do
   t.equal(provider(layer('position:fixed;inset:0', frame(punish))), 'alibaba', 'inset 0')
   const contentOf = (markup: string): unknown => recognizePage(observe(markup, 200)).page_kind
   t.equal(contentOf(layer(windowSized, frame('https://login.example.test/member/login?style=mini'))), 'content', 'a sign-in frame in the layer')
+  // Only a query word that is a captcha's name on its own makes the frame a challenge's.
+  t.equal(contentOf(layer(windowSized, frame('https://buttons.example.test/github-btn.html?user=someone&repo=CaptchaHarvester&type=star'))), 'content', "a star button for a repository named for captchas")
   t.equal(contentOf(layer(windowSized, frame(punish, 'display: none'))), 'content', 'the frame kept hidden for later')
   t.equal(contentOf(layer(windowSized, `<div style="visibility: hidden">${frame(punish)}</div>`)), 'content', 'the frame in a hidden block of the layer')
   t.equal(contentOf(layer('position: fixed; left: 0px; top: 0px; width: 300px; height: 250px', frame(punish))), 'content', 'a box in the corner, however it is sized')
