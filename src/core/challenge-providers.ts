@@ -10,13 +10,13 @@ import { builtAsApp } from './app-markup.js'
 import { captchaIsThePage, cloudflareErrorPage, cloudflarePlainBlock, linksTo } from './challenge-markers.js'
 import { google, hcaptcha, recaptcha, turnstile } from './challenge-captchas.js'
 import { textOf } from './markup-elements.js'
-import { fortiWeb, modSecurity, queueIt, reblaze, wordfence } from './challenge-site-guards.js'
+import { fortiWeb, jiasule, modSecurity, queueIt, reblaze, wordfence } from './challenge-site-guards.js'
 import { BROWSER_CHECK_TEXT } from './challenge-wording.js'
 import { VERIFY_STEP } from './gate-words.js'
 
 
 const RAY_ID = /\bray id\b[^\n]{0,30}?\b[0-9a-f]{16}\b/i
-const CLOUDFLARE_BLOCK_WORDS = /\bthis website is using a security service to protect itself from online attacks\b/i
+const CLOUDFLARE_BLOCK_WORDS = /\bthis website (?:is using|uses) a security service to protect itself from online attacks\b/i
 // Anything of Cloudflare's in the markup: its paths, its names, its ids and classes, a Ray ID.
 const CLOUDFLARE_MARK = /\/cdn-cgi\/|cloudflare|\bray id\b|\bcf[-_]/i
 
@@ -26,7 +26,7 @@ const CLOUDFLARE_MARK = /\/cdn-cgi\/|cloudflare|\bray id\b|\bcf[-_]/i
 export const DETECTORS: ReadonlyArray<readonly [string, (f: PageFacts) => Detection]> = [
   ['cloudflare', cloudflare], ['aws_waf', awsWaf], ['cloudfront', cloudfront], ['azure_front_door', azureFrontDoor], ['datadome', datadome], ['perimeterx', perimeterx], ['kasada', kasada],
   ['akamai', akamai], ['f5', f5], ['imperva', imperva], ['ddos_guard', ddosGuard], ['vercel', vercel], ['sucuri', sucuri],
-  ['imunify360', imunify360], ['shieldsquare', shieldsquare], ['reblaze', reblaze], ['anubis', anubis], ['queue_it', queueIt], ['wordfence', wordfence],
+  ['imunify360', imunify360], ['shieldsquare', shieldsquare], ['reblaze', reblaze], ['jiasule', jiasule], ['anubis', anubis], ['queue_it', queueIt], ['wordfence', wordfence],
   ['modsecurity', modSecurity], ['fortiweb', fortiWeb], ['google', google],
   ['turnstile', turnstile], ['hcaptcha', hcaptcha], ['recaptcha', recaptcha]
 ]
@@ -189,6 +189,7 @@ const AKAMAI_REFERENCE = /(?<![\w.])(\d{1,2})\.[0-9a-f]{6,8}\.\d{10}\.[0-9a-f]{4
 const LABELLED_REFERENCE = /reference\s*(?:(?:#|:|number:?)\s*)?(\d+)\.[0-9a-f]+\.\d+\.[0-9a-f]+/i
 const AKAMAI_DENIAL = /\byou don'?t have permission to access\b/i
 const CRYPTO_CHALLENGE = /\/_sec\/cp_challenge\//
+const SENSOR_INTERSTITIAL = /\bchlgeId\b/
 
 function akamai (f: PageFacts): Detection {
   const hits: Hit[] = []
@@ -215,6 +216,13 @@ function akamai (f: PageFacts): Detection {
   // same address; the address and the token are the vendor's own.
   if (f.short && (f.inlineScript.includes('/_sec/verify?provider=interstitial') || f.tags.some(isBmVerifyRefresh))) {
     hits.push(sure('bm-verify interstitial (/_sec/verify)'))
+  }
+  // Bot Manager's sensor interstitial: a quiet page whose inline script takes the challenge's id
+  // ("chlgeId") from its sensor script's address and reloads the page once the sensor's request
+  // comes back with it (Coupang's search, thirty-first review). The page shows nothing, the
+  // container of the behavioural step above may be absent, and it is served at 200.
+  if (f.short && SENSOR_INTERSTITIAL.test(f.inlineScript) && f.inlineScript.includes('location.reload')) {
+    hits.push(sure('sensor interstitial (chlgeId, reload)'))
   }
   if (f.short && f.text.includes('errors.edgesuite.net')) hits.push({ evidence: 'text errors.edgesuite.net', sufficient: /access denied/i.test(f.title + ' ' + f.text) })
   if (/^akamai/i.test(f.headers.server ?? '')) {

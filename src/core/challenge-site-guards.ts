@@ -1,7 +1,7 @@
 // Detectors of the guards a site runs in front of itself rather than at a CDN (docs/spec.md
 // section 6; docs/decisions.md, "Eleventh review"): a waiting room that holds visitors in line
 // (Queue-it), the web application firewalls of a web server, a CMS or an appliance
-// (ModSecurity, Wordfence, FortiWeb), and Reblaze's checks. Their pages ask for nothing in words,
+// (ModSecurity, Wordfence, FortiWeb), and Reblaze's and Jiasule's checks. Their pages ask for nothing in words,
 // so the shape alone does not see them; their own element ids, signatures and scripts do. Pure.
 import { hasId, hasSrc, titleIs, type Detection, type Hit, type PageFacts } from './page-facts.js'
 
@@ -55,5 +55,17 @@ export function reblaze (f: PageFacts): Detection {
   const configured = /\brbz(ns|id)\s*=/.exec(f.inlineScript)
   if (configured !== null) hits.push({ evidence: `inline script window.rbz${configured[1]} (Reblaze)`, sufficient: f.blocking })
   if (hasSrc(f, REBLAZE_SCRIPT, ['script'])) hits.push({ evidence: 'script kramericaindustries.*.lib.js (Reblaze)', sufficient: f.blocking })
+  return { hits }
+}
+
+// Knownsec's Jiasule (加速乐) answers its JavaScript check with 521 and a page that is nothing but
+// an obfuscated script: the script computes the __jsl_clearance cookie and reloads (a Chinese
+// business registry's home page, thirty-first review). The cookie's name stays a literal in the
+// script's string table, and the edge signs its answers with an X-Via-JSL header. Only on a page
+// shaped like a block: a protected site's ordinary pages carry the header too.
+export function jiasule (f: PageFacts): Detection {
+  const hits: Hit[] = []
+  if (f.inlineScript.includes('__jsl_clearance')) hits.push({ evidence: 'inline script __jsl_clearance (Jiasule)', sufficient: f.blocking })
+  if ((f.headers['x-via-jsl'] ?? '') !== '') hits.push({ evidence: 'header x-via-jsl', sufficient: false })
   return { hits }
 }

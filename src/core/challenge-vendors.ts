@@ -40,6 +40,8 @@ const VENDORS: readonly Vendor[] = [
   { provider: 'qrator', markup: /\/__qrator\//, brand: /^qrator$/ },
   // Reblaze: its check's script and configuration, and the cookie it sets (rbzid).
   { provider: 'reblaze', markup: /kramericaindustries\.\w+\.lib\.js|\brbzns\b|\brbzid\b/, code: /\brbz(?:ns|id)\s*=/, brand: /^reblaze$/ },
+  // Jiasule: the cookie its check sets.
+  { provider: 'jiasule', markup: /__jsl_clearance/ },
   // Netacea's bot management: the CAPTCHA page it serves loads its mitigation assets from its own
   // CDN (ntcacdn.net/Mitigations/).
   { provider: 'netacea', markup: /ntcacdn\.net/, serves: /ntcacdn\.net\/mitigations\//, brand: /^netacea$/ },

@@ -9,7 +9,7 @@
 // the page's shape (gate-shape.ts), which reads what the page asks in its title, headings and a
 // short notice's words, never in a document's; last the generic wording rules.
 
-import { DENIAL_STATUSES, LOADING_CAPTION, asksForPassword, hasClass, hasId, LOADING_CAPTION_MAX_WORDS, LOADING_NOTE_MAX_WORDS, STILL_LOADING, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
+import { DENIAL_STATUSES, GATE_MAX_WORDS, LOADING_CAPTION, asksForPassword, hasClass, hasId, LOADING_CAPTION_MAX_WORDS, LOADING_NOTE_MAX_WORDS, STILL_LOADING, factsOf, type Detection, type PageFacts, type PageObservation } from './page-facts.js'
 import { DETECTORS } from './challenge-providers.js'
 import { genericWording } from './challenge-wording.js'
 import { infrastructureNamed, infrastructureOf, isCaptchaVendor, vendorNamedIn, vendorOf } from './challenge-vendors.js'
@@ -43,8 +43,18 @@ const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:
 const GEO_DENIAL = /\b(?:not (?:yet |currently |presently )?available|unavailable|not accessible) (?:in|from) your (?:country|region|territory|location)\b|\b(?:blocked|restricted) (?:in|from) your (?:country|region)\b|\baccess from your (?:country|region)\b[^.]{0,30}\b(?:blocked|restricted|disabled|denied|not (?:allowed|permitted))\b|\b(?:from|in) a (?:country|region|territory) where\b[^.]{0,80}\b(?:restricted|prohibited|not (?:allowed|available|permitted))\b/i
 
 // A title that is an error status and its reason phrase (which names the error: a short page titled
-// "404 Media" is a newsroom's), and nothing else.
-const ERROR_STATUS_TITLE = /^(?:error )?[45]\d\d\b\s*[:|–—-]?\s*(?=[^]{0,40}?\b(?:not found|error|bad (?:gateway|request)|unavailable|gone|not allowed|not implemented|timed? ?out|nicht gefunden|introuvable|no encontrad|non trovat|não encontrad|nie znalezion)\b)[a-z][a-z .-]{2,40}$/i
+// "404 Media" is a newsroom's), and nothing else but the site's name after a bar or a dash
+// ("404 Not Found | Viator": thirty-first review).
+const ERROR_STATUS_TITLE = /^(?:error )?[45]\d\d\b\s*[:|–—-]?\s*(?=[^]{0,40}?\b(?:not found|error|bad (?:gateway|request)|unavailable|gone|not allowed|not implemented|timed?[ -]?out|nicht gefunden|introuvable|no encontrad|non trovat|não encontrad|nie znalezion)\b)[a-z][a-z .-]{2,40}(?:\s*[|–—]\s*[^|–—]{1,40})?$/i
+
+// A title that calls the page an error page: the word alone beside the site's name ("GetYourGuide –
+// Error"), or "error page" / "system error" in so many words in any language ("[에러] 에러페이지 -
+// 시스템오류" on a store's page served with 200; thirty-first review). Where a title merely holds the
+// word ("Error handling in Go"), the word has company.
+const ERROR_PAGE_TITLE = new RegExp([
+  String.raw`(?:^|[|:–—-]\s*)(?:error|erreur|fehler|oops)(?:\s*(?:[|/:–—-]|$))`,
+  String.raw`\berror page\b|\bsystem error\b|에러 ?페이지|오류 ?페이지|시스템 ?오류|エラーページ|システムエラー|系统错误|系統錯誤|错误页面|錯誤頁面|\bpágina de error\b|\bpage d'erreur\b|\bfehlerseite\b|\bsystemfehler\b`
+].join('|'), 'i')
 
 // A title that says the site is down for maintenance ("Site under maintenance", "Down for
 // Maintenance", "Maintenance Mode", "We'll be back soon!", "Wartungsarbeiten", "メンテナンス中",
@@ -84,7 +94,7 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   if (f.text.trim() === '') return 'empty'
   // A sign-in page is content (below), even when its banner warns "do not proceed if you are not
   // authorized": the denial's words say what the page refuses only where it asks for nothing.
-  if (f.short && !asksForPassword(f) && [DENIAL_TEXT, GEO_DENIAL].some(words => words.test(f.text) || words.test(f.title))) return 'denied'
+  if (f.short && !asksForPassword(f) && [DENIAL_TEXT, GEO_DENIAL].some(words => words.test(f.text) || (titleSized(f.title) && words.test(f.title)))) return 'denied'
   if (f.status === null || f.status < 200 || f.status > 299) return undefined
   // A short page titled with an error status and its reason ("500: Internal Server Error", a
   // framework's error page served with 200) is that error (twenty-seventh review: a Next.js 500).
@@ -92,12 +102,21 @@ function classifyPage (f: PageFacts): PageKind | undefined {
   // So is a short page whose title says the site is down for maintenance, served with 200 (a
   // shop's "Site Maintenance", a university's "Wartung / Störung"; twenty-eighth review).
   if (f.short && MAINTENANCE_TITLE.test(f.title)) return 'http_error'
+  // And a page titled an error page, with no more than a gate's words beside the site's layout.
+  if (f.words <= GATE_MAX_WORDS && ERROR_PAGE_TITLE.test(f.title)) return 'http_error'
   // A sign-in page is content too (with or without a CAPTCHA widget in its form): whether it is
   // the content the driver asked for is what selector-stable readiness says.
   if (f.words < CONTENT_MIN_WORDS) return undefined
   if (f.words <= LOADING_CAPTION_MAX_WORDS && LOADING_CAPTION.test(f.text)) return undefined
   if (f.words <= LOADING_NOTE_MAX_WORDS && LOADING_CAPTION.test(f.text) && STILL_LOADING.test(f.text)) return undefined
   return 'content'
+}
+
+// A title is a line: one that holds a page's whole list (a price list of 390 KB, with a game
+// called "ACCESS DENIED" in it: thirty-first review) says nothing of the page as a title would.
+const TITLE_MAX_CHARS = 200
+function titleSized (title: string): boolean {
+  return title.length <= TITLE_MAX_CHARS
 }
 
 // Chromium's network error page: a body of class "neterror" holding its #main-frame-error.

@@ -3,6 +3,7 @@
 import type { FetchResult, HandoffSummary, HumanTakeoverAction, SnapshotResult } from '../client/index.js'
 import { MCP_TEXT_CHARS_DEFAULT } from '../limits.js'
 import type { McpHandoff, McpPage, McpPerson } from '../schemas/mcp.js'
+import { fromCharReference } from '../core/char-reference.js'
 
 const TITLE_CHARS_MAX = 300
 
@@ -26,7 +27,7 @@ export function titleOf (html: string | undefined): string | null {
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, e: string) => {
       if (e[0] !== '#') return ENTITIES[e.toLowerCase()] ?? all
       const code = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all
+      return fromCharReference(code)
     })
     .replace(/\s+/g, ' ')
     .trim()

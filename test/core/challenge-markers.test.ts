@@ -175,6 +175,8 @@ t.test("Cloudflare's block wording over a Ray ID is its block, in any layout and
   }
   t.ok(recognizePage(observe(page(layout))).challenge?.evidence.includes(`Cloudflare's block wording over "Ray ID: 8898704279f70e93"`), 'the evidence names the wording')
   t.not(provider(page(layout.replace('Ray ID: 8898704279f70e93', 'order number 42'))), 'cloudflare', 'the words without a Ray ID')
+  // Its newer template says "uses" (a custom block page of 2023, thirty-first review).
+  t.equal(provider(page(layout.replace('This website is using a security service', 'This website uses a security service'))), 'cloudflare', 'in its newer wording')
 })
 
 t.test('a CAPTCHA widget beside fields a person fills in is part of that form', async t => {

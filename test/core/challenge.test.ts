@@ -224,6 +224,9 @@ t.test('2xx pages: what counts as content', async t => {
   // Refusals for where the visitor is (twenty-seventh review).
   t.equal(kind('<p>We believe that you are browsing our offer from a country where gambling is restricted. Thus, you cannot access our offer.</p>'), 'denied', 'from a country where it is restricted')
   t.equal(kind('<h1>Unavailable in your region</h1>'), 'denied')
+  const listed = `<!DOCTYPE html><html><head><title>${Array.from({ length: 60 }, (_, i) => `Game ${i} 499 RUB`).join(' ')} ACCESS DENIED 299 RUB</title></head><body><p>Prices updated daily</p></body></html>`
+  t.not(recognizePage(observe(listed)).page_kind, 'denied', 'a title that holds a whole price list, a game called "Access Denied" among them')
+  t.equal(recognizePage(observe('<!DOCTYPE html><html><head><title>Access Denied</title></head><body><p>Sorry.</p></body></html>')).page_kind, 'denied', 'a title that says it')
   t.equal(kind('<p>Block reason: Access from your Country was disabled by the administrator.</p>'), 'denied')
   t.equal(kind('<p>This site is blocked from your country.</p>'), 'denied')
   t.equal(kind('<p>Unfortunately we are not yet available in your country.</p>'), 'denied', 'not yet available (twenty-eighth review)')
@@ -236,6 +239,18 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(recognizePage(observe(titled('500 Days of Summer: a review', '<p>A film about love, fate and greeting cards.</p>'))).page_kind, 'content', 'a number that is no status')
   t.equal(recognizePage(observe(titled('404 Media', '<p>Subscribe to our newsletter for journalism about technology.</p>'))).page_kind, 'content', 'a status number with no error named')
   t.equal(recognizePage(observe(titled('404 Not Found', PROSE))).page_kind, 'content', 'a long page')
+  t.equal(recognizePage(observe(titled('504 Gateway Time-out', '<h1>504 Gateway Time-out</h1><hr><center>nginx</center>'))).page_kind, 'http_error', "nginx's 504 (thirty-first review)")
+  t.equal(recognizePage(observe(titled('404 Not Found | Viator', "<h1>Oops...</h1><p>We can't find that page.</p>"))).page_kind, 'http_error', "beside the site's name (thirty-first review)")
+  t.equal(recognizePage(observe(titled('404 Media | Tech news', '<p>Subscribe to our newsletter.</p>'))).page_kind, 'content', "a status number with no error named, beside a site's name")
+  // A title that calls the page an error page, in any language (thirty-first review).
+  const sorry = '<h1>Sorry</h1><p>The service cannot be reached right now. Please try again in a moment.</p>'
+  for (const title of ['GetYourGuide – Error', 'Error | Shop', 'Error', 'Erreur - Boutique', '[에러] 에러페이지 - 시스템오류', 'システムエラー | ストア', '系统错误', 'Página de error']) {
+    t.equal(recognizePage(observe(titled(title, sorry))).page_kind, 'http_error', title)
+  }
+  for (const title of ['Error handling in Go', 'Error Correction Codes | Lecture 4', 'Trial and error – a podcast']) {
+    t.equal(recognizePage(observe(titled(title, sorry))).page_kind, 'content', `a title that holds the word: ${title}`)
+  }
+  t.equal(recognizePage(observe(titled('Error | Shop', PROSE + PROSE))).page_kind, 'content', 'a long page titled so')
   // A maintenance page served with 200 (twenty-eighth review: about 30 in the robots.txt sweeps).
   const back = '<h1>We are down for scheduled maintenance</h1><p>We expect to be back shortly. Thank you for your patience.</p>'
   for (const title of ['Site under maintenance | Common Sense Media', 'Outbrain | Maintenance', 'Maintenance Mode', "We'll be back soon!", 'Wartungsarbeiten / Maintenance work', 'Onderhoud/Maintenance', 'メンテナンス中です', '롯데마트몰 - 시스템 점검 공지', 'Modo de mantenimiento']) {

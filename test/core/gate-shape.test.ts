@@ -175,6 +175,12 @@ t.test("a document with a vendor's challenge in one of its panes is still the do
   t.equal(provider(layer(windowSized, frame(punish)) + '<script src="https://js.datadome.co/tags.js"></script>'), 'alibaba', "the layer's frame's vendor")
 })
 
+t.test('a reference to no character in an attribute is read as U+FFFD, not thrown on (thirty-first review)', async t => {
+  // html5lib's test pages, kept by link-preview projects, hold "&#x110000;" in attributes.
+  const odd = page(`<h1>Parser tests</h1><a title="&#x110000;&#0;&#xD800;&#1114112;" href="/t">test</a>${PROSE}`)
+  t.equal(recognizePage(observe(odd, 200)).page_kind, 'content')
+})
+
 t.test('vendor names in the text are not markers', async t => {
   const f = factsOf(observe(page('<p>We use distilnetworks and arkoselabs, as our blog explains.</p>')))
   t.equal(vendorOf(f), undefined)
@@ -967,6 +973,25 @@ t.test("Akamai Bot Manager's bm-verify interstitial is Akamai's by its verify ad
   const refresh = '<meta http-equiv="refresh" content="5; URL=\'/shop/all?bm-verify=AAQAAAAL\'">'
   t.equal(provider(page('<p>Powered and protected by</p>', refresh), 200), 'akamai', 'its refresh carries the bm-verify token')
   t.not(recognizePage(observe(page(`<h1>Shop</h1>${PROSE}${PROSE}`, verify), 200)).page_kind, 'challenge', 'not on a page with content')
+  // Its sensor interstitial: a blank page whose script reloads it once the sensor's request comes
+  // back with the challenge's id (Coupang's search, thirty-first review).
+  const sensor = '<script src="/YIEnD9uBMl2Tq1ut0pzy/zmJEfpc7fEif/B3Y9b00D/Ak/VTaDxAPgk?v=2f0ecc7e-f3d2-a857-2067-4f252c80173b&amp;t=271518733"></script>' +
+    "<script>(function () { var chlgeId = ''; var s = document.getElementsByTagName('script'); for (var i = 0; i < s.length; i++) { if (s[i].src && s[i].src.match(/t=([^&#]*)/)) chlgeId = s[i].src.match(/t=([^&#]*)/)[1] }" +
+    " var proxied = window.XMLHttpRequest.prototype.send; window.XMLHttpRequest.prototype.send = function () { var p = this; var id = setInterval(function () { if (p.readyState === 4 && p.responseURL && p.responseURL.indexOf('t=' + chlgeId) > -1) { location.reload(true); clearInterval(id) } }, 1); return proxied.apply(this, [].slice.call(arguments)) } })()</script>"
+  const interstitial = recognizePage(observe(page('<div style="width: 50px; height: 50px; opacity: 0; position: absolute; overflow: scroll"><div style="width: 100px; height: 100px"></div></div>', sensor), 200))
+  t.equal(interstitial.challenge?.provider, 'akamai', 'its sensor interstitial at 200')
+  t.ok(interstitial.challenge?.evidence.includes('sensor interstitial (chlgeId, reload)'), 'named by its script')
+  t.not(recognizePage(observe(page(`<h1>Shop</h1>${PROSE}${PROSE}`, sensor), 200)).page_kind, 'challenge', 'the same script on a page with content')
+})
+
+t.test("Jiasule's JavaScript check is Jiasule's by the cookie its script sets (thirty-first review)", async t => {
+  // Nothing but an obfuscated script that computes __jsl_clearance and reloads, answered 521.
+  const check = page('', '<script>var x="@@join@@__jsl_clearance@cookie@location@reload".split("@");eval(x.join(""))</script>')
+  const r = recognizePage(observe(check, 521))
+  t.equal(r.challenge?.provider, 'jiasule', 'at 521')
+  t.ok(r.challenge?.evidence.includes('inline script __jsl_clearance (Jiasule)'), 'by its cookie')
+  t.equal(provider(check, 200), 'jiasule', 'at 200')
+  t.not(recognizePage(observe(page(`<h1>Company records</h1>${PROSE}${PROSE}`, '<script>document.cookie.indexOf("__jsl_clearance")</script>'), 200)).page_kind, 'challenge', 'an ordinary page that reads the cookie')
 })
 
 t.test('short ordinary pages in the words of a check are not gates (twelfth review)', async t => {

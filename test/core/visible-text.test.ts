@@ -47,3 +47,9 @@ t.test("an element the page's own stylesheet hides by its id or a class is left 
   const x = '<head><noscript><style>#react-root { display: none }</style></noscript></head><body><div id="react-root"><p>Home</p></div></body>'
   t.equal(visibleText(x), 'Home', 'a stylesheet inside <noscript> hides nothing from a browser that runs script')
 })
+
+t.test("NUL characters in the body's text are dropped, as the tree builder drops them", async t => {
+  // A check's page padded with NUL bytes to a round size (Jiasule's, thirty-first review) shows nothing.
+  t.equal(visibleText(`<body><script>var x = 1</script>${'\u0000'.repeat(64)}</body>`), '')
+  t.equal(visibleText('<body><p>a\u0000b</p></body>'), 'ab')
+})

@@ -2,6 +2,7 @@
 // good enough for the hand-written fixtures in test/fixtures/challenges: it drops
 // what a script-enabled browser does not render (head, scripts, styles,
 // noscript fallbacks, iframe fallbacks) and keeps the rest as collapsed text.
+import { fromCharReference } from '../../src/core/char-reference.js'
 
 const NOT_RENDERED = /<(head|script|style|noscript|template|iframe|textarea|title)(?=[\s/>])[^>]*>[\s\S]*?<\/\1\s*>/gi
 const LINE_BREAKING = /<\/?(?:address|article|aside|blockquote|br|center|dd|div|dl|dt|fieldset|figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|td|th|tr|ul)\b[^>]*>/gi
@@ -12,8 +13,8 @@ const NAMED: Record<string, string> = {
 
 export function decodeEntities (s: string): string {
   return s.replace(/&(?:#(\d+)|#x([0-9a-f]+)|([a-z]+));/gi, (m, dec?: string, hex?: string, name?: string) => {
-    if (dec !== undefined) return String.fromCodePoint(Number(dec))
-    if (hex !== undefined) return String.fromCodePoint(parseInt(hex, 16))
+    if (dec !== undefined) return fromCharReference(Number(dec))
+    if (hex !== undefined) return fromCharReference(parseInt(hex, 16))
     return NAMED[name!.toLowerCase()] ?? m
   })
 }
@@ -139,6 +140,8 @@ export function visibleText (html: string): string {
     .replace(LINE_BREAKING, '\n')
     // A '<' that does not open a tag ("< 3703…>", "a < b") is text, as the browser's tokenizer has it.
     .replace(/<(?:\/?[a-zA-Z]|[!?])[^>]*>/g, '')
+    // The tree builder drops NUL characters in the body's text (a check's page padded with them).
+    .replaceAll('\u0000', '')
   return decodeEntities(body)
     .split('\n')
     .map(line => line.replace(/[ \t\r\f\u00a0]+/g, ' ').trim())

@@ -18,6 +18,7 @@ t.test('boundText cuts at max_chars, never inside a surrogate pair', async (t) =
 
 t.test('titleOf reads and decodes the document title', async (t) => {
   t.equal(titleOf('<html><head><title>\n A &amp; B &#233;&#x263A; </title>'), 'A & B é☺')
+  t.equal(titleOf('<title>a &#x110000; b &#0; c &#xD800;</title>'), 'a \uFFFD b \uFFFD c \uFFFD', 'references no character has are U+FFFD, as HTML decodes them')
   t.equal(titleOf('<p>no title</p>'), null)
   t.equal(titleOf(undefined), null)
   t.equal(titleOf(`<title>${'x'.repeat(1000)}</title>`)?.length, 300)
