@@ -17,7 +17,23 @@ export function fieldsBesideWidget (f: PageFacts, widgetForm: Tag[], loader: boo
   // image CAPTCHA; twenty-eighth review), unless the list offers the CAPTCHA's languages (AWS
   // WAF's) (eleventh review).
   const chosen = widgetForm.filter(tag => (isChoice(tag) && !(tag.name === 'select' && LANGUAGE_LIST.test(namesOf(tag)))) || (isOtherEntry(tag) && !isField(tag)))
-  return Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag)) + chosen.length
+  const all = Math.max(0, countFields(f.tags, isSearchBox) - closed) + countFields(widgetForm, tag => !isSearchBox(tag)) + chosen.length
+  return all === 1 && unnamedAnswer(f) ? 0 : all
+}
+
+// The one field of a page that shows a CAPTCHA's image, in a form that holds the image or posts
+// to a CAPTCHA's check, named nothing of the CAPTCHA's ("rep" under Yandex's "Введите текст с
+// картинки", its form posting to /checkcaptcha: thirty-first review): where the image's answer
+// goes. Not where the page names its answer box itself: then the other field is the form's own
+// (an e-mail address under a newsletter's CAPTCHA).
+function unnamedAnswer (f: PageFacts): boolean {
+  if (f.tags.some(isCaptchaAnswer) || !f.tags.some(isCaptchaImage)) return false
+  const form = formsHolding(f.shown, tag => isCaptchaImage(tag) || (tag.name === 'form' && /captcha/i.test(tag.attrs.action ?? '')))
+  return countFields(form, () => false) === 1
+}
+
+function isCaptchaImage (tag: Tag): boolean {
+  return tag.name === 'img' && isWidget(tag, false)
 }
 
 // The other fields of the site's search form (Bing's box for an image's address, kept in its

@@ -984,6 +984,18 @@ t.test("Akamai Bot Manager's bm-verify interstitial is Akamai's by its verify ad
   t.not(recognizePage(observe(page(`<h1>Shop</h1>${PROSE}${PROSE}`, sensor), 200)).page_kind, 'challenge', 'the same script on a page with content')
 })
 
+t.test("a CAPTCHA image's one field, in the form that posts to its check, is the image's answer whatever it is named (thirty-first review)", async t => {
+  // Yandex's image CAPTCHA: the answer box is named "rep", the image stands above the form.
+  const image = '<img class="AdvancedCaptcha-Image" src="https://example.test/captchaimg?k=1">'
+  const form = (field: string, action = '/checkcaptcha?key=1'): string => `<form method="post" action="${action}">${field}<input type="hidden" name="key" value="1"><button type="submit">Отправить</button></form>`
+  const r = recognizePage(observe(page(`<p>Введите текст с картинки</p>${image}${form('<input name="rep" placeholder="Строчные или прописные буквы">')}`), 200))
+  t.equal(r.page_kind, 'challenge', 'its only field answers the image')
+  t.equal(r.challenge?.provider, 'generic')
+  // Not where the page names its answer box itself, nor a form that has nothing of the CAPTCHA's.
+  t.not(recognizePage(observe(page(`<p>Enter the text from the picture</p>${image}${form('<input name="email" type="email"><input name="captcha_code">', '/subscribe')}`), 200)).page_kind, 'challenge', "a newsletter's e-mail field beside its named answer box")
+  t.not(recognizePage(observe(page(`<p>Enter the text from the picture</p>${image}${form('<input name="email" type="email">', '/subscribe')}`), 200)).page_kind, 'challenge', 'a form that posts elsewhere and does not hold the image')
+})
+
 t.test("Jiasule's JavaScript check is Jiasule's by the cookie its script sets (thirty-first review)", async t => {
   // Nothing but an obfuscated script that computes __jsl_clearance and reloads, answered 521.
   const check = page('', '<script>var x="@@join@@__jsl_clearance@cookie@location@reload".split("@");eval(x.join(""))</script>')
