@@ -1,8 +1,9 @@
 // Detectors of the guards a site runs in front of itself rather than at a CDN (docs/spec.md
 // section 6; docs/decisions.md, "Eleventh review"): a waiting room that holds visitors in line
 // (Queue-it), the web application firewalls of a web server, a CMS or an appliance
-// (ModSecurity, Wordfence, FortiWeb), and Reblaze's and Jiasule's checks. Their pages ask for nothing in words,
-// so the shape alone does not see them; their own element ids, signatures and scripts do. Pure.
+// (ModSecurity, Wordfence, FortiWeb), and Reblaze's and Jiasule's checks. Their pages ask for
+// nothing in words, so the shape alone does not see them; their own element ids, signatures and
+// scripts do. Pure.
 import { hasId, hasSrc, titleIs, type Detection, type Hit, type PageFacts } from './page-facts.js'
 
 // Ids of Queue-it's queue page itself: its "What is this?" link and its count of who is ahead.
