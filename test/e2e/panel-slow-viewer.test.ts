@@ -102,23 +102,28 @@ t.test('a viewer on a slow link gets the lean stream, a fast one keeps the full 
   // full frames over the same stretch, which ends once both viewers have drawn in it (a loaded CI
   // machine once left the fast one none in five slow frames). A lean viewer tries the full stream
   // again 15 s after its move (src/core/stream-tier.ts); a stretch that straddles such a try is
-  // measured again once the slow viewer is back on the lean stream. The tries are counted before
-  // the slow viewer is seen alone on the lean stream (a try just after that check, before the count,
-  // once put two full frames at the stretch's start), and its widths are read at the stretch's end,
-  // before the check for a try: a try after the check is not in them.
-  const triesOfFull = (): number => host.logs.text().split('panel viewer tries the full stream again').length - 1
+  // measured again once the slow viewer is back on the lean stream. So is one that straddles the
+  // fast viewer's moment on the lean stream: moving a viewer restarts the lean stream at its new
+  // size, and until that has a frame its viewers are sent the full one (a clean-clone run drew
+  // 567, 567, 567, 1136, 567 with no try logged), and so is one over which the lean stream changed
+  // its size, which follows its viewers' panels (567 to 571 in another run). The moves are counted
+  // before the slow viewer is seen alone on the lean stream (a try just after that check, before
+  // the count, once put two full frames at the stretch's start), and its widths are read at the
+  // stretch's end, before the check for a move or a new size: one after the check is not in them.
+  const tierMoves = (): number => host.logs.text().split(/panel viewer (?:tries the full stream again|moved to the lean stream)/).length - 1
   type Stats = Awaited<ReturnType<typeof stats>>
   let stretch: { slowMid: Stats, fastMid: Stats, slowEnd: Stats, fastEnd: Stats, leanDrawn: number[] }
   for (let attempt = 1; ; attempt++) {
-    const tries = triesOfFull()
+    const moves = tierMoves()
     await slowAloneOnLean()
+    const leanSizeAtStart = JSON.stringify(streamer.tiers.leanSize)
     const [slowMid, fastMid] = [await stats(slow.page), await stats(fast.page)]
     const leanFrom = (await widths(slow.page)).length
     await slow.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.frames >= n + 5, { timeout: 30_000 }, slowMid.frames)
     await fast.page.waitForFunction((n: number) => (window as any).afhttpPanelStats.frames >= n + 2, { timeout: 30_000 }, fastMid.frames)
     const [slowEnd, fastEnd, leanDrawn] = [await stats(slow.page), await stats(fast.page), (await widths(slow.page)).slice(leanFrom)]
     stretch = { slowMid, fastMid, slowEnd, fastEnd, leanDrawn }
-    if (triesOfFull() === tries || attempt === 4) break
+    if ((tierMoves() === moves && JSON.stringify(streamer.tiers.leanSize) === leanSizeAtStart) || attempt === 4) break
   }
   const { slowMid, fastMid, slowEnd, fastEnd, leanDrawn } = stretch
   const leanBytes = (slowEnd.bytes - slowMid.bytes) / (slowEnd.frames - slowMid.frames)
