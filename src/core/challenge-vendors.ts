@@ -3,6 +3,7 @@
 // none of them makes a page a gate; once the page's shape says it is one (gate-shape.ts), they
 // name who put it there (docs/spec.md section 6: challenge.provider). Pure.
 import { isRefresh, type PageFacts } from './page-facts.js'
+import { ALTCHA_LOADER } from './gate-widgets.js'
 
 /**
  * One vendor's weak markers. `markup`: its names in what a page loads or is built of (sources,
@@ -87,11 +88,14 @@ const VENDORS: readonly Vendor[] = [
   // Friendly Captcha, a proof-of-work widget (Project MUSE's check, thirty-second review): its
   // loader (the friendly-challenge package, or its own CDN) and its container, frc-captcha.
   { provider: 'friendlycaptcha', markup: /friendly-challenge|friendlycaptcha|frc-captcha/ },
+  // ALTCHA, another proof-of-work widget (Sci-Hub's "¿Eres un robot?", thirty-second review): its
+  // loader, the altcha package (altcha.min.js, npm/altcha/…, altcha-org's builds).
+  { provider: 'altcha', markup: ALTCHA_LOADER },
   { provider: 'recaptcha', markup: /\/recaptcha\/|g-recaptcha/ }
 ]
 
 // Vendors whose widget sits on other people's gates (a WAF's, a bot manager's, a site's own).
-const CAPTCHA_VENDORS: ReadonlySet<string> = new Set(['arkose', 'geetest', 'turnstile', 'hcaptcha', 'yandex_smartcaptcha', 'friendlycaptcha', 'recaptcha'])
+const CAPTCHA_VENDORS: ReadonlySet<string> = new Set(['arkose', 'geetest', 'turnstile', 'hcaptcha', 'yandex_smartcaptcha', 'friendlycaptcha', 'altcha', 'recaptcha'])
 
 /** Whether `provider` is a CAPTCHA vendor rather than the infrastructure that serves a gate. */
 export function isCaptchaVendor (provider: string): boolean {

@@ -36,7 +36,7 @@ export interface Recognition {
 // label is not taken as the page a driver asked for.
 const CONTENT_MIN_WORDS = 3
 
-const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:is |was |has been )?(?:blocked|rejected)\b|\btoo many requests\b|\brate limit(?:ed| exceeded)\b|\bdoing that too often\b|zu viele anfragen|trop de requêtes|demasiadas solicitudes|请求过于频繁|請求過於頻繁|слишком много запросов/i
+const DENIAL_TEXT = /\baccess (?:is |has been )?denied\b|\bforbidden\b|\byou (?:do not|don't|don’t) have permission\b|\bnot authori[sz]ed\b|\b(?:you have been|you've been|you are|your ip(?: address)? (?:has been|is)) blocked\b|\brequest (?:is |was |has been )?(?:blocked|rejected)\b|\b(?:this|the) (?:web ?site|site|page|url) (?:is|has been|was) blocked\b|\btoo many requests\b|\brate limit(?:ed| exceeded)\b|\bdoing that too often\b|zu viele anfragen|trop de requêtes|demasiadas solicitudes|请求过于频繁|請求過於頻繁|слишком много запросов/i
 
 // A refusal for where the visitor is: a geo-block, which asks for no step (a betting site's "from
 // a country where gambling is restricted … you cannot access", a firewall's "Access from your
@@ -50,11 +50,13 @@ const GEO_DENIAL = /\b(?:not (?:yet |currently |presently )?available|unavailabl
 const ERROR_STATUS_TITLE = /^(?:error )?[45]\d\d\b\s*[:|–—-]?\s*(?=[^]{0,40}?\b(?:not found|error|bad (?:gateway|request)|unavailable|gone|not allowed|not implemented|timed?[ -]?out|nicht gefunden|introuvable|no encontrad|non trovat|não encontrad|nie znalezion)\b)[a-z][a-z .-]{2,40}(?:\s*[|–—]\s*[^|–—]{1,40})?$/i
 
 // A title that calls the page an error page: the word alone beside the site's name ("GetYourGuide –
-// Error"), or "error page" / "system error" in so many words in any language ("[에러] 에러페이지 -
-// 시스템오류" on a store's page served with 200; thirty-first review). Where a title merely holds the
-// word ("Error handling in Go"), the word has company.
+// Error"), or what failed and the word ("Site Error" on Steam's page served with 200, "Server
+// Error", "Application Error": thirty-third review), or "error page" / "system error" in so many
+// words in any language ("[에러] 에러페이지 - 시스템오류" on a store's page served with 200;
+// thirty-first review). Where a title merely holds the word ("Error handling in Go", "Site Error
+// Codes Explained"), the word has company.
 const ERROR_PAGE_TITLE = new RegExp([
-  String.raw`(?:^|[|:–—-]\s*)(?:error|erreur|fehler|oops)(?:\s*(?:[|/:–—-]|$))`,
+  String.raw`(?:^|[|:–—-]\s*)(?:(?:site|server|application|internal) )?(?:error|erreur|fehler|oops)(?:\s*(?:[|/:–—-]|$))`,
   String.raw`\berror page\b|\bsystem error\b|에러 ?페이지|오류 ?페이지|시스템 ?오류|エラーページ|システムエラー|系统错误|系統錯誤|错误页面|錯誤頁面|\bpágina de error\b|\bpage d'erreur\b|\bfehlerseite\b|\bsystemfehler\b`
 ].join('|'), 'i')
 

@@ -236,10 +236,15 @@ export function gateShape (f: PageFacts): GateShape {
 // the site's navigation.
 const NAV_MAX_LINKS = 2
 
-/** Links that go somewhere: anchors with an address. Counted so everywhere a page's links are weighed. */
+/**
+ * Links that go somewhere: anchors with an address, not a script's ("javascript:void(0)" on a
+ * CAPTCHA's "another picture" and "submit", which are its controls: Sogou's check, thirty-third
+ * review). Counted so everywhere a page's links are weighed.
+ */
 function linksIn (tags: Tag[]): number {
-  return tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined).length
+  return tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined && !SCRIPT_ADDRESS.test(tag.attrs.href)).length
 }
+const SCRIPT_ADDRESS = /^\s*javascript:/i
 
 function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, footerWords: number, navigation: boolean, main: string, mainText: string, mainWords: number, ownWords: number } {
   const footers = outermost([...elements(f.shown, 'footer', false), ...footerBlocks(f.shown)])

@@ -1,6 +1,6 @@
 // What a challenge widget is named, and which CAPTCHA scripts draw one (docs/spec.md section 6):
 // the vocabulary gate-shape.ts reads a page's elements with. Pure, like the rest of src/core.
-import { looksHidden, type Tag } from './page-facts.js'
+import { CAPTCHA_NAME, looksHidden, type Tag } from './page-facts.js'
 
 // A challenge widget, its frame or a captcha image: by id, class, frame source or image.
 // A vendor's own name for its CAPTCHA counts as the word (Alibaba's "nocaptcha", Tencent's
@@ -34,10 +34,16 @@ function frameNamed (src: string, re: RegExp): boolean {
 const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha|yidun|cstaticdun|\/awsc\//i
 // The three whose widgets draw into containers named their own way (VENDOR_CONTAINER).
 const BIG_THREE = /recaptcha|hcaptcha|turnstile/i
+/**
+ * ALTCHA's loader (altcha.min.js, npm/altcha/…, altcha-org's builds), which defines the
+ * <altcha-widget> element its widget is: the word as a name of its own, not inside another
+ * ("saltcha"). Multiline, so it reads a list of addresses and names one per line too.
+ */
+export const ALTCHA_LOADER = /(?:^|[/@])altcha(?:[.@/-]|$)/m
 // A script file named for a CAPTCHA ("isd_captcha_v2021.js", "captcha.js") is a site's own or a
 // regional vendor's (58.com's ISD CAPTCHA on Anjuke's check). The name after "captcha" is bounded:
 // unbounded, an address of "captchacaptcha…" is read to its end once for each "captcha" in it.
-const CAPTCHA_LOADER = new RegExp(`${BIG_THREE.source}|${CLICK_CAPTCHA_LOADER.source}|captcha[\\w.-]{0,200}\\.js(?:$|[?#])`, 'i')
+const CAPTCHA_LOADER = new RegExp(`${BIG_THREE.source}|${CLICK_CAPTCHA_LOADER.source}|${ALTCHA_LOADER.source}|captcha[\\w.-]{0,200}\\.js(?:$|[?#])`, 'i')
 // The button that opens such a puzzle ("点击证明" on Douban's check, id tcaptcha_btn, beside
 // Tencent's TCaptcha.js): the widget, drawn only after the click. Only beside those vendors: a
 // button named "recaptcha-download" beside reCAPTCHA's script, or one named for a site's own
@@ -98,13 +104,21 @@ export function captchaScripts (tags: Tag[]): CaptchaScripts {
 // variant (reCAPTCHA v3, invisible hCaptcha) shows nothing to solve.
 export const VENDOR_CONTAINER = /(?:^|\s)(?:g-recaptcha|h-captcha|cf-turnstile)(?:$|\s)/
 const INVISIBLE_FRAME = /[?&]size=invisible|frame=checkbox-invisible/
+// A CAPTCHA drawn as an element of its own (ALTCHA's), unless it is told to show nothing (its
+// display="invisible" runs the proof of work on submit).
+const WIDGET_ELEMENT = 'altcha-widget'
+
+// A CAPTCHA's image: by its name (Discuz!'s and Sogou's "seccode" too), or described as a CAPTCHA
+// ("请输入图中的验证码", "type the code in the image": thirty-third review).
+const CAPTCHA_IMAGE_WORDS = /captcha|验证码|驗證碼/i
 
 export function isWidget (tag: Tag, loader: boolean): boolean {
   if (looksHidden(tag) || ['button', 'input', 'a', 'script', 'link', 'meta', 'style', 'form'].includes(tag.name)) return false
   const src = tag.attrs.src ?? ''
   if (tag.name === 'iframe') return frameNamed(src, WIDGET_FRAME) && !INVISIBLE_FRAME.test(src)
-  if (tag.name === 'img') return /captcha/i.test(`${src} ${tag.attrs.alt ?? ''} ${tag.attrs.id ?? ''}`)
+  if (tag.name === 'img') return CAPTCHA_NAME.test(`${src} ${tag.attrs.id ?? ''}`) || CAPTCHA_IMAGE_WORDS.test(`${tag.attrs.alt ?? ''} ${tag.attrs.title ?? ''}`)
   if (VENDOR_CONTAINER.test(tag.attrs.class ?? '')) return loader
+  if (tag.name === WIDGET_ELEMENT) return loader && tag.attrs.display?.toLowerCase() !== 'invisible'
   const named = (re: RegExp): boolean => re.test(tag.attrs.id ?? '') || re.test(tag.attrs.class ?? '')
   return named(WIDGET_NAME) || (loader && named(LOADED_WIDGET_NAME))
 }

@@ -56,6 +56,9 @@ export const VERIFY_STEP = new RegExp([
   '(?:type|enter) the (?:text|letters|numbers|code|words?) (?:you see |shown |displayed )?(?:in|on) the (?:image|picture)',
   'введите (?:символы|текст|код|цифры) (?:с|на) (?:картинк|изображени)',
   'slide to (?:verify|complete)', 'please slide to continue', '(?:人机|访问|滑动|滑块|行为)验证(?!码)', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付|身份|登录|实名|人脸|刷脸|授权|权限|设备)验证中', '(?:人機|訪問|滑動|滑塊|行為)驗證(?!碼)', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付|身份|登入|實名|人臉|刷臉|授權|權限|設備)驗證中',
+  // "To confirm this visit is a normal user's, we need your help to verify" (Sogou's anti-spider
+  // page over its image CAPTCHA, thirty-third review): the visit, not an account, is to be shown normal.
+  '(?:确认|確認|证明|證明)[^，。,.]{0,10}(?:为|為|是)正常用(?:户|戶)', '需要(?:您|你)(?:协助|協助)(?:验证|驗證)',
   // The same steps in a few other languages: "(I am) not a robot", "checking (your)
   // browser/device". No \b: JavaScript's word boundary does not see Cyrillic letters. A word's
   // ending is a few letters ({0,20}): unbounded, a title of "проверпровер…" is read to its end once

@@ -9,16 +9,36 @@ export function textOf (markup: string): string {
   return replaceElements(markup, /<(script|style)(?=[\s/>])/gi, () => ' ').replace(/<[^<>]*>/g, ' ').replace(/&[#\w]+;/g, ' ')
 }
 
+const COMMENT_OPEN = '<!--'
+const COMMENT_CLOSE = '-->'
+// Where inline SVG and MathML start and end: foreign content, where no element is raw text. It
+// captures nothing, so a token without the caller's first group is one of these.
+const FOREIGN = /<\/?(?:svg|math)(?=[\s/>])/i
+// An opening tag that closes itself (`<style/>`), read to its first ">".
+function selfClosing (markup: string, start: number): boolean {
+  const end = markup.indexOf('>', start)
+  return end > 0 && markup[end - 1] === '/'
+}
+
 /**
- * Each element whose opening tag `open` finds (a global pattern, the element's name its first
- * group), up to its first closing tag, replaced by what `replace` makes of its opening tag and
- * body: what `markup.replace(/<(name)…>([\s\S]*?)<\/\1\s*>/gi, …)` does, in one pass. An opening
- * tag with no closing tag after it stays as it is, known at once by the last closing tag of its
- * name: a lazy pattern would read the rest of the page for each such tag.
+ * Each raw-text element (script, style, title, textarea, noscript, template) whose opening tag
+ * `open` finds (a global pattern, the element's name its first group), up to its first closing
+ * tag, replaced by what `replace` makes of its opening tag and body, and each comment outside such
+ * an element left out, in one pass, as the browser's tokenizer reads them: a "<!--" inside a
+ * script or a stylesheet is the element's text, and a "</style>" inside a comment closes nothing.
+ * It is what `markup.replace(/<!--[\s\S]*?-->|<(name)…>([\s\S]*?)(?:<\/\1\s*>|$)/gi, …)` does.
+ * An opening tag with no closing tag after it (a capture cut off inside its last script) runs to
+ * the end of the markup; a comment never closed stays, as it would with a lazy pattern. Both are
+ * known at once (by the last closing tag of the element's name; by a first comment never closed,
+ * after which none is), where a lazy pattern would read the rest of the page for each. Inside an
+ * inline SVG or MathML element such names are ordinary elements, and a self-closing one
+ * (`<style/>` among an icon's paths) is empty.
  */
 export function replaceElements (markup: string, open: RegExp, replace: (tag: RegExpExecArray, body: string) => string): string {
   const lastClose = new Map<string, number>()
-  const closer = (name: string): RegExp => new RegExp(`</${name}\\s*>`, 'gi')
+  // A closing tag ends the element where its name ends ("</style" then a space, "/" or ">"), and
+  // runs to the next ">" whatever stands between ("</style\n</head>" closes the stylesheet).
+  const closer = (name: string): RegExp => new RegExp(`</${name}(?=[\\s/>])[^>]*>`, 'gi')
   const lastCloseOf = (name: string): number => {
     let last = lastClose.get(name)
     if (last === undefined) {
@@ -28,35 +48,40 @@ export function replaceElements (markup: string, open: RegExp, replace: (tag: Re
     }
     return last
   }
+  const tokens = new RegExp(`${COMMENT_OPEN}|${FOREIGN.source}|${open.source}`, open.flags)
+  let commentsClose = true
+  let foreignDepth = 0
   let kept = ''
   let from = 0
-  open.lastIndex = 0
-  for (let tag = open.exec(markup); tag !== null; tag = open.exec(markup)) {
+  for (let tag = tokens.exec(markup); tag !== null; tag = tokens.exec(markup)) {
+    if (tag[0] === COMMENT_OPEN) {
+      const end = commentsClose ? markup.indexOf(COMMENT_CLOSE, tag.index + COMMENT_OPEN.length) : -1
+      if (end === -1) { commentsClose = false; continue }
+      kept += markup.slice(from, tag.index)
+      from = tokens.lastIndex = end + COMMENT_CLOSE.length
+      continue
+    }
+    if (tag[1] === undefined) {
+      if (tag[0][1] === '/') foreignDepth = Math.max(0, foreignDepth - 1)
+      else if (!selfClosing(markup, tag.index)) foreignDepth++
+      continue
+    }
     const name = tag[1].toLowerCase()
     const bodyStart = tag.index + tag[0].length
-    if (lastCloseOf(name) < bodyStart) { open.lastIndex = tag.index + 1; continue }
+    if (foreignDepth > 0 && selfClosing(markup, tag.index)) {
+      kept += markup.slice(from, tag.index) + replace(tag, '')
+      from = tokens.lastIndex = markup.indexOf('>', tag.index) + 1
+      continue
+    }
+    if (lastCloseOf(name) < bodyStart) return kept + markup.slice(from, tag.index) + replace(tag, markup.slice(bodyStart))
     const close = closer(name)
     close.lastIndex = bodyStart
     const end = close.exec(markup)!
     kept += markup.slice(from, tag.index) + replace(tag, markup.slice(bodyStart, end.index))
-    from = open.lastIndex = end.index + end[0].length
+    from = tokens.lastIndex = end.index + end[0].length
   }
   return kept + markup.slice(from)
 }
-
-/** The markup without its comments (`<!-- … -->`); a comment never closed stays, as it would with a lazy pattern. */
-export function withoutComments (markup: string): string {
-  let kept = ''
-  let from = 0
-  for (let start = markup.indexOf('<!--'); start !== -1; start = markup.indexOf('<!--', from)) {
-    const end = markup.indexOf('-->', start + 4)
-    if (end === -1) break
-    kept += markup.slice(from, start)
-    from = end + 3
-  }
-  return kept + markup.slice(from)
-}
-
 // Where each <name> element runs to its first closing tag, in one pass over lower-cased markup (an
 // element opened inside one belongs to it). An element never closed runs to the end when
 // `unclosedRuns`, else is no element. Scanning rather than a lazy regex: a page with thousands of

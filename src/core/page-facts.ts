@@ -2,7 +2,7 @@
 // rendered HTML, visible text and headers, plus the small predicates the detectors share.
 // Pure, like the rest of src/core.
 import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
-import { replaceElements, textOf, withoutComments } from './markup-elements.js'
+import { replaceElements, textOf } from './markup-elements.js'
 import { builtAsApp } from './app-markup.js'
 import type { Tag } from './tag.js'
 import { decodeCharReferences } from './char-reference.js'
@@ -186,7 +186,7 @@ const OPAQUE_OPEN = /<(script|style|textarea|title|template|noscript)(?=[\s/>])(
 function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptAway: string[]; fallbackText: string; shown: string } {
   const scripts: string[] = []
   const fallbacks: string[] = []
-  const stripped = replaceElements(withoutComments(html), OPAQUE_OPEN, ([, name, attrs], body) => {
+  const stripped = replaceElements(html, OPAQUE_OPEN, ([, name, attrs], body) => {
     if (name.toLowerCase() === 'script' && !/type\s*=\s*["']?application\/(?:ld\+)?json/i.test(attrs)) scripts.push(body)
     if (name.toLowerCase() === 'noscript') fallbacks.push(body)
     return `<${name}${attrs}></${name}>`
@@ -364,8 +364,11 @@ function typesInto (tag: Tag): boolean {
   return !looksHidden(tag) && (tag.name === 'textarea' || (tag.name === 'input' && FIELD_TYPES.test(typeOf(tag))) || isFieldElement(tag))
 }
 
+/** A CAPTCHA's own name for its parts: the word, or "seccode" (Discuz!'s and Sogou's security code). */
+export const CAPTCHA_NAME = /captcha|seccode/i
+
 function captchaNamed (tag: Tag): boolean {
-  return /captcha/i.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)
+  return CAPTCHA_NAME.test(`${tag.attrs.id ?? ''} ${tag.attrs.name ?? ''} ${tag.attrs.class ?? ''}`)
 }
 
 // A design system's own field (Material's <md-outlined-text-field>, <sl-input>, <ion-input>): its

@@ -226,6 +226,13 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(kind('<p>You do not have permission to view this document.</p>'), 'denied')
   t.equal(kind('<p>Your IP address has been blocked.</p>'), 'denied')
   t.equal(kind('<h2>The request is blocked.</h2>'), 'denied', 'the request "is" blocked as it "was"')
+  // A security layer's refusal of the site itself, under a bare "Error" title (CargoSmart's,
+  // thirty-third review): the refusal, not the title, says what the page is.
+  const blocked = '<!DOCTYPE html><html><head><title>Error</title></head><body><h2>Error</h2><p>This website is blocked.</p><p>Please contact our Helpdesk with the incident ID: 3795381944344379716.</p></body></html>'
+  t.equal(recognizePage(observe(blocked)).page_kind, 'denied', 'the website "is blocked", titled "Error"')
+  t.equal(kind('<p>The page has been blocked by your administrator.</p>'), 'denied', 'the page "has been" blocked')
+  t.equal(kind('<p>This website is blocking cookies from other sites.</p>'), 'content', 'a site that blocks something is not blocked')
+  t.equal(kind(PROSE + '<p>This website is blocked in some countries, so use a mirror.</p>'), 'content', 'a long document saying it')
   t.equal(kind(PROSE + '<p>The forbidden fruit was access denied to the garden.</p>'), 'content', 'a long document using denial words')
   // Refusals for where the visitor is (twenty-seventh review).
   t.equal(kind('<p>We believe that you are browsing our offer from a country where gambling is restricted. Thus, you cannot access our offer.</p>'), 'denied', 'from a country where it is restricted')
@@ -250,10 +257,10 @@ t.test('2xx pages: what counts as content', async t => {
   t.equal(recognizePage(observe(titled('404 Media | Tech news', '<p>Subscribe to our newsletter.</p>'))).page_kind, 'content', "a status number with no error named, beside a site's name")
   // A title that calls the page an error page, in any language (thirty-first review).
   const sorry = '<h1>Sorry</h1><p>The service cannot be reached right now. Please try again in a moment.</p>'
-  for (const title of ['GetYourGuide – Error', 'Error | Shop', 'Error', 'Erreur - Boutique', '[에러] 에러페이지 - 시스템오류', 'システムエラー | ストア', '系统错误', 'Página de error']) {
+  for (const title of ['GetYourGuide – Error', 'Error | Shop', 'Error', 'Erreur - Boutique', '[에러] 에러페이지 - 시스템오류', 'システムエラー | ストア', '系统错误', 'Página de error', 'Site Error', 'Server Error | Shop', 'Application Error']) {
     t.equal(recognizePage(observe(titled(title, sorry))).page_kind, 'http_error', title)
   }
-  for (const title of ['Error handling in Go', 'Error Correction Codes | Lecture 4', 'Trial and error – a podcast']) {
+  for (const title of ['Error handling in Go', 'Error Correction Codes | Lecture 4', 'Trial and error – a podcast', 'Site Error Codes Explained', 'Fixing a server error in nginx']) {
     t.equal(recognizePage(observe(titled(title, sorry))).page_kind, 'content', `a title that holds the word: ${title}`)
   }
   t.equal(recognizePage(observe(titled('Error | Shop', PROSE + PROSE))).page_kind, 'content', 'a long page titled so')
@@ -295,4 +302,15 @@ t.test('widget_selector is reported only with a challenge', async t => {
   const r = recognizePage(observe(page('<p>Just a second.</p><div id="challenge-stage"></div>')))
   t.equal(r.challenge?.provider, 'cloudflare')
   t.equal(r.widget_selector, '#challenge-stage')
+})
+
+t.test('a capture cut off inside its last script is read as the browser reads it: the script runs to the end of the page', async t => {
+  const script = 'window._cf_chl_opt = { cvId: "3" }; ' + 'var step = "the words of a script that never ends"; '.repeat(200)
+  const check = `<!DOCTYPE html><html><head><title>Just a moment...</title></head><body><h1>Checking your browser before accessing example.test</h1><p>This may take a few seconds.</p><script>${script}`
+  t.equal(visibleText(check), 'Checking your browser before accessing example.test\nThis may take a few seconds.', "the script's text is not shown")
+  const r = recognizePage(observe(check, 403))
+  t.equal(r.challenge?.provider, 'cloudflare', "the check's own script, never closed, still names it")
+  t.ok(r.challenge?.evidence.includes('inline script window._cf_chl_opt'), 'read from the script')
+  // A stylesheet never closed before the body, as a saved copy may have it: the browser shows nothing.
+  t.equal(visibleText('<html><head><style data-href="/fonts.css"></head><body><p>Dashboard</p></body></html>'), '', 'a stylesheet never closed takes the page')
 })

@@ -54,6 +54,22 @@ t.test('weak vendor markers name the provider once the shape says gate', async t
   t.notOk(recognizePage(observe(signIn, 200)).challenge, 'a sign-in form holding the widget is no gate')
 })
 
+t.test("ALTCHA's element is a widget beside its loader: a notice that asks over it is a gate at 200, its sign-in form is not", async t => {
+  const loader = '<script async defer src="/scripts/altcha.min.js" type="module"></script>'
+  const ask = '<h1>Are you a robot?</h1><altcha-widget challengeurl="/captcha/challenge/1" hidelogo></altcha-widget>'
+  const gate = recognizePage(observe(page(ask, loader), 200))
+  t.equal(gate.page_kind, 'challenge', 'the widget on a notice that asks')
+  t.equal(gate.challenge?.provider, 'altcha', 'ALTCHA names it')
+  t.ok(gate.challenge?.evidence.includes('shape: verification widget'), 'the element is the widget')
+  t.notOk(recognizePage(observe(page(ask), 200)).challenge, 'without its loader the element draws nothing')
+  t.notOk(recognizePage(observe(page(ask.replace('<altcha-widget ', '<altcha-widget display="invisible" '), loader), 200)).challenge,
+    'an invisible ALTCHA shows nothing to solve')
+  t.notOk(recognizePage(observe(page(ask, '<script src="/js/saltcha.min.js"></script>'), 200)).challenge, "a name that merely holds the word is not ALTCHA's loader")
+  const signIn = page('<h1>Sign in</h1><form action="/login"><input name="email"><input type="password" name="password"><altcha-widget challengeurl="/altcha"></altcha-widget><button>Sign in</button></form>',
+    '<script type="module" src="https://cdn.jsdelivr.net/npm/altcha/dist/altcha.min.js"></script>')
+  t.notOk(recognizePage(observe(signIn, 200)).challenge, 'a sign-in form holding the widget is no gate')
+})
+
 t.test('every vendor in the table is named by its markup, and each that signs its notices by its signature', async t => {
   const markup: Array<[string, string]> = [
     ['<script src="https://sdk.awswaf.com/challenge.js"></script>', 'aws_waf'],
@@ -1172,6 +1188,26 @@ t.test("a site's own check in its own layout, a CAPTCHA-only form, and scripts t
     "nothing to type but the CAPTCHA's answer")
   t.equal(recognizePage(observe(imageCheck('<form action="/comment" method="POST"><textarea name="comment"></textarea><input type="text" name="captcha"><input type="submit" value="Post"></form>'))).page_kind, 'content',
     'a comment form with a CAPTCHA is content')
+
+  // The same in Chinese, its image and answer named "seccode", its "another picture" and "submit"
+  // links that run script (Sogou's anti-spider page, thirty-third review), under a header of eight
+  // links that go somewhere.
+  const links = Array.from({ length: 8 }, (_, i) => `<a href="/help/${i}">帮助 ${i}</a>`).join(' ')
+  const seccode = (ask: string, img: string): string => page(`<div class="header">${links}</div><p>用户您好，${ask}</p>` +
+    `<form id="seccodeForm" method="POST" action="/">验证码：${img}<input type="text" name="c" id="seccodeInput" placeholder="请输入验证码">` +
+    '<a href="javascript:void(0);" id="change-img">换一张</a><a href="javascript:void(0);" id="submit">提交</a></form>' +
+    `<p>${'访问时间记录在此。'.repeat(6)}</p>`, '<title>搜狗搜索</title>')
+  const sogouAsk = '您的访问过于频繁，为确认本次访问为正常用户行为，需要您协助验证。'
+  const sogouImg = '<img id="seccodeImage" src="util/seccode.php?tc=1500993379" alt="请输入图中的验证码">'
+  const sogou = recognizePage(observe(seccode(sogouAsk, sogouImg)))
+  t.equal(sogou.page_kind, 'challenge', "a Chinese check whose only field answers its image")
+  t.ok(sogou.challenge?.evidence.includes("shape: its only field answers the CAPTCHA"), 'the seccode field is the answer')
+  t.equal(recognizePage(observe(seccode(sogouAsk, '<img id="codeImage" src="util/code.php" alt="请输入图中的验证码">'))).page_kind, 'challenge', 'an image described as a CAPTCHA')
+  t.equal(recognizePage(observe(seccode('需要您协助验证。', sogouImg))).page_kind, 'challenge', '"we need your help to verify"')
+  t.equal(recognizePage(observe(seccode('为确认本次访问为正常用户行为，请输入下图中的字符。', sogouImg))).page_kind, 'challenge', '"to confirm this visit is a normal user\'s"')
+  t.not(recognizePage(observe(seccode('欢迎光临本店，请留言。', sogouImg))).page_kind, 'challenge', 'the same form under a greeting asks nothing')
+  t.not(recognizePage(observe(seccode(sogouAsk, '<img id="logoImage" src="util/logo.png" alt="搜狗">'))).page_kind, 'challenge', 'a logo is no CAPTCHA image')
+  t.not(recognizePage(observe(seccode(sogouAsk, sogouImg).replaceAll('javascript:void(0);', '/next'))).page_kind, 'challenge', 'with ten links that go somewhere, it is a page of its own')
 
   // Quiet pages whose script sends them back to their own address with a mark. The host follows
   // such a script at once, so a fetch ends on one only when the check sent the browser back.

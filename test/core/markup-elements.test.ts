@@ -1,5 +1,5 @@
 import t from 'tap'
-import { closedOverlays, closingOf, dialogTexts, elements, footerBlocks, headingText, hiddenBlocks, outermost, replaceElements, sideBlocks, textOf, withoutComments } from '../../src/core/markup-elements.js'
+import { closedOverlays, closingOf, dialogTexts, elements, footerBlocks, headingText, hiddenBlocks, outermost, replaceElements, sideBlocks, textOf } from '../../src/core/markup-elements.js'
 
 // Reading raw markup by its elements (src/core/markup-elements.ts): the pieces recognition builds
 // on, each on the smallest markup that shows it.
@@ -59,23 +59,28 @@ t.test('headingText reads the first- and second-level headings', async t => {
   t.equal(headingText('<h1>One <i>step</i></h1><h3>not this</h3><h2>Two</h2>').replace(/\s+/g, ' ').trim(), 'One step Two')
 })
 
-t.test('replaceElements does what the lazy pattern does, an unclosed opening tag left as it is', async t => {
-  const lazy = /<(script|style)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)<\/\1\s*>/gi
+t.test('replaceElements reads comments and raw-text elements in one pass, as the lazy pattern does; an unclosed element runs to the end', async t => {
+  const lazy = /<!--[\s\S]*?-->|<(script|style)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>([\s\S]*?)(?:<\/\1(?=[\s/>])[^>]*>|$)/gi
   const open = /<(script|style)(?=[\s/>])((?:[^>"']|"[^"]*"|'[^']*')*)>/gi
+  const shown = (_m: string, name?: string, attrs?: string, body?: string): string => name === undefined ? '' : `[${name}|${attrs ?? ''}|${body ?? ''}]`
   for (const markup of [
     '<p>a</p><script>var x = "<b>"</script><p>b</p>', '<STYLE a>p{}</style ><style-swatch>kept</style-swatch>', '<script>never closed<p>text</p>',
     '<style a><style a><style a></style>after', '<script src="x.js"></script><script>1</SCRIPT><script>2', '<style>a</script>b</style><script>c</style>d</script>',
-    '<script a=">">x</script>', '<script '.repeat(50), ''
+    '<script a=">">x</script>', '<script '.repeat(50), '',
+    // Comments: left out outside the elements, the elements' text inside them.
+    'a<!-- b -->c<!--d-->e', '<!-->x-->y', 'a<!-- never closed', '<!-- one --><!-- two', '<!--'.repeat(20), 'no comment',
+    '<style><!-- p{} </style><p>shown</p><!-- later -->', '<!-- <script> -->after<script>x</script>', 'a<!-- never closed <script>x</script>b',
+    // A closing tag runs to its ">" whatever stands between (a theme's "</style\n</head>").
+    '<style>p{}</style\n</head><body><p>shown</p>', '<script>a</scripts>b</script>c', '<style>a</style x="1">b'
   ]) {
-    t.equal(replaceElements(markup, open, ([, name, attrs], body) => `[${name}|${attrs}|${body}]`),
-      markup.replace(lazy, (_m, name: string, attrs: string, body: string) => `[${name}|${attrs}|${body}]`), JSON.stringify(markup))
+    t.equal(replaceElements(markup, open, ([, name, attrs], body) => `[${name}|${attrs}|${body}]`), markup.replace(lazy, shown), JSON.stringify(markup))
   }
-})
-
-t.test('withoutComments does what the lazy pattern does, an unclosed comment left as it is', async t => {
-  for (const markup of ['a<!-- b -->c<!--d-->e', '<!-->x-->y', 'a<!-- never closed', '<!-- one --><!-- two', '<!--'.repeat(20), 'no comment']) {
-    t.equal(withoutComments(markup), markup.replace(/<!--[\s\S]*?-->/g, ''), JSON.stringify(markup))
-  }
+  t.equal(replaceElements('<p>Just a moment</p><script>var a = "cut off', open, () => ''), '<p>Just a moment</p>', 'a capture cut off inside its script ends in it')
+  // Inside inline SVG a self-closing <style/> is empty: the icon's paths and the page after it stay.
+  t.equal(replaceElements('<svg><style/><path d="M1"/></svg><p>after</p>', open, ([, name]) => `[${name}]`), '<svg>[style]<path d="M1"/></svg><p>after</p>', 'a self-closing style in SVG')
+  t.equal(replaceElements('<SVG viewBox="0 0 1 1"><title>Icon</title></SVG><style/><p>swallowed', open, ([, name], body) => `[${name}|${body}]`), '<SVG viewBox="0 0 1 1"><title>Icon</title></SVG>[style|<p>swallowed]',
+    'out of SVG, "/>" closes no raw-text element')
+  t.equal(replaceElements('<svg/><style/><p>swallowed', open, ([, name], body) => `[${name}|${body}]`), '<svg/>[style|<p>swallowed]', 'a self-closing svg holds nothing')
 })
 
 t.test('hiddenBlocks finds the elements their own markup hides, each to its own closing tag', async t => {

@@ -53,3 +53,16 @@ t.test("NUL characters in the body's text are dropped, as the tree builder drops
   t.equal(visibleText(`<body><script>var x = 1</script>${'\u0000'.repeat(64)}</body>`), '')
   t.equal(visibleText('<body><p>a\u0000b</p></body>'), 'ab')
 })
+
+t.test('comments and raw-text elements are read in one pass, as the tokenizer reads them', async t => {
+  // A "<!--" inside a stylesheet is its text: the stylesheet still ends at its own closing tag
+  // (VWR's product page keeps an Angular template there, thirty-third review).
+  t.equal(visibleText('<body><style><!-- .a{} </style><p>Shown</p><!-- a comment --></body>'), 'Shown')
+  // A "</head>" inside a comment in the head closes nothing (Imunify360's captcha template).
+  t.equal(visibleText('<head><!-- This goes inside <head></head> tags --></head><body><p>Body</p></body>'), 'Body')
+  t.equal(visibleText('<body><p>Before</p><!-- <script> -->after</body>'), 'Before\nafter', 'a script tag inside a comment opens nothing')
+  t.equal(visibleText('<body><p>Shown</p><script>var cut = "off'), 'Shown', 'a script never closed runs to the end')
+  // Inline SVG is foreign content: its self-closing <style/> is empty (an icon sprite's, thirty-third review).
+  t.equal(visibleText('<body><svg><style/><path d="M1"/></svg><p>Shown</p></body>'), 'Shown', 'a self-closing style in SVG')
+  t.equal(visibleText('<body><style/><p>Swallowed</p></body>'), '', 'out of SVG it is a stylesheet never closed')
+})

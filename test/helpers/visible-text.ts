@@ -3,8 +3,15 @@
 // what a script-enabled browser does not render (head, scripts, styles,
 // noscript fallbacks, iframe fallbacks) and keeps the rest as collapsed text.
 import { decodeCharReferences } from '../../src/core/char-reference.js'
+import { replaceElements } from '../../src/core/markup-elements.js'
 
-const NOT_RENDERED = /<(head|script|style|noscript|template|iframe|textarea|title)(?=[\s/>])[^>]*>[\s\S]*?<\/\1\s*>/gi
+// Comments and raw-text elements, read in one pass as the browser's tokenizer reads them, by the
+// recognizer's own reader (replaceElements): a "<!--" inside a stylesheet is its text, a "</style>"
+// inside a comment closes nothing, an element never closed (a capture cut off inside its last
+// script) runs to the end of the page, and inline SVG's self-closing <style/> is empty.
+const NOT_RENDERED = /<(script|style|noscript|template|iframe|textarea|title)(?=[\s/>])(?:[^<>"']|"[^"]*"|'[^']*')*>/gi
+// The head, once those are gone: its elements are tokens, so a "</head>" in its comment is none.
+const HEAD = /<head(?=[\s/>])[^>]*>[\s\S]*?<\/head\s*>/gi
 const LINE_BREAKING = /<\/?(?:address|article|aside|blockquote|br|center|dd|div|dl|dt|fieldset|figure|footer|form|h[1-6]|header|hr|li|main|nav|ol|p|pre|section|table|td|th|tr|ul)\b[^>]*>/gi
 
 // Elements innerText leaves out with everything inside them: hidden by an inline style (a page's
@@ -122,9 +129,8 @@ function closeDetails (html: string): string {
 
 export function visibleText (html: string): string {
   const hiddenBy = hiddenByStyle(html)
-  const body = dropHidden(closeDetails(html
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(NOT_RENDERED, ' ')), hiddenBy)
+  const body = dropHidden(closeDetails(replaceElements(html, NOT_RENDERED, () => ' ')
+    .replace(HEAD, ' ')), hiddenBy)
     .replace(LINE_BREAKING, '\n')
     // A '<' that does not open a tag ("< 3703…>", "a < b") is text, as the browser's tokenizer has it.
     .replace(/<(?:\/?[a-zA-Z]|[!?])[^>]*>/g, '')
