@@ -24,9 +24,11 @@ const CHALLENGE_TITLE = /\bchallenge\b/i
 const CHALLENGE_PATH = /\/(?:captcha|challenge|sorry|blocked|validatecaptcha|distil_r_captcha|_sec\/|cdn-cgi\/challenge-platform|px-captcha|verify)/i
 
 // A directory that holds a bot check's own page (its stylesheet, script, images): a first-party
-// check serves its notice from such a path as a provider serves its widget. Cloudflare's paths
-// are left to its detector: its passive challenge-platform script rides on every page.
-const CHALLENGE_ASSET_DIR = /\/(?:[\w.]+[-_])?(?:challenges?|anti-?bot)(?:[-_][\w.]+)?\//i
+// check serves its notice from such a path as a provider serves its widget, or its guard its app
+// (Newgrounds' "NG Guard", an app shell drawn from /_guard/assets/ at 403: thirty-third review).
+// Cloudflare's paths are left to its detector: its passive challenge-platform script rides on
+// every page.
+const CHALLENGE_ASSET_DIR = /\/(?:[\w.]+[-_]|_)?(?:challenges?|anti-?bot|guard)(?:[-_][\w.]+)?\//i
 // Where a site keeps what its users upload: a fitness "challenge"'s cover picture is no check's
 // (eleventh review).
 const USER_CONTENT = /\/(?:uploads?|media|user[-_]?content|files)\//i

@@ -26,7 +26,7 @@ function selfClosing (markup: string, start: number): boolean {
  * tag, replaced by what `replace` makes of its opening tag and body, and each comment outside such
  * an element left out, in one pass, as the browser's tokenizer reads them: a "<!--" inside a
  * script or a stylesheet is the element's text, and a "</style>" inside a comment closes nothing.
- * It is what `markup.replace(/<!--[\s\S]*?-->|<(name)…>([\s\S]*?)(?:<\/\1\s*>|$)/gi, …)` does.
+ * It is what `markup.replace(/<!--[\s\S]*?-->|<(name)…>([\s\S]*?)(?:<\/\1(?=[\s/>])[^>]*>|$)/gi, …)` does.
  * An opening tag with no closing tag after it (a capture cut off inside its last script) runs to
  * the end of the markup; a comment never closed stays, as it would with a lazy pattern. Both are
  * known at once (by the last closing tag of the element's name; by a first comment never closed,

@@ -424,6 +424,12 @@ t.test("a bot check's own page: its assets come from a challenge directory", asy
   t.notOk(recognizePage(observe(notice, 200)).challenge, 'at 200 it is not')
   const antibot = factsOf(observe(page('<p>Wait.</p>', '<script type="module" src="/__check/challenges/antibot/static/index.js"></script>'), 403))
   t.ok(gateShape(antibot).signals.includes('shape: served from a challenge path'), 'an anti-bot directory')
+  // A guard's app, drawn by its script into an empty mount point, answered 403 (Newgrounds' NG Guard).
+  const guard = page('<div id="root"></div>', '<title>NG Guard</title><script async type="module" crossorigin src="/_guard/assets/main-mfGdr1-b.js"></script><link rel="stylesheet" href="/_guard/assets/StatusCard-DZUjjTEW.css">')
+  t.equal(recognizePage(observe(guard, 403)).challenge?.provider, 'generic', "a guard's app at 403")
+  t.notOk(recognizePage(observe(guard, 200)).challenge, 'at 200 it is an app')
+  const safeguard = page('<div id="root"></div>', '<script type="module" src="/safeguard/assets/main.js"></script>')
+  t.notOk(recognizePage(observe(safeguard, 403)).challenge, 'a word that ends in "guard" names no guard')
   const cloudflare = factsOf(observe(page('<p>Forbidden.</p>', '<script src="/cdn-cgi/challenge-platform/scripts/jsd/main.js"></script>'), 403))
   t.notOk(gateShape(cloudflare).signals.includes('shape: served from a challenge path'), "Cloudflare's script on every page is its detector's business")
   const link = factsOf(observe(page('<p>Try our <a href="/challenges/weekly/">weekly challenge</a>.</p>'), 403))
