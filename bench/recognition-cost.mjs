@@ -24,7 +24,13 @@ const HOSTILE = [
   ['a blank proof of work whose script repeats "for("', page(`<script>document.cookie="a";crypto.subtle.digest(1);${rep('for(')}</script>`, { text: '' })],
   ['a short text of "reference" and spaces', page('x', { text: `reference${' '.repeat(SIZE)}` })],
   ['a short text of "support id" and spaces', page('x', { text: `support id${' '.repeat(SIZE)}` })],
-  ['a title of "провер" repeated', page('x', { title: rep('провер') })]
+  ['a title of "провер" repeated', page('x', { title: rep('провер') })],
+  // The reader of raw markup (thirty-third review): closing tags read to their ">", comments and
+  // inline SVG in the same pass.
+  ['a stylesheet of "</style " repeated, no ">" after', { ...page(''), html: `<style>p{}</style><style>${rep('</style ')}` }],
+  ['comments never closed, "<!--" repeated', page(`<script>a</script>${rep('<!--')}`)],
+  ['inline SVG of "<svg><style/>" repeated', page(rep('<svg><style/>'))],
+  ['"<svg " repeated, no ">" after', { ...page(''), html: `<html><body>${rep('<svg ')}` }]
 ]
 
 let slowest = 0

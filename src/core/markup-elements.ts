@@ -14,11 +14,10 @@ const COMMENT_CLOSE = '-->'
 // Where inline SVG and MathML start and end: foreign content, where no element is raw text. It
 // captures nothing, so a token without the caller's first group is one of these.
 const FOREIGN = /<\/?(?:svg|math)(?=[\s/>])/i
-// An opening tag that closes itself (`<style/>`), read to its first ">".
-function selfClosing (markup: string, start: number): boolean {
-  const end = markup.indexOf('>', start)
-  return end > 0 && markup[end - 1] === '/'
-}
+// How far a tag may run to its ">": a closing tag with junk before it ("</style\n</head>") is read
+// no further, so a page of "</style " repeated with no ">" is read a tag's length per repeat, not
+// to its end.
+const TAG_MAX_CHARS = 2000
 
 /**
  * Each raw-text element (script, style, title, textarea, noscript, template) whose opening tag
@@ -26,7 +25,7 @@ function selfClosing (markup: string, start: number): boolean {
  * tag, replaced by what `replace` makes of its opening tag and body, and each comment outside such
  * an element left out, in one pass, as the browser's tokenizer reads them: a "<!--" inside a
  * script or a stylesheet is the element's text, and a "</style>" inside a comment closes nothing.
- * It is what `markup.replace(/<!--[\s\S]*?-->|<(name)…>([\s\S]*?)(?:<\/\1(?=[\s/>])[^>]*>|$)/gi, …)` does.
+ * It is what `markup.replace(/<!--[\s\S]*?-->|<(name)…>([\s\S]*?)(?:<\/\1(?=[\s/>])[^>]{0,2000}>|$)/gi, …)` does.
  * An opening tag with no closing tag after it (a capture cut off inside its last script) runs to
  * the end of the markup; a comment never closed stays, as it would with a lazy pattern. Both are
  * known at once (by the last closing tag of the element's name; by a first comment never closed,
@@ -38,7 +37,7 @@ export function replaceElements (markup: string, open: RegExp, replace: (tag: Re
   const lastClose = new Map<string, number>()
   // A closing tag ends the element where its name ends ("</style" then a space, "/" or ">"), and
   // runs to the next ">" whatever stands between ("</style\n</head>" closes the stylesheet).
-  const closer = (name: string): RegExp => new RegExp(`</${name}(?=[\\s/>])[^>]*>`, 'gi')
+  const closer = (name: string): RegExp => new RegExp(`</${name}(?=[\\s/>])[^>]{0,${TAG_MAX_CHARS}}>`, 'gi')
   const lastCloseOf = (name: string): number => {
     let last = lastClose.get(name)
     if (last === undefined) {
@@ -47,6 +46,22 @@ export function replaceElements (markup: string, open: RegExp, replace: (tag: Re
       lastClose.set(name, last)
     }
     return last
+  }
+  // Where the tag starting at `start` ends (after its first ">"), if within TAG_MAX_CHARS. The next
+  // ">" (Infinity when there is none) is looked for once and kept while the scan is before it, so
+  // a page of "<svg " repeated with no ">" is read once.
+  let nextGt = -1
+  const tagEnd = (start: number): number | undefined => {
+    if (nextGt < start) {
+      const at = markup.indexOf('>', start)
+      nextGt = at === -1 ? Infinity : at
+    }
+    return nextGt - start < TAG_MAX_CHARS ? nextGt + 1 : undefined
+  }
+  // An opening tag that closes itself (`<style/>`).
+  const selfClosing = (start: number): boolean => {
+    const end = tagEnd(start)
+    return end !== undefined && markup[end - 2] === '/'
   }
   const tokens = new RegExp(`${COMMENT_OPEN}|${FOREIGN.source}|${open.source}`, open.flags)
   let commentsClose = true
@@ -63,14 +78,14 @@ export function replaceElements (markup: string, open: RegExp, replace: (tag: Re
     }
     if (tag[1] === undefined) {
       if (tag[0][1] === '/') foreignDepth = Math.max(0, foreignDepth - 1)
-      else if (!selfClosing(markup, tag.index)) foreignDepth++
+      else if (!selfClosing(tag.index)) foreignDepth++
       continue
     }
     const name = tag[1].toLowerCase()
     const bodyStart = tag.index + tag[0].length
-    if (foreignDepth > 0 && selfClosing(markup, tag.index)) {
+    if (foreignDepth > 0 && selfClosing(tag.index)) {
       kept += markup.slice(from, tag.index) + replace(tag, '')
-      from = tokens.lastIndex = markup.indexOf('>', tag.index) + 1
+      from = tokens.lastIndex = tagEnd(tag.index) ?? bodyStart
       continue
     }
     if (lastCloseOf(name) < bodyStart) return kept + markup.slice(from, tag.index) + replace(tag, markup.slice(bodyStart))
