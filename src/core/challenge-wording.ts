@@ -1,16 +1,16 @@
 // The generic wording rules (SPEC §6): a site's own check or a firewall's block named by no
 // vendor, known by what its words say or where its script sends the browser.
-import { NAVIGATES, answeredRefusal, isRefresh, sure, withoutQuotes, type Detection, type Hit, type PageFacts } from './page-facts.js'
+import { GATE_MAX_WORDS, NAVIGATES, answeredRefusal, isRefresh, sure, withoutQuotes, type Detection, type Hit, type PageFacts } from './page-facts.js'
 import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
+import { CHALLENGE_SEGMENT } from './page-url.js'
 import { signatureOf } from './challenge-vendors.js'
-import { BOT_WORD, WAF_BLOCK } from './gate-words.js'
+import { BOT_WORD, TRIGGERED_SECURITY, WAF_BLOCK } from './gate-words.js'
 
-// A string in a script that ends at a challenge page (its last path segment names a captcha, a
-// challenge or a "punish" step), not at a resource under such a directory (…/recaptcha/api.js).
-// Read string by string: each run of the script up to a quote is read once (STRING_TAIL starts only
-// where a run starts), and in it the segment is followed by the run's end or its query.
+// A string in a script that ends at a challenge page (CHALLENGE_SEGMENT), not at a resource under
+// such a directory (…/recaptcha/api.js). Read string by string: each run of the script up to a
+// quote is read once (STRING_TAIL starts only where a run starts), and in it the segment is
+// followed by the run's end or its query.
 const STRING_TAIL = /(?<![^"'`\s])[^"'`\s]+(?=["'`])/g
-const CHALLENGE_SEGMENT = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#]|$)/i
 function namesChallengePage (script: string): boolean {
   for (const [tail] of script.matchAll(STRING_TAIL)) if (CHALLENGE_SEGMENT.test(tail)) return true
   return false
@@ -42,6 +42,13 @@ export function genericWording (f: PageFacts): Detection {
   // "Our security system" refuses accounts and intranet visitors too: only with a reason a bot has.
   const waf = found !== null && (!/security (?:service|system)/i.test(found[0]) || BOT_WORD.test(f.text)) ? found : null
   if (waf !== null) hits.push(sure(`text "${waf[0].replace(/\s+/g, ' ').slice(0, 60)}" on a short denial`))
+  // An error page no longer than a gate that says the request itself set off the site's security
+  // layer ("something in your recent request triggered our website's security system", Cloudflare's
+  // block wording, which other firewalls copy with its paragraphs of help: 126 words): a firewall's
+  // block, at whatever error status it chose (a WAF's 462; thirty-fourth review). An account's
+  // lock-out speaks of the account, not of a request.
+  const triggered = waf === null && f.words <= GATE_MAX_WORDS && f.status !== null && f.status >= 400 ? TRIGGERED_SECURITY.exec(f.text) : null
+  if (triggered !== null) hits.push(sure(`text "${triggered[0].replace(/\s+/g, ' ').slice(0, 60)}" on an error page`))
   // A short denial signed by the protection that made it ("verafiles.org is protected by
   // Deflect"): an infrastructure vendor's block, whatever reason it gives or leaves out.
   const signed = f.short && answeredRefusal(f) ? signatureOf(f) : undefined

@@ -12,7 +12,7 @@ import { classHiddenBlocks, dialogTexts, elements, footerBlocks, headerBlocks, h
 import { scriptChecks } from './script-checks.js'
 import { FRAME_TAG, pageCover } from './gate-cover.js'
 import { countFields, fieldsBesideWidget, fieldsOn, formsHolding, isOtherEntry, isSearchBox } from './gate-fields.js'
-import { pathOf, resolve, withoutQuery } from './page-url.js'
+import { CHALLENGE_SEGMENT, pathOf, resolve, withoutQuery } from './page-url.js'
 import { VENDOR_CONTAINER, captchaScripts, isWidget, namedForCaptcha, opensCaptcha } from './gate-widgets.js'
 
 /** Links a gate may carry (help, privacy, the vendor): a site's navigation has more. */
@@ -107,6 +107,11 @@ export function gateShape (f: PageFacts): GateShape {
   if (fallbackAsks) signals.push('shape: its no-JavaScript fallback asks for verification')
   const action = singleAction(f)
   if (action) signals.push('shape: a single action')
+  // A form that sends its answer to a check's own address (CHALLENGE_SEGMENT): Amazon's "Click the
+  // button below to continue shopping" never says what it is, but its one button submits to
+  // /errors/validateCaptcha (saved without its 503, it read content; thirty-fourth review).
+  const submitsToCheck = f.tags.some(tag => tag.name === 'form' && CHALLENGE_SEGMENT.test(tag.attrs.action ?? ''))
+  if (submitsToCheck) signals.push("shape: its form submits to a check's address")
   // <meta http-equiv="refresh" content="60"> with no URL, or with the page's own address: the page
   // reloads itself to retry.
   const refreshes = f.tags.some(tag => isRefresh(tag) && refreshDelay(tag.attrs.content) !== undefined && reloadsItself(refreshTarget(tag.attrs.content ?? ''), f.url))
@@ -224,7 +229,7 @@ export function gateShape (f: PageFacts): GateShape {
   // says it is at work ("this may take a few seconds"). A help page
   // about "not a robot", a "human verification failed" notice, an account's "suspicious access"
   // warning say it in a few lines too (twelfth review).
-  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || scripted.length > 0 || refusedAsBot || refusesAutomation || template || queued)
+  const step = !identity && ((widget && (notice || asks || solves)) || ((asks || fallbackAsks) && (action || refreshes || (f.short && (!answeredOk(f) || quiet || WAITING.test(unquoted))) || f.challengeStatus)) || (checkApp && f.challengeStatus) || (submitsToCheck && action && f.short) || scripted.length > 0 || refusedAsBot || refusesAutomation || template || queued)
   // A challenge laid over the whole page: what is under it cannot be used until it is passed.
   const cover = pageCover(f)
   const covered = cover !== undefined

@@ -19,6 +19,13 @@ export function originOf (url: string): string {
   return urlOf(url)?.origin ?? ''
 }
 
+/**
+ * An address whose last path segment names a CAPTCHA, a challenge, a "punish" step or an anti-bot
+ * check (/errors/validateCaptcha, /challenge?token=…): a check's own page or the address its answer
+ * goes to, not a resource under such a directory (…/recaptcha/api.js).
+ */
+export const CHALLENGE_SEGMENT = /\/(?:[\w-]*captcha|[\w-]*challenges?|punish|anti-?bot)\/?(?:[?#]|$)/i
+
 export function pathOf (url: string): string {
   return urlOf(url)?.pathname ?? ''
 }

@@ -154,6 +154,23 @@ t.test('a short denial that names a web application firewall is its block page',
   t.same(recognizePage(observe(page('<h1>Forbidden</h1><p>You do not have access to the wafer catalogue.</p>'), 403)), { page_kind: 'denied' }, '"waf" inside another word is no firewall')
 })
 
+t.test('an error page that says the request set off the security layer is its block (thirty-fourth review)', async t => {
+  const blocked = (why: string): string => page(`<h1>Sorry, you have been blocked</h1><h2>Why have I been blocked?</h2><p>${why}</p><p>REQUEST ID : c333418b-d280</p>`, '<title>Access Denied</title>')
+  const copied = blocked("It seems that something in your recent request triggered our website's security system. These protections keep the site safe from misuse.")
+  const r = recognizePage(observe(copied, 462))
+  t.equal(r.challenge?.provider, 'generic', "a firewall's own status, Cloudflare's wording")
+  t.ok(r.challenge?.evidence.includes('text "your recent request triggered our website\'s security" on an error page'), 'the words are evidence')
+  t.equal(provider(blocked('The action you just performed triggered the security solution.'), 403), 'generic', "Cloudflare's own sentence at 403")
+  t.same(recognizePage(observe(blocked('Your recent activity triggered our security system, so your account is locked.'), 403)), { page_kind: 'denied' }, "an account's lock-out speaks of activity, not a request")
+  t.same(recognizePage(observe(blocked('Please contact the site owner.'), 462)), { page_kind: 'denied' }, 'the same refusal giving no such reason')
+  t.not(recognizePage(observe(copied, 200)).page_kind, 'challenge', 'not answered as content')
+  // The template's paragraphs of help make it longer than a short notice, not than a gate.
+  const help = ' Various actions can cause this block, such as submitting specific words or phrases, executing a SQL command, or sending improperly formatted data.'.repeat(3)
+  t.equal(provider(copied.replace('from misuse.', `from misuse.${help}`), 462), 'generic', 'with its paragraphs of help (about 90 words)')
+  t.not(recognizePage(observe(copied.replace('from misuse.', `from misuse.${help.repeat(4)}`), 462)).page_kind, 'challenge', 'not on a page longer than a gate')
+  t.not(recognizePage(observe(blocked('Your request triggered a retry. The security of your data matters to us.'), 500)).page_kind, 'challenge', 'the words in two sentences')
+})
+
 t.test('Akamai references: #18 is a denial, other classes are errors', async t => {
   const ref = (n: number, title: string): string => page(`<h1>${title}</h1>The requested URL is not available.<p>Reference&#32;&#35;${n}&#46;b7912f17&#46;1611327678&#46;242187b8</p>`, `<title>${title}</title>`)
   t.equal(provider(ref(18, 'Access Denied'), 403), 'akamai')

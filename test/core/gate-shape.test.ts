@@ -857,6 +857,17 @@ t.test("a check's way on asks only on a page answered with a throttle's status",
   t.equal(answered.page_kind, 'challenge', 'the check answered 503')
   t.ok(answered.challenge?.evidence.includes('shape: asks for verification'), 'its way on asks')
   t.notOk(gateShape(factsOf(observe(page(ordinary[0][0]), 200))).signals.includes('shape: asks for verification'), 'the cart asks for nothing')
+  // Saved without its status, the check says nothing of what it is; its form says where the answer
+  // goes (thirty-fourth review).
+  const saved = recognizePage(observe(check, 200))
+  t.equal(saved.page_kind, 'challenge', 'the check answered 200: its one button submits to a CAPTCHA address')
+  t.ok(saved.challenge?.evidence.includes("shape: its form submits to a check's address"), 'the form is evidence')
+  t.not(recognizePage(observe(check.replace('/errors/validateCaptcha', '/cart/update'), 200)).page_kind, 'challenge', 'the same words and button, posting to the cart')
+  t.not(recognizePage(observe(check.replace('/errors/validateCaptcha', '/errors/validateCaptcha/help'), 200)).page_kind, 'challenge', 'an address under such a directory is not the check')
+  const signIn = page('<h1>Sign in</h1><form action="/account/captcha" method="post"><input name="email" type="email"><input name="password" type="password"><button type="submit">Sign in</button></form>', '<title>Shop</title>')
+  t.not(recognizePage(observe(signIn, 200)).page_kind, 'challenge', 'a sign-in form that posts to a CAPTCHA address asks for its fields')
+  const twoButtons = check.replace('</form>', '</form><form action="/cart"><button type="submit">View cart</button></form>')
+  t.not(recognizePage(observe(twoButtons, 200)).page_kind, 'challenge', 'with a second action, the form is one of the page\'s things to do')
 })
 
 t.test('ordinary pages in the words of a check are not gates (tenth review)', async t => {
