@@ -77,8 +77,10 @@ const VENDORS: readonly Vendor[] = [
   // Google's JavaScript check sends browsers without JavaScript to this retry address.
   // Google's Project Shield (its logo, served from its own address) fronts news and rights sites
   // with a cookie check of its own. Not its "Learn about Project Shield" link, which any page's
-  // footer may carry (fifteenth review).
-  { provider: 'google', markup: /\/httpservice\/retry\/enablejs|ddos-shield\.appspot\.com/ },
+  // footer may carry (fifteenth review). Google's older sorry page, before reCAPTCHA, drew its
+  // CAPTCHA from /sorry/image and sent the answer to CaptchaRedirect, in the visitor's language
+  // (a German one of 2015, thirty-fourth review).
+  { provider: 'google', markup: /\/httpservice\/retry\/enablejs|ddos-shield\.appspot\.com|\/sorry\/image\?|(?:^|\/)captcharedirect(?:[?#]|$)/m },
   { provider: 'shieldsquare', markup: /perfdrive\.com|shieldsquare|ssjsconnectorobj/, code: /ssjsconnectorobj/, brand: /^(?:shieldsquare|radware)$/ },
   { provider: 'arkose', markup: /funcaptcha|arkoselabs/ },
   { provider: 'geetest', markup: /geetest/ },

@@ -50,7 +50,7 @@ export const VERIFY_STEP = new RegExp([
   // A waiting room's own words (the issue asks for waiting rooms): on a short page that refreshes
   // itself, or says it is at work, it is the gate.
   ...QUEUE_PHRASES,
-  'select all (?:the )?(?:squares|images|pictures|tiles) (?:with|containing)', 'bot (?:check|verification|protection)',
+  'select all (?:the )?(?:squares|images|pictures|tiles|boxes) (?:with|containing)', 'bot (?:check|verification|protection)',
   'enter the characters', 'type the characters', 'solve (?:the|this) captcha', 'solve (?:the|this) puzzle (?:below |above )?to (?:continue|proceed|verify|prove|confirm)',
   // An image CAPTCHA's own line: "type the text you see in the image", "введите символы с картинки".
   '(?:type|enter) the (?:text|letters|numbers|code|words?) (?:you see |shown |displayed )?(?:in|on) the (?:image|picture)',

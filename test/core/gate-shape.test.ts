@@ -35,6 +35,25 @@ t.test('a single "press and hold" action on a notice is a gate', async t => {
   t.ok(r.challenge?.evidence.includes('shape: a single action'))
 })
 
+t.test("Google's older sorry page, in the visitor's language, is Google's by its CAPTCHA's addresses (thirty-fourth review)", async t => {
+  const sorry = (image: string, action: string): string => page(`<p>Geben Sie die folgenden Zeichen ein, um fortzufahren:</p><img src="${image}" alt="Bilder aktivieren"><form action="${action}" method="get"><input type="hidden" name="id" value="258"><input type="text" name="captcha" id="captcha"><input type="submit" value="Senden"></form>` +
+    '<p>Unsere Systeme haben ungewöhnlichen Datenverkehr aus Ihrem Computernetzwerk festgestellt.</p>', '<title>https://www.google.de/search?q=wer</title>')
+  const r = recognizePage(observe(sorry('/sorry/image?id=258&amp;hl=de', 'CaptchaRedirect'), 503))
+  t.equal(r.challenge?.provider, 'google', 'its image and its form')
+  t.ok(r.challenge?.evidence.includes('vendor marker "/sorry/image?"'), 'the marker is evidence')
+  t.equal(recognizePage(observe(sorry('/img/code.png', 'CaptchaRedirect'), 503)).challenge?.provider, 'google', 'its form alone')
+  t.equal(recognizePage(observe(sorry('/img/code.png', '/check'), 503)).challenge?.provider, 'generic', 'neither: a check of its own')
+  t.equal(recognizePage(observe(sorry('/img/code.png', '/CaptchaRedirectHelp'), 503)).challenge?.provider, 'generic', 'a longer name is not its form')
+})
+
+t.test('a CAPTCHA grid that asks for boxes by number asks for the step', async t => {
+  const grid = page('<form action="/Global/NewCaptcha/SubmitCaptcha" method="post"><p>Please select all boxes with number 848</p>' +
+    '<img src="/c/1.png"><img src="/c/2.png"><img src="/c/3.png"><button type="submit">Submit Selection</button></form>')
+  t.equal(recognizePage(observe(grid, 200)).page_kind, 'challenge', 'a grid of pictures under its instruction')
+  t.ok(gateShape(factsOf(observe(grid, 200))).signals.includes('shape: asks for verification'), 'the instruction asks')
+  t.notOk(gateShape(factsOf(observe(page('<p>Please select all the options that apply.</p><button>Next</button>'), 200))).signals.includes('shape: asks for verification'), 'a survey asks for nothing of the kind')
+})
+
 t.test('weak vendor markers name the provider once the shape says gate', async t => {
   const cases: Array<[string, string, string]> = [
     ['distil', '<link rel="stylesheet" href="//cdn.distilnetworks.com/css/distil.css">', 'distil'],
