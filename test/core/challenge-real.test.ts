@@ -2,35 +2,16 @@ import t from 'tap'
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
-import { recognizePage } from '../../src/core/challenge.js'
-import { documentTitle, visibleText } from '../helpers/visible-text.js'
-import { recognitionDoc, score, summaryLines, type FirstScore, type Outcome, type Split } from '../helpers/recognition-score.js'
+import { heldOut, recognizeCapture, type CorpusEntry } from '../helpers/real-corpus.js'
+import { recognitionDoc, score, summaryLines, type FirstScore, type Outcome } from '../helpers/recognition-score.js'
 
 // The corpus of real captures (test/fixtures/real/index.json): provider pages and ordinary
 // pages exactly as their public sources hold them, with where each came from.
 const DIR = fileURLToPath(new URL('../fixtures/real/', import.meta.url))
-interface Entry {
-  file: string
-  status: number
-  headers: Record<string, string>
-  csp: string
-  expect: { page_kind: string | null, provider: string | null }
-  split: Split
-  year: number | null
-  source: { repository: string, path: string, commit: string, sha256: string, extracted?: string }
-  examined?: string
-  batch?: number
-}
-const index = JSON.parse(readFileSync(DIR + 'index.json', 'utf8')) as { fixtures: Entry[], not_found: string[], held_out_rule: string, held_out_first_scores: Record<string, FirstScore | string> }
+const index = JSON.parse(readFileSync(DIR + 'index.json', 'utf8')) as { fixtures: CorpusEntry[], not_found: string[], held_out_rule: string, held_out_first_scores: Record<string, FirstScore | string> }
 
 // Each later held-out batch's blind score, as first scored (index.json held_out_first_scores).
 const FIRST_SCORES = Object.fromEntries(Object.entries(index.held_out_first_scores).filter(([key]) => key !== '$comment')) as Record<string, FirstScore>
-
-// Sources used before issue 26: training, whatever their hash.
-const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/cloudscraper', 'VeNoMouS/cloudscraper', 'Anorov/cloudflare-scrape', 'campo1312/DataDome', 'microlinkhq/is-antibot'])
-// A repository that carries on another's history under a new name holds that repository's pages,
-// so it is the same source and takes the first name's side of the split (index.json held_out_rule).
-const CONTINUES = new Map([['OpenTermsArchive/genai-contrib-snapshots', 'OpenTermsArchive/GenAI-snapshots']])
 
 // The held-out pages' score with the current rules, examined pages included (their answers are
 // listed as not blind in docs/recognition.md; the blind numbers are FIRST_SCORES). A floor, not a
@@ -65,24 +46,13 @@ t.test('every real page is indexed with its source, and only real sources are in
   }
 })
 
-/** The pre-registered rule (index.json held_out_rule): a source is held out when the first hex
- * digit of sha256(owner/name) is a multiple of 3. Sources used before issue 26 are training; a
- * repository that continues another under a new name is judged by the first name. */
-function heldOut (named: string): boolean {
-  const repository = CONTINUES.get(named) ?? named
-  if (PRE_ISSUE_26.has(repository)) return false
-  return parseInt(createHash('sha256').update(repository).digest('hex')[0], 16) % 3 === 0
-}
-
 const outcomes: Outcome[] = []
 for (const f of index.fixtures) {
   const side = f.split === 'held_out' ? 'held out' : 'training'
   t.test(`real (${side}) ${f.file} → ${f.expect.page_kind ?? '(absent)'} / ${f.expect.provider ?? 'no challenge'}`, async t => {
-    const html = readFileSync(DIR + f.file, 'utf8')
-    const r = recognizePage({ status: f.status, url: 'http://127.0.0.1/page', title: documentTitle(html), html, text: visibleText(html), headers: f.headers })
-    const got = { page_kind: r.page_kind ?? null, provider: r.challenge?.provider ?? null }
-    outcomes.push({ file: f.file, expect: f.expect, got, split: f.split, year: f.year, evidence: r.challenge?.evidence, examined: f.examined, batch: f.batch })
-    if (r.challenge !== undefined) t.ok(r.challenge.evidence.length > 0, `evidence: ${r.challenge.evidence.join('; ')}`)
+    const { got, evidence } = recognizeCapture(f, readFileSync(DIR + f.file, 'utf8'))
+    outcomes.push({ file: f.file, expect: f.expect, got, split: f.split, year: f.year, evidence, examined: f.examined, batch: f.batch })
+    if (evidence !== undefined) t.ok(evidence.length > 0, `evidence: ${evidence.join('; ')}`)
     if (f.split === 'held_out') {
       // Held-out pages are scored, not asserted one by one (see HELD_OUT_FLOOR).
       t.comment(`expected ${f.expect.page_kind ?? '(absent)'} / ${f.expect.provider ?? '—'}, recognized ${got.page_kind ?? '(absent)'} / ${got.provider ?? '—'}`)

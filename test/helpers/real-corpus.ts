@@ -1,0 +1,129 @@
+// The corpus of real captures (test/fixtures/real/index.json, docs/recognition-corpus.md): what an
+// entry holds, which side of the split a source is on, how a capture is recognized without a
+// browser, and how a collected batch is checked, scored blind and turned into entries. Shared by
+// the pure corpus test and scripts/corpus-batch.mjs, so the split rule and the recognition the
+// test scores are the ones a new batch is first scored with.
+import { createHash } from 'node:crypto'
+import { recognizePage } from '../../src/core/challenge.js'
+import { documentTitle, visibleText } from './visible-text.js'
+import type { Expected, FirstScore, Split } from './recognition-score.js'
+
+export interface Source { repository: string, path: string, commit: string, sha256: string, extracted?: string }
+
+/** One page of the corpus, as index.json lists it. */
+export interface CorpusEntry {
+  file: string
+  about: string
+  status: number
+  status_basis: string
+  headers: Record<string, string>
+  csp: string
+  expect: Expected
+  split: Split
+  year: number | null
+  /** Held out pages only: why its answer is no longer blind (a rule was changed after its miss was seen). */
+  examined?: string
+  /** Held out pages only: the batch it joined in. */
+  batch?: number
+  /** Why the page is not run through Chromium (it would leave 127.0.0.1); the pure test scores it. */
+  browser_skip?: string
+  source: Source
+  note?: string
+}
+
+/** A page as a collector hands it in (a batch directory's meta.json): an entry before it joins. */
+export type CollectedPage = Pick<CorpusEntry, 'file' | 'about' | 'status' | 'status_basis' | 'expect' | 'year' | 'note'> & { headers?: Record<string, string>, source: Source }
+
+// Sources used before issue 26: training, whatever their hash.
+const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/cloudscraper', 'VeNoMouS/cloudscraper', 'Anorov/cloudflare-scrape', 'campo1312/DataDome', 'microlinkhq/is-antibot'])
+// A repository that carries on another's history under a new name holds that repository's pages,
+// so it is the same source and takes the first name's side of the split (index.json held_out_rule).
+const CONTINUES = new Map([['OpenTermsArchive/genai-contrib-snapshots', 'OpenTermsArchive/GenAI-snapshots']])
+
+/** The pre-registered rule (index.json held_out_rule): a source is held out when the first hex
+ * digit of sha256(owner/name) is a multiple of 3. Sources used before issue 26 are training; a
+ * repository that continues another under a new name is judged by the first name. */
+export function heldOut (named: string): boolean {
+  const repository = CONTINUES.get(named) ?? named
+  if (PRE_ISSUE_26.has(repository)) return false
+  return parseInt(createHash('sha256').update(repository).digest('hex')[0], 16) % 3 === 0
+}
+
+/** What the host answers for a capture, read without a browser (the stand-in for innerText). */
+export function recognizeCapture (page: { status: number, headers?: Record<string, string> }, html: string): { got: Expected, evidence?: string[] } {
+  const r = recognizePage({ status: page.status, url: 'http://127.0.0.1/page', title: documentTitle(html), html, text: visibleText(html), headers: page.headers ?? {} })
+  return { got: { page_kind: r.page_kind ?? null, provider: r.challenge?.provider ?? null }, evidence: r.challenge?.evidence }
+}
+
+// Markup that can send a browser elsewhere by itself: a script that sets, replaces or builds on the
+// location (a read of location.href is taken too: it is how such scripts build where they go), opens
+// a window or submits a form, and a refresh to an address. The Chromium corpus run serves pages on
+// 127.0.0.1 and nothing in a test may leave it, so such a page is scored by the pure test only.
+const LEAVES_BY_ITSELF = /(?:window\.|document\.|top\.|self\.)?location(?:\.href)?\s*=|location\.(?:href|replace|assign)\b|\.submit\(|window\.open\(|<meta[^>]*http-equiv=["']?refresh["']?[^>]*url/i
+
+/** Why a capture is not run through Chromium, if its markup can leave 127.0.0.1 by itself. */
+export function browserSkip (html: string): string | undefined {
+  const hit = LEAVES_BY_ITSELF.exec(html)
+  return hit === null ? undefined : `its markup can send the browser elsewhere by itself ('${hit[0].slice(0, 40)}'), and nothing in a test may leave 127.0.0.1: scored by the pure corpus test only`
+}
+
+/** A batch's score: gates recognized and with the right provider, other pages taken for gates. */
+export function batchScore (pages: Array<{ expect: Expected, got: Expected }>): Omit<FirstScore, 'rules_at'> {
+  const gates = pages.filter(p => p.expect.page_kind === 'challenge')
+  const recognized = gates.filter(p => p.got.page_kind === 'challenge')
+  const others = pages.filter(p => p.expect.page_kind !== 'challenge')
+  return {
+    gates: gates.length,
+    recognized: recognized.length,
+    provider_right: recognized.filter(p => p.got.provider === p.expect.provider).length,
+    other_pages: others.length,
+    false_positives: others.filter(p => p.got.page_kind === 'challenge').length
+  }
+}
+
+const PAGE_KINDS = new Set(['challenge', 'denied', 'http_error', 'empty', 'content'])
+const FILE_NAME = /^[a-z0-9][a-z0-9.-]*\.html$/
+
+/**
+ * Why a collected page cannot join the corpus: its bytes are not its source's, its source is on
+ * the training side or already in the corpus, its name is taken, or a field is missing. Empty when
+ * it can. `bytes` is the page as collected; `corpus` the entries already there.
+ */
+export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly CorpusEntry[]): string[] {
+  const problems: string[] = []
+  const { repository, commit, sha256, path } = page.source
+  if (!FILE_NAME.test(page.file)) problems.push('file: lower case, digits, dots and hyphens, ending .html')
+  if (corpus.some(e => e.file === page.file)) problems.push('file: the corpus has a page of that name')
+  if (createHash('sha256').update(bytes).digest('hex') !== sha256) problems.push("source.sha256: not the collected bytes' sha256")
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) problems.push('source.repository: owner/name')
+  else if (!heldOut(repository)) problems.push(`source.repository: ${repository} is on the training side of the split`)
+  if (corpus.some(e => e.source.repository.toLowerCase() === repository.toLowerCase())) problems.push(`source.repository: the corpus already holds pages of ${repository}`)
+  if (!/^[0-9a-f]{40}$/.test(commit)) problems.push('source.commit: 40 hex digits')
+  if (path === '') problems.push('source.path: empty')
+  if (!Number.isInteger(page.status) || page.status < 100 || page.status > 599) problems.push('status: an HTTP status')
+  if (page.about.trim() === '' || page.status_basis.trim() === '') problems.push('about and status_basis: say what the page is and how its status is known')
+  if (page.expect.page_kind === null || !PAGE_KINDS.has(page.expect.page_kind)) problems.push(`expect.page_kind: one of ${[...PAGE_KINDS].join(', ')}`)
+  if ((page.expect.page_kind === 'challenge') !== (page.expect.provider !== null)) problems.push('expect.provider: a gate names one, any other page none')
+  if (page.year !== null && (!Number.isInteger(page.year) || page.year < 2000 || page.year > 2100)) problems.push('year: the capture\'s year')
+  return problems
+}
+
+/** The corpus entry a collected page becomes in held-out batch `batch`. */
+export function entryOf (page: CollectedPage, batch: number, html: string): CorpusEntry {
+  const skip = browserSkip(html)
+  return {
+    file: page.file,
+    about: page.about,
+    status: page.status,
+    status_basis: page.status_basis,
+    headers: page.headers ?? {},
+    csp: "default-src 'self' 'unsafe-inline'",
+    expect: page.expect,
+    split: 'held_out',
+    year: page.year,
+    batch,
+    ...(skip !== undefined && { browser_skip: skip }),
+    source: { repository: page.source.repository, path: page.source.path, commit: page.source.commit, sha256: page.source.sha256 },
+    note: page.note ?? ''
+  }
+}
