@@ -167,9 +167,9 @@ export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:
  * The request itself set off a security layer: "something in your recent request triggered our
  * website's security system", "the action you just performed triggered the security solution"
  * (Cloudflare's block wording, which other firewalls copy). Said of a request or of the action just
- * performed, never of an account.
+ * performed, never of an account; and of a security layer, not of a module that protects data.
  */
-export const TRIGGERED_SECURITY = /\b(?:(?:your|this|the) (?:recent |last )?request|action you just performed)\b[^.!?]{0,40}?\btriggered\b[^.!?]{0,40}?\b(?:security|firewall|waf|protection)\b/i
+export const TRIGGERED_SECURITY = /\b(?:(?:your|this|the) (?:recent |last )?request|action you just performed)\b[^.!?]{0,40}?\btriggered\b[^.!?]{0,40}?\b(?:security (?:system|service|solution|layer|check|rules?|filters?|measures?|polic(?:y|ies))|firewall|waf|(?:bot|ddos) protection)\b/i
 // Why a security layer refuses a visitor, as a notice words it: bots, automation, suspicious or
 // unusual traffic, scraping. An account lock-out or an intranet's refusal names none of these.
 export const BOT_WORD = /\bbots?\b|\bautomat(?!ically)|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i

@@ -159,7 +159,7 @@ t.test('an error page that says the request set off the security layer is its bl
   const copied = blocked("It seems that something in your recent request triggered our website's security system. These protections keep the site safe from misuse.")
   const r = recognizePage(observe(copied, 462))
   t.equal(r.challenge?.provider, 'generic', "a firewall's own status, Cloudflare's wording")
-  t.ok(r.challenge?.evidence.includes('text "your recent request triggered our website\'s security" on an error page'), 'the words are evidence')
+  t.ok(r.challenge?.evidence.includes('text "your recent request triggered our website\'s security system" on an error page'), 'the words are evidence')
   t.equal(provider(blocked('The action you just performed triggered the security solution.'), 403), 'generic', "Cloudflare's own sentence at 403")
   t.same(recognizePage(observe(blocked('Your recent activity triggered our security system, so your account is locked.'), 403)), { page_kind: 'denied' }, "an account's lock-out speaks of activity, not a request")
   t.same(recognizePage(observe(blocked('Please contact the site owner.'), 462)), { page_kind: 'denied' }, 'the same refusal giving no such reason')
@@ -169,6 +169,7 @@ t.test('an error page that says the request set off the security layer is its bl
   t.equal(provider(copied.replace('from misuse.', `from misuse.${help}`), 462), 'generic', 'with its paragraphs of help (about 90 words)')
   t.not(recognizePage(observe(copied.replace('from misuse.', `from misuse.${help.repeat(4)}`), 462)).page_kind, 'challenge', 'not on a page longer than a gate')
   t.not(recognizePage(observe(blocked('Your request triggered a retry. The security of your data matters to us.'), 500)).page_kind, 'challenge', 'the words in two sentences')
+  t.not(recognizePage(observe(blocked('Your request triggered an error in our data protection module.'), 500)).page_kind, 'challenge', 'a module that protects data is no security layer')
 })
 
 t.test('Akamai references: #18 is a denial, other classes are errors', async t => {

@@ -3,19 +3,11 @@ import { readFile } from 'node:fs/promises'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { score, summaryLines, type Outcome } from '../helpers/recognition-score.js'
+import type { CorpusEntry } from '../helpers/real-corpus.js'
 
-interface Entry {
-  file: string
-  status: number
-  headers: Record<string, string>
-  csp: string
-  expect: { page_kind: string | null, provider: string | null }
-  /** What the host reports through Chromium when it differs from the markup's verdict, and why. */
-  browser_expect?: { page_kind: string | null, provider: string | null, why: string }
-  /** Why the page is not run through Chromium (it would leave 127.0.0.1); the pure test scores it. */
-  browser_skip?: string
-  split?: 'training' | 'held_out'
-}
+// Both corpora: the hand-written pages (test/fixtures/challenges) and the real captures, whose
+// entries test/helpers/real-corpus.ts describes.
+type Entry = Pick<CorpusEntry, 'file' | 'status' | 'headers' | 'csp' | 'expect' | 'browser_skip' | 'browser_expect'> & Partial<Pick<CorpusEntry, 'split'>>
 interface FetchBody { status: number, page_kind?: string, challenge?: { provider: string, evidence: string[] }, ok: boolean }
 
 async function routesOf (dir: URL): Promise<{ fixtures: Entry[], routes: Record<string, { status: number, headers: Record<string, string>, body: string }> }> {

@@ -16,6 +16,12 @@ export interface CorpusEntry {
   about: string
   status: number
   status_basis: string
+  /**
+   * The address the page was served at, where its source records it (the address its scraper
+   * asked for, which the page's own script returns to). Recognition reads the address: a check
+   * that sends the browser back to it with a mark is one only there. Without it, a neutral one.
+   */
+  url?: string
   headers: Record<string, string>
   csp: string
   expect: Expected
@@ -27,12 +33,14 @@ export interface CorpusEntry {
   batch?: number
   /** Why the page is not run through Chromium (it would leave 127.0.0.1); the pure test scores it. */
   browser_skip?: string
+  /** What the host reports through Chromium when it differs from the markup's verdict, and why. */
+  browser_expect?: Expected & { why: string }
   source: Source
   note?: string
 }
 
 /** A page as a collector hands it in (a batch directory's meta.json): an entry before it joins. */
-export type CollectedPage = Pick<CorpusEntry, 'file' | 'about' | 'status' | 'status_basis' | 'expect' | 'year' | 'note'> & { headers?: Record<string, string>, source: Source }
+export type CollectedPage = Pick<CorpusEntry, 'file' | 'about' | 'status' | 'status_basis' | 'url' | 'expect' | 'year' | 'note'> & { headers?: Record<string, string>, source: Source }
 
 // Sources used before issue 26: training, whatever their hash.
 const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/cloudscraper', 'VeNoMouS/cloudscraper', 'Anorov/cloudflare-scrape', 'campo1312/DataDome', 'microlinkhq/is-antibot'])
@@ -49,9 +57,12 @@ export function heldOut (named: string): boolean {
   return parseInt(createHash('sha256').update(repository).digest('hex')[0], 16) % 3 === 0
 }
 
+/** Where a capture is taken to have been served when its source does not say. */
+const NEUTRAL_URL = 'http://127.0.0.1/page'
+
 /** What the host answers for a capture, read without a browser (the stand-in for innerText). */
-export function recognizeCapture (page: { status: number, headers?: Record<string, string> }, html: string): { got: Expected, evidence?: string[] } {
-  const r = recognizePage({ status: page.status, url: 'http://127.0.0.1/page', title: documentTitle(html), html, text: visibleText(html), headers: page.headers ?? {} })
+export function recognizeCapture (page: { status: number, url?: string, headers?: Record<string, string> }, html: string): { got: Expected, evidence?: string[] } {
+  const r = recognizePage({ status: page.status, url: page.url ?? NEUTRAL_URL, title: documentTitle(html), html, text: visibleText(html), headers: page.headers ?? {} })
   return { got: { page_kind: r.page_kind ?? null, provider: r.challenge?.provider ?? null }, evidence: r.challenge?.evidence }
 }
 
@@ -101,6 +112,7 @@ export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly
   if (!/^[0-9a-f]{40}$/.test(commit)) problems.push('source.commit: 40 hex digits')
   if (path === '') problems.push('source.path: empty')
   if (!Number.isInteger(page.status) || page.status < 100 || page.status > 599) problems.push('status: an HTTP status')
+  if (page.url !== undefined && !/^https?:\/\/[^/\s]+\/\S*$/.test(page.url)) problems.push('url: the http(s) address the page was served at')
   if (page.about.trim() === '' || page.status_basis.trim() === '') problems.push('about and status_basis: say what the page is and how its status is known')
   if (page.expect.page_kind === null || !PAGE_KINDS.has(page.expect.page_kind)) problems.push(`expect.page_kind: one of ${[...PAGE_KINDS].join(', ')}`)
   if ((page.expect.page_kind === 'challenge') !== (page.expect.provider !== null)) problems.push('expect.provider: a gate names one, any other page none')
@@ -116,6 +128,7 @@ export function entryOf (page: CollectedPage, batch: number, html: string): Corp
     about: page.about,
     status: page.status,
     status_basis: page.status_basis,
+    ...(page.url !== undefined && { url: page.url }),
     headers: page.headers ?? {},
     csp: "default-src 'self' 'unsafe-inline'",
     expect: page.expect,

@@ -61,6 +61,8 @@ t.test('a collected page joins only from a new held-out source, byte for byte, w
   t.match(problemsOf({ ...page, source: { ...page.source, repository: training } }, bytes, []), [/training side/], 'a training source')
   t.match(problemsOf({ ...page, expect: { page_kind: 'challenge', provider: null } }, bytes, []), [/expect\.provider/], 'a gate that names no provider')
   t.match(problemsOf({ ...page, expect: { page_kind: 'login', provider: null } }, bytes, []), [/expect\.page_kind/], 'a page kind the host has no name for')
+  t.same(problemsOf({ ...page, url: 'https://66.96.146.129/' }, bytes, []), [], 'the address it was served at')
+  t.match(problemsOf({ ...page, url: '66.96.146.129' }, bytes, []), [/^url:/], 'an address that is not one')
   const entry = entryOf(page, 7, bytes.toString('utf8'))
   t.same([entry.split, entry.batch, entry.csp, entry.browser_skip], ['held_out', 7, "default-src 'self' 'unsafe-inline'", undefined], 'its entry: held out, in its batch')
 })
