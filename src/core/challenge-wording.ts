@@ -4,7 +4,7 @@ import { GATE_MAX_WORDS, NAVIGATES, answeredRefusal, isRefresh, sure, withoutQuo
 import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
 import { CHALLENGE_SEGMENT } from './page-url.js'
 import { signatureOf } from './challenge-vendors.js'
-import { BOT_WORD, TRIGGERED_SECURITY, WAF_BLOCK } from './gate-words.js'
+import { BOT_WORD, REQUEST_SUSPECTED, WAF_BLOCK } from './gate-words.js'
 
 // A string in a script that ends at a challenge page (CHALLENGE_SEGMENT), not at a resource under
 // such a directory (…/recaptcha/api.js). Read string by string: each run of the script up to a
@@ -43,11 +43,12 @@ export function genericWording (f: PageFacts): Detection {
   const waf = found !== null && (!/security (?:service|system)/i.test(found[0]) || BOT_WORD.test(f.text)) ? found : null
   if (waf !== null) hits.push(sure(`text "${waf[0].replace(/\s+/g, ' ').slice(0, 60)}" on a short denial`))
   // An error page no longer than a gate that says the request itself set off the site's security
-  // layer ("something in your recent request triggered our website's security system", Cloudflare's
-  // block wording, which other firewalls copy with its paragraphs of help: 126 words): a firewall's
-  // block, at whatever error status it chose (a WAF's 462; thirty-fourth review). An account's
-  // lock-out speaks of the account, not of a request.
-  const triggered = waf === null && f.words <= GATE_MAX_WORDS && f.status !== null && f.status >= 400 ? TRIGGERED_SECURITY.exec(f.text) : null
+  // layer or was taken for an attack or a robot ("something in your recent request triggered our
+  // website's security system", Cloudflare's block wording, which other firewalls copy with its
+  // paragraphs of help: 126 words; "your request was considered suspicious"): a firewall's block,
+  // at whatever error status it chose (a WAF's 462; thirty-fourth review). An account's lock-out
+  // speaks of the account, not of a request.
+  const triggered = waf === null && f.words <= GATE_MAX_WORDS && f.status !== null && f.status >= 400 ? REQUEST_SUSPECTED.exec(f.text) : null
   if (triggered !== null) hits.push(sure(`text "${triggered[0].replace(/\s+/g, ' ').slice(0, 60)}" on an error page`))
   // A short denial signed by the protection that made it ("verafiles.org is protected by
   // Deflect"): an infrastructure vendor's block, whatever reason it gives or leaves out.

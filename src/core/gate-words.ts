@@ -164,12 +164,18 @@ export const REFUSED = new RegExp(REFUSAL.replace('block(?:ed|s|ing)?', 'block(?
 export const POLICY_REFUSAL = /\b(?:do(?:es)?|will) not (?:allow|permit|accept)\b|\b(?:don|doesn|won)['’]t (?:allow|permit|accept)\b|\bnot (?:allowed|permitted)\b|\bprohibited\b/i
 export const WAF_BLOCK = new RegExp(`(?:${WAF})[\\s\\S]{0,40}?(?:${REFUSAL})|(?:${REFUSAL})[\\s\\S]{0,40}?(?:${WAF})`, 'i')
 /**
- * The request itself set off a security layer: "something in your recent request triggered our
- * website's security system", "the action you just performed triggered the security solution"
- * (Cloudflare's block wording, which other firewalls copy). Said of a request or of the action just
- * performed, never of an account; and of a security layer, not of a module that protects data.
+ * The request itself set off a security layer, or was taken for an attack or a robot: "something
+ * in your recent request triggered our website's security system", "the action you just performed
+ * triggered the security solution" (Cloudflare's block wording, which other firewalls copy), "your
+ * request was considered suspicious", "this request looks automated". Said of a request or of the
+ * action just performed, never of an account; and of a security layer, not of a module that
+ * protects data.
  */
-export const TRIGGERED_SECURITY = /\b(?:(?:your|this|the) (?:recent |last )?request|action you just performed)\b[^.!?]{0,40}?\btriggered\b[^.!?]{0,40}?\b(?:security (?:system|service|solution|layer|check|rules?|filters?|measures?|polic(?:y|ies))|firewall|waf|(?:bot|ddos) protection)\b/i
+const A_REQUEST = String.raw`\b(?:(?:your|this|the) (?:recent |last )?request|action you just performed)\b`
+export const REQUEST_SUSPECTED = new RegExp([
+  String.raw`${A_REQUEST}[^.!?]{0,40}?\btriggered\b[^.!?]{0,40}?\b(?:security (?:system|service|solution|layer|check|rules?|filters?|measures?|polic(?:y|ies))|firewall|waf|(?:bot|ddos) protection)\b`,
+  String.raw`${A_REQUEST} (?:was|is|has been|looks|looked|appears|appeared|seems|seemed)(?: to be)? (?:considered |deemed |flagged as |identified as |detected as |classified as )?(?:suspicious|malicious|automated|abnormal)\b`
+].join('|'), 'i')
 // Why a security layer refuses a visitor, as a notice words it: bots, automation, suspicious or
 // unusual traffic, scraping. An account lock-out or an intranet's refusal names none of these.
 export const BOT_WORD = /\bbots?\b|\bautomat(?!ically)|\bsuspicious\b|\bunusual\b|\babnormal\b|\bscrap(?:er|ing)|\bcrawl|비정상|异常|異常|自動|自动|автомат|подозрит/i

@@ -170,6 +170,12 @@ t.test('an error page that says the request set off the security layer is its bl
   t.not(recognizePage(observe(copied.replace('from misuse.', `from misuse.${help.repeat(4)}`), 462)).page_kind, 'challenge', 'not on a page longer than a gate')
   t.not(recognizePage(observe(blocked('Your request triggered a retry. The security of your data matters to us.'), 500)).page_kind, 'challenge', 'the words in two sentences')
   t.not(recognizePage(observe(blocked('Your request triggered an error in our data protection module.'), 500)).page_kind, 'challenge', 'a module that protects data is no security layer')
+  // Or the request was taken for an attack or a robot.
+  for (const why of ['Something in your request was considered suspicious (such as a defective header or invalid cookie).', 'This request looks automated.', 'Your request has been flagged as malicious by our filters.']) {
+    t.equal(provider(blocked(why), 403), 'generic', why)
+  }
+  t.same(recognizePage(observe(blocked('Your account was considered suspicious and has been locked.'), 403)), { page_kind: 'denied' }, 'an account taken for suspicious is the account\'s business')
+  t.same(recognizePage(observe(blocked('Your request was considered carefully; access is for members only.'), 403)), { page_kind: 'denied' }, 'a request considered, not suspected')
 })
 
 t.test('Akamai references: #18 is a denial, other classes are errors', async t => {
