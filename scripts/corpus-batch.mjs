@@ -38,6 +38,10 @@ function scored (pages) {
   return pages.map(({ page, bytes }) => ({ page, ...recognizeCapture(page, bytes.toString('utf8')) }))
 }
 
+function scoreOf (answers) {
+  return batchScore(answers.map(({ page, got }) => ({ expect: page.expect, got })))
+}
+
 function printAnswers (answers) {
   for (const { page, got, evidence } of answers) {
     const same = got.page_kind === page.expect.page_kind && got.provider === page.expect.provider
@@ -53,7 +57,7 @@ if (command === 'side') {
 } else if (command === 'score' && rest.length === 1) {
   const answers = scored(collected(rest[0]))
   printAnswers(answers)
-  console.log(JSON.stringify(batchScore(answers.map(({ page, got }) => ({ expect: page.expect, got })))))
+  console.log(JSON.stringify(scoreOf(answers)))
 } else if (command === 'add' && rest.length === 1 && /^\d+$/.test(values.batch ?? '')) {
   const batch = Number(values.batch)
   if (String(batch) in index.held_out_first_scores) fail(`batch ${batch} is already recorded`)
@@ -70,7 +74,7 @@ if (command === 'side') {
   if (problems.length > 0) fail(problems.join('\n'))
   const answers = scored(pages)
   printAnswers(answers)
-  const first = { ...batchScore(answers.map(({ page, got }) => ({ expect: page.expect, got }))), rules_at: rulesAt }
+  const first = { ...scoreOf(answers), rules_at: rulesAt }
   for (const { page, bytes } of pages) {
     copyFileSync(join(rest[0], page.file), join(corpusDir, page.file))
     index.fixtures.push(entryOf(page, batch, bytes.toString('utf8')))

@@ -171,7 +171,7 @@ t.test('an error page that says the request set off the security layer is its bl
   t.not(recognizePage(observe(blocked('Your request triggered a retry. The security of your data matters to us.'), 500)).page_kind, 'challenge', 'the words in two sentences')
   t.not(recognizePage(observe(blocked('Your request triggered an error in our data protection module.'), 500)).page_kind, 'challenge', 'a module that protects data is no security layer')
   // Or the request was taken for an attack or a robot.
-  for (const why of ['Something in your request was considered suspicious (such as a defective header or invalid cookie).', 'This request looks automated.', 'Your request has been flagged as malicious by our filters.']) {
+  for (const why of ['Something in your request was considered suspicious (such as a defective header or invalid cookie).', 'This request appears to be abnormal.', 'Your request has been flagged as malicious by our filters.']) {
     t.equal(provider(blocked(why), 403), 'generic', why)
   }
   t.same(recognizePage(observe(blocked('Your account was considered suspicious and has been locked.'), 403)), { page_kind: 'denied' }, 'an account taken for suspicious is the account\'s business')

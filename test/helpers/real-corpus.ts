@@ -96,27 +96,40 @@ const PAGE_KINDS = new Set(['challenge', 'denied', 'http_error', 'empty', 'conte
 const FILE_NAME = /^[a-z0-9][a-z0-9.-]*\.html$/
 
 /**
- * Why a collected page cannot join the corpus: its bytes are not its source's, its source is on
- * the training side or already in the corpus, its name is taken, or a field is missing. Empty when
- * it can. `bytes` is the page as collected; `corpus` the entries already there.
+ * What is malformed in a page's own fields, whether it is in the corpus or only collected: its
+ * source (owner/name, a path, a commit, a sha256), its status, the address it was served at and its
+ * year. Empty when nothing is.
  */
-export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly CorpusEntry[]): string[] {
+export function fieldProblems (page: Pick<CorpusEntry, 'status' | 'url' | 'year' | 'source'>): string[] {
   const problems: string[] = []
   const { repository, commit, sha256, path } = page.source
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) problems.push('source.repository: owner/name')
+  if (path === '') problems.push('source.path: empty')
+  if (!/^[0-9a-f]{40}$/.test(commit)) problems.push('source.commit: 40 hex digits')
+  if (!/^[0-9a-f]{64}$/.test(sha256)) problems.push('source.sha256: 64 hex digits')
+  if (!Number.isInteger(page.status) || page.status < 100 || page.status > 599) problems.push('status: an HTTP status')
+  if (page.url !== undefined && !/^https?:\/\/[^/\s]+\/\S*$/.test(page.url)) problems.push('url: the http(s) address the page was served at')
+  if (page.year !== null && (!Number.isInteger(page.year) || page.year < 2000 || page.year > 2100)) problems.push('year: the capture\'s year')
+  return problems
+}
+
+/**
+ * Why a collected page cannot join the corpus: a malformed field (fieldProblems), bytes that are
+ * not its source's, a source on the training side or already in the corpus, a name that is taken,
+ * a label the host has no name for. Empty when it can. `bytes` is the page as collected; `corpus`
+ * the entries already there.
+ */
+export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly CorpusEntry[]): string[] {
+  const problems = fieldProblems(page)
+  const { repository, sha256 } = page.source
   if (!FILE_NAME.test(page.file)) problems.push('file: lower case, digits, dots and hyphens, ending .html')
   if (corpus.some(e => e.file === page.file)) problems.push('file: the corpus has a page of that name')
   if (createHash('sha256').update(bytes).digest('hex') !== sha256) problems.push("source.sha256: not the collected bytes' sha256")
-  if (!/^[\w.-]+\/[\w.-]+$/.test(repository)) problems.push('source.repository: owner/name')
-  else if (!heldOut(repository)) problems.push(`source.repository: ${repository} is on the training side of the split`)
+  if (!heldOut(repository)) problems.push(`source.repository: ${repository} is on the training side of the split`)
   if (corpus.some(e => e.source.repository.toLowerCase() === repository.toLowerCase())) problems.push(`source.repository: the corpus already holds pages of ${repository}`)
-  if (!/^[0-9a-f]{40}$/.test(commit)) problems.push('source.commit: 40 hex digits')
-  if (path === '') problems.push('source.path: empty')
-  if (!Number.isInteger(page.status) || page.status < 100 || page.status > 599) problems.push('status: an HTTP status')
-  if (page.url !== undefined && !/^https?:\/\/[^/\s]+\/\S*$/.test(page.url)) problems.push('url: the http(s) address the page was served at')
   if (page.about.trim() === '' || page.status_basis.trim() === '') problems.push('about and status_basis: say what the page is and how its status is known')
   if (page.expect.page_kind === null || !PAGE_KINDS.has(page.expect.page_kind)) problems.push(`expect.page_kind: one of ${[...PAGE_KINDS].join(', ')}`)
   if ((page.expect.page_kind === 'challenge') !== (page.expect.provider !== null)) problems.push('expect.provider: a gate names one, any other page none')
-  if (page.year !== null && (!Number.isInteger(page.year) || page.year < 2000 || page.year > 2100)) problems.push('year: the capture\'s year')
   return problems
 }
 

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { batchScore, browserSkip, entryOf, heldOut, problemsOf, type CollectedPage, type CorpusEntry } from '../helpers/real-corpus.js'
+import { batchScore, browserSkip, entryOf, fieldProblems, heldOut, problemsOf, type CollectedPage, type CorpusEntry } from '../helpers/real-corpus.js'
 
 // scripts/corpus-batch.mjs and the pieces it shares with the pure corpus test
 // (test/helpers/real-corpus.ts): a batch is checked, scored blind and recorded, or refused whole.
@@ -63,6 +63,7 @@ t.test('a collected page joins only from a new held-out source, byte for byte, w
   t.match(problemsOf({ ...page, expect: { page_kind: 'login', provider: null } }, bytes, []), [/expect\.page_kind/], 'a page kind the host has no name for')
   t.same(problemsOf({ ...page, url: 'https://66.96.146.129/' }, bytes, []), [], 'the address it was served at')
   t.match(problemsOf({ ...page, url: '66.96.146.129' }, bytes, []), [/^url:/], 'an address that is not one')
+  t.same(fieldProblems({ ...page, status: 99, year: 1999, source: { ...page.source, commit: 'abc' } }), ['source.commit: 40 hex digits', 'status: an HTTP status', "year: the capture's year"], "a corpus entry's own fields, checked the same way")
   const entry = entryOf(page, 7, bytes.toString('utf8'))
   t.same([entry.split, entry.batch, entry.csp, entry.browser_skip], ['held_out', 7, "default-src 'self' 'unsafe-inline'", undefined], 'its entry: held out, in its batch')
 })
