@@ -3,7 +3,7 @@
 import type { FetchResult, HandoffSummary, HumanTakeoverAction, SnapshotResult } from '../client/index.js'
 import { MCP_TEXT_CHARS_DEFAULT, MCP_TITLE_CHARS_MAX } from '../limits.js'
 import type { McpHandoff, McpPage, McpPerson } from '../schemas/mcp.js'
-import { decodeCharReferences } from '../core/char-reference.js'
+import { titleElementText } from '../core/document-title.js'
 
 /** Page text cut at `maxChars` UTF-16 units, never inside a surrogate pair. */
 export function boundText (text: string | undefined, maxChars = MCP_TEXT_CHARS_DEFAULT): Pick<McpPage, 'text' | 'text_chars' | 'text_truncated'> {
@@ -17,12 +17,7 @@ export function boundText (text: string | undefined, maxChars = MCP_TEXT_CHARS_D
 
 /** The document title from captured HTML (a fetch answer carries no title of its own). */
 export function titleOf (html: string | undefined): string | null {
-  const m = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html ?? '')
-  if (!m) return null
-  const text = decodeCharReferences(m[1])
-    .replace(/\s+/g, ' ')
-    .trim()
-  return text.slice(0, MCP_TITLE_CHARS_MAX)
+  return titleElementText(html ?? '')?.slice(0, MCP_TITLE_CHARS_MAX) ?? null
 }
 
 /** The summary an agent sees: everything but the fence (the MCP server finishes for the agent). */

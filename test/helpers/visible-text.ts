@@ -143,7 +143,4 @@ export function visibleText (html: string): string {
     .join('\n')
 }
 
-export function documentTitle (html: string): string {
-  const match = /<title\b[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html)
-  return match === null ? '' : decodeCharReferences(match[1]).replace(/\s+/g, ' ').trim()
-}
+export { documentTitle } from '../../src/core/document-title.js'
