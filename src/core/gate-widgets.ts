@@ -30,8 +30,10 @@ function frameNamed (src: string, re: RegExp): boolean {
 
 // A CAPTCHA vendor's script: reCAPTCHA's, hCaptcha's, Turnstile's, and those that draw their
 // puzzle only when a button asks for it (CLICK_CAPTCHA_LOADER: Tencent's, GeeTest's, Arkose's,
-// NetEase Yidun's, Alibaba's AWSC).
-const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha|yidun|cstaticdun|\/awsc\//i
+// NetEase Yidun's, Alibaba's AWSC; and, by their loaders' hosts, the regional vendors whose
+// addresses need not end in a script named "captcha": VAPTCHA, Dingxiang's CAPTCHA (not its
+// device-id script), Shumei's CAPTCHA host, CaptchaFox, ArCaptcha).
+const CLICK_CAPTCHA_LOADER = /tcaptcha|captcha\.qcloud|geetest|arkoselabs|funcaptcha|yidun|cstaticdun|\/awsc\/|vaptcha\.(?:com|cn)|dingxiang-inc\.com\/[\w/.-]{0,80}captcha|castatic\.fengkongcloud\.(?:com|cn)|captchafox\.com|arcaptcha\.(?:ir|co)/i
 // The three whose widgets draw into containers named their own way (VENDOR_CONTAINER).
 const BIG_THREE = /recaptcha|hcaptcha|turnstile/i
 /**

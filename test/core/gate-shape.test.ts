@@ -1210,6 +1210,13 @@ t.test("a site's own check in its own layout, a CAPTCHA-only form, and scripts t
       `<form method="POST" action="/misc/sorry"><input type="hidden" name="ticket">${button}</form></div>` + footer, '<title>Forbidden</title>' + loader)
   t.equal(recognizePage(observe(check('<button id="tcaptcha_btn" type="button">Click to prove it</button>'), 403)).page_kind, 'challenge', "a button that opens a vendor's CAPTCHA, under the site's header")
   t.not(recognizePage(observe(check('<button id="tcaptcha_btn" type="button">Click to prove it</button>', ''), 403)).page_kind, 'challenge', "a button merely named so, without the vendor's script, opens nothing")
+  // The regional vendors whose loaders' addresses do not say "captcha".
+  for (const loader of ['https://v.vaptcha.com/v3.js', 'https://cdn.dingxiang-inc.com/ctu-group/captcha-ui/index.js', 'https://castatic.fengkongcloud.cn/pr/auto-build/v1.0.3-100/sdk.js', 'https://cdn.captchafox.com/api.js', 'https://widget.arcaptcha.ir/1/api.js']) {
+    t.equal(recognizePage(observe(check('<button id="captcha-btn" type="button">Click to prove it</button>', `<script src="${loader}"></script>`), 403)).page_kind, 'challenge', loader)
+  }
+  for (const other of ['https://cdn.example.com/sdk.js', 'https://cdn.dingxiang-inc.com/ctu-group/constid-js/index.js']) {
+    t.not(recognizePage(observe(check('<button id="captcha-btn" type="button">Click to prove it</button>', `<script src="${other}"></script>`), 403)).page_kind, 'challenge', `${other} opens nothing`)
+  }
   t.not(recognizePage(observe(check('<button class="g-recaptcha" data-sitekey="x" type="submit">Send</button>', '<script src="https://www.google.com/recaptcha/api.js"></script>'), 200)).page_kind, 'challenge',
     'a submit button bound to an invisible reCAPTCHA shows nothing to solve')
   const signIn = page(header + '<form action="/login"><input name="user"><input type="password" name="pass"><img src="/captcha.gif"><input name="captcha">' +
