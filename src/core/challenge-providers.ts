@@ -238,9 +238,13 @@ function isBmVerifyRefresh (tag: Tag): boolean {
 // F5 BIG-IP ASM / Advanced WAF's default blocking page, by its documented wording: "The requested
 // URL was rejected. Please consult with your administrator. Your support ID is: <id>". It is
 // served with 200 by default, so only its words say it is a block. A custom page in the site's
-// own words usually keeps the support ID the WAF fills in (about 19 digits) beside a refusal.
+// own words usually keeps the support ID the WAF fills in (about 19 digits) beside a refusal,
+// named in the site's language where it translated the page (a Polish ministry's "Twój numer
+// zgłoszenia to: SG 1276…", an airport's "ID wyjątku": batch 100), its refusal then often only in
+// F5's default title "Request Rejected".
 const F5_DEFAULT = /the requested url was rejected\.?\s*please consult with your administrator/i
-const F5_SUPPORT_ID = /\bsupport id(?: is)?(?:\s*:)?[\s<[(#]*\d{15,}/i
+const SUPPORT_ID_NAMES = ['support[ -]?id(?: is| lautet)?', 'numer zg[łl]oszenia(?: to)?', 'id wyj[ąa]tku', 'id (?:de )?(?:soporte|suporte|support|supporto)', 'identifiant de support', 'id di supporto']
+const F5_SUPPORT_ID = new RegExp(`\\b(?:${SUPPORT_ID_NAMES.join('|')})(?:\\s*:)?[\\s<[(#]*(?:SG\\s*)?\\d{15,}`, 'i')
 // What it refused is the request (the URL, access): a card issuer's "payment was rejected" beside a
 // long reference is a checkout's failure (twelfth review).
 const F5_REFUSAL = /\b(?:request(?:ed)?|url|access|page)\b[^.]{0,60}?\b(?:rejected|blocked|denied)\b|\b(?:rejected|blocked|denied)\b[^.]{0,30}?\b(?:request|url|access)\b/i

@@ -97,6 +97,11 @@ t.test("F5's blocking page: its documented words with the support ID it fills in
   t.not(provider(stock.replace(/Your support ID is: \d+/, '')), 'f5', 'the words without a support ID are not enough')
   const custom = page('<h1>Sorry, your request was blocked.</h1><p>If you think this is a mistake, contact us with your support ID: 9238472938472934551.</p>')
   t.equal(provider(custom, 403), 'f5', "a site's own words keep the support ID beside a refusal")
+  // Translated by the site, its refusal only in F5's default title (batch 100).
+  const polish = '<html><head><title>Request Rejected</title></head><body>Zadanie nie moze zostac zrealizowane. Skontaktuj sie ze swoim administratorem.<br><br>Twoj numer zgloszenia to: <b>SG 12761826267573060917</b></body></html>'
+  t.equal(provider(polish), 'f5', 'a Polish support ID under the default title')
+  t.not(provider(polish.replace('Request Rejected', 'Zgłoszenie')), 'f5', 'the same ID under a title that refuses nothing')
+  t.equal(provider(page('<h1>Anfrage blockiert</h1><p>The requested URL was blocked. Ihre Support-ID lautet: 9238472938472934551</p>')), 'f5', 'a German support ID')
   t.not(provider(page('<p>Thanks for writing. Your support ID is 92384729 and we will answer within a day.</p>')), 'f5', 'a support ticket number beside no refusal')
   t.not(provider(page('<p>Payment declined. Your card was denied by the issuer. Support ID: 987654321.</p>')), 'f5', "a short ID is not F5's")
   const article = page(`<h1>Troubleshooting F5 blocks</h1><p>${'When the WAF rejected a request the page says the requested URL was rejected and gives a support ID: 14396929317839226498. '.repeat(6)}</p>`)
