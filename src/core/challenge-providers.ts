@@ -240,8 +240,8 @@ function isBmVerifyRefresh (tag: Tag): boolean {
 // served with 200 by default, so only its words say it is a block. A custom page in the site's
 // own words usually keeps the support ID the WAF fills in (about 19 digits) beside a refusal,
 // named in the site's language where it translated the page (a Polish ministry's "Twój numer
-// zgłoszenia to: SG 1276…", an airport's "ID wyjątku": batch 100), its refusal then often only in
-// F5's default title "Request Rejected".
+// zgłoszenia to: SG 1276…", Warsaw airport's "ID wyjątku" beside its English one: batch 100), its
+// refusal then often only in F5's default title "Request Rejected".
 const F5_DEFAULT = /the requested url was rejected\.?\s*please consult with your administrator/i
 const SUPPORT_ID_NAMES = ['support[ -]?id(?: is| lautet)?', 'numer zg[łl]oszenia(?: to)?', 'id wyj[ąa]tku', 'id (?:de )?(?:soporte|suporte|support|supporto)', 'identifiant de support', 'id di supporto']
 const F5_SUPPORT_ID = new RegExp(`\\b(?:${SUPPORT_ID_NAMES.join('|')})(?:\\s*:)?[\\s<[(#]*(?:SG\\s*)?\\d{15,}`, 'i')

@@ -148,11 +148,13 @@ export function askingWords (status: number | null, challengeStatus: boolean, be
 // word of its own or of an identifier, not inside another word. Advice ("if you are behind a
 // corporate firewall…") names no refusal beside it. "Firewall" in the languages of the refusals
 // below too: a Chinese site's own "网站防火墙" over "已被网站管理员设置拦截".
-const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b|\bnetwork security\b|\bsecurity (?:service|system)\b|\bbot (?:protection|detection|management)\b|\banti-?bot\b|(?<![a-z])(?:pare-feu|cortafuegos)(?![a-z])|防火墙|防火牆|ファイアウォール|방화벽|файрвол|брандмауэр`
+const WAF = String.raw`(?<![a-z0-9])waf(?![a-z0-9])|\bfirewall\b|\bnetwork security\b|\bsecurity (?:service|system)\b|\bbot (?:protection|detection|management)\b|\banti-?bot\b|(?<![a-zà-ÿ])(?:pare-feu|cortafuegos)(?![a-zà-ÿ])|防火墙|防火牆|ファイアウォール|방화벽|файрвол|брандмауэр`
 // Whole words ("blockchain" is no block), an identifier's part too (cian_waf_block). In other
 // languages the participles that say it happened (German "blockiert", French "bloqué", Spanish and
-// Portuguese "bloqueado", Italian "bloccato"), not the bare noun or verb ("bloque", "Block").
-const REFUSAL = String.raw`(?<![a-zà-ÿ])(?:block(?:ed|s|ing)?|denied|reject(?:ed|s)?|restrict(?:ed|s|ion)?|forbid(?:den)?|blockiert|gesperrt|verweigert|bloqué(?:e|s|es)?|refusé(?:e|s|es)?|bloquead[oa]s?|denegad[oa]s?|bloccat[oaie]|negat[oaie]|zablokowan[aeyi]?)(?![a-zà-ÿ])|заблок|ограничен|拦截|攔截|阻止|阻断|阻斷|ブロック|拒否|차단`
+// Portuguese "bloqueado", Italian "bloccato", not "negate", which is English too; Korean "차단됨"),
+// not the bare noun or verb ("bloque", "Block", "광고 차단", ad blocking). Chinese and Japanese
+// words carry no such ending: they are read whole, as they were.
+const REFUSAL = String.raw`(?<![a-zà-ÿ])(?:block(?:ed|s|ing)?|denied|reject(?:ed|s)?|restrict(?:ed|s|ion)?|forbid(?:den)?|blockiert|gesperrt|verweigert|bloqué(?:e|s|es)?|refusé(?:e|s|es)?|bloquead[oa]s?|denegad[oa]s?|bloccat[oaie]|negat[oai]|zablokowan[aeyi]?)(?![a-zà-ÿ])|заблок|ограничен|拦截|攔截|阻止|阻断|阻斷|ブロック|拒否|차단(?:되었|됨|된|되어)`
 /**
  * A refusal's own word (blocked, denied, rejected, restricted, forbidden), in the languages above,
  * as a title or heading says it: the bare verb or noun "block" there is an offer or a part ("Block

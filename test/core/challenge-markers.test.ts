@@ -163,6 +163,9 @@ t.test('a short denial that names a web application firewall is its block page',
   }
   t.same(recognizePage(observe(page('<h1>Zugriff nicht möglich</h1><p>Prüfen Sie die Firewall-Einstellungen Ihres Routers.</p>'), 403)), { page_kind: 'denied' }, 'advice about a firewall, in German, names no refusal')
   t.same(recognizePage(observe(page('<h1>Accès impossible</h1><p>Bloque le pare-feu de votre box, puis réessayez.</p>'), 403)), { page_kind: 'denied' }, 'the bare verb is no refusal that happened')
+  for (const advice of ['Use the firewall to negate spoofed packets.', '방화벽 광고 차단 설정을 확인하세요.']) {
+    t.not(provider(page(`<h1>Help</h1><p>${advice}</p>`), 403), 'generic', `no refusal that happened: ${advice}`)
+  }
 })
 
 t.test('an error page that says the request set off the security layer is its block (thirty-fourth review)', async t => {
