@@ -4,7 +4,8 @@ import { GATE_MAX_WORDS, NAVIGATES, answeredRefusal, isRefresh, sure, withoutQuo
 import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
 import { CHALLENGE_SEGMENT } from './page-url.js'
 import { signatureOf } from './challenge-vendors.js'
-import { BOT_WORD, REQUEST_SUSPECTED, WAF_BLOCK } from './gate-words.js'
+import { BOT_WORD, REFUSED, REQUEST_SUSPECTED, WAF_BLOCK } from './gate-words.js'
+import { headings } from './markup-elements.js'
 
 // A string in a script that ends at a challenge page (CHALLENGE_SEGMENT), not at a resource under
 // such a directory (…/recaptcha/api.js). Read string by string: each run of the script up to a
@@ -47,9 +48,13 @@ export function genericWording (f: PageFacts): Detection {
   // website's security system", Cloudflare's block wording, which other firewalls copy with its
   // paragraphs of help: 126 words; "your request was considered suspicious"): a firewall's block,
   // at whatever error status it chose (a WAF's 462; thirty-fourth review). An account's lock-out
-  // speaks of the account, not of a request.
-  const triggered = waf === null && f.words <= GATE_MAX_WORDS && f.status !== null && f.status >= 400 ? REQUEST_SUSPECTED.exec(f.text) : null
-  if (triggered !== null) hits.push(sure(`text "${triggered[0].replace(/\s+/g, ' ').slice(0, 60)}" on an error page`))
+  // speaks of the account, not of a request. Served with 200, the same words under a title or a
+  // heading that says the request was refused are the same block (AUSTRAC's "Access denied",
+  // thirty-fifth review).
+  const suspected = waf === null && f.words <= GATE_MAX_WORDS ? REQUEST_SUSPECTED.exec(f.text) : null
+  const errorPage = f.status !== null && f.status >= 400
+  const refusedPage = suspected !== null && !errorPage && (REFUSED.test(f.title) || headings(f.shown).some(line => REFUSED.test(line)))
+  if (suspected !== null && (errorPage || refusedPage)) hits.push(sure(`text "${suspected[0].replace(/\s+/g, ' ').slice(0, 60)}" on ${errorPage ? 'an error page' : 'a page titled as a refusal'}`))
   // A short denial signed by the protection that made it ("verafiles.org is protected by
   // Deflect"): an infrastructure vendor's block, whatever reason it gives or leaves out.
   const signed = f.short && answeredRefusal(f) ? signatureOf(f) : undefined

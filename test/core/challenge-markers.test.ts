@@ -177,7 +177,13 @@ t.test('an error page that says the request set off the security layer is its bl
   t.equal(provider(blocked('The action you just performed triggered the security solution.'), 403), 'generic', "Cloudflare's own sentence at 403")
   t.same(recognizePage(observe(blocked('Your recent activity triggered our security system, so your account is locked.'), 403)), { page_kind: 'denied' }, "an account's lock-out speaks of activity, not a request")
   t.same(recognizePage(observe(blocked('Please contact the site owner.'), 462)), { page_kind: 'denied' }, 'the same refusal giving no such reason')
-  t.not(recognizePage(observe(copied, 200)).page_kind, 'challenge', 'not answered as content')
+  // Served with 200, only under a title or a heading that says the request was refused (AUSTRAC's
+  // "Access denied", thirty-fifth review).
+  const at200 = recognizePage(observe(copied, 200))
+  t.equal(at200.challenge?.provider, 'generic', 'at 200 under "Sorry, you have been blocked"')
+  t.ok(at200.challenge?.evidence.includes('text "your recent request triggered our website\'s security system" on a page titled as a refusal'), 'the evidence says where')
+  const neutral = copied.replace('Sorry, you have been blocked', 'Welcome').replace('Why have I been blocked?', 'About us').replace('<title>Access Denied</title>', '<title>Home</title>')
+  t.not(recognizePage(observe(neutral, 200)).page_kind, 'challenge', 'at 200 under a title and headings that refuse nothing')
   // The template's paragraphs of help make it longer than a short notice, not than a gate.
   const help = ' Various actions can cause this block, such as submitting specific words or phrases, executing a SQL command, or sending improperly formatted data.'.repeat(3)
   t.equal(provider(copied.replace('from misuse.', `from misuse.${help}`), 462), 'generic', 'with its paragraphs of help (about 90 words)')
