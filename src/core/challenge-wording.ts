@@ -5,7 +5,7 @@ import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
 import { CHALLENGE_SEGMENT } from './page-url.js'
 import { signatureOf } from './challenge-vendors.js'
 import { BOT_WORD, REFUSED, REQUEST_SUSPECTED, WAF_BLOCK } from './gate-words.js'
-import { headings } from './markup-elements.js'
+import { headingText } from './markup-elements.js'
 
 // A string in a script that ends at a challenge page (CHALLENGE_SEGMENT), not at a resource under
 // such a directory (…/recaptcha/api.js). Read string by string: each run of the script up to a
@@ -53,7 +53,7 @@ export function genericWording (f: PageFacts): Detection {
   // thirty-fifth review).
   const suspected = waf === null && f.words <= GATE_MAX_WORDS ? REQUEST_SUSPECTED.exec(f.text) : null
   const errorPage = f.status !== null && f.status >= 400
-  const refusedPage = suspected !== null && !errorPage && (REFUSED.test(f.title) || headings(f.shown).some(line => REFUSED.test(line)))
+  const refusedPage = suspected !== null && !errorPage && (REFUSED.test(f.title) || REFUSED.test(headingText(f.shown)))
   if (suspected !== null && (errorPage || refusedPage)) hits.push(sure(`text "${suspected[0].replace(/\s+/g, ' ').slice(0, 60)}" on ${errorPage ? 'an error page' : 'a page titled as a refusal'}`))
   // A short denial signed by the protection that made it ("verafiles.org is protected by
   // Deflect"): an infrastructure vendor's block, whatever reason it gives or leaves out.

@@ -115,7 +115,7 @@ export function fieldProblems (page: Pick<CorpusEntry, 'status' | 'url' | 'year'
 
 /**
  * Why a collected page cannot join the corpus: a malformed field (fieldProblems), bytes that are
- * not its source's, a source on the training side or already in the corpus, a name that is taken,
+ * not its source's or that the corpus already holds, a source on the training side or already in the corpus, a name that is taken,
  * a label the host has no name for. Empty when it can. `bytes` is the page as collected; `corpus`
  * the entries already there.
  */
@@ -125,6 +125,8 @@ export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly
   if (!FILE_NAME.test(page.file)) problems.push('file: lower case, digits, dots and hyphens, ending .html')
   if (corpus.some(e => e.file === page.file)) problems.push('file: the corpus has a page of that name')
   if (createHash('sha256').update(bytes).digest('hex') !== sha256) problems.push("source.sha256: not the collected bytes' sha256")
+  // A vendor's stub served byte for byte to many sites says nothing new when the corpus has it.
+  else if (corpus.some(e => e.source.sha256 === sha256)) problems.push('source.sha256: the corpus already holds these bytes')
   if (!heldOut(repository)) problems.push(`source.repository: ${repository} is on the training side of the split`)
   if (corpus.some(e => e.source.repository.toLowerCase() === repository.toLowerCase())) problems.push(`source.repository: the corpus already holds pages of ${repository}`)
   if (page.about.trim() === '' || page.status_basis.trim() === '') problems.push('about and status_basis: say what the page is and how its status is known')
