@@ -1,6 +1,8 @@
 // Wiring only: the tab inventory (TabInventory, src/tabs/tab-inventory.ts) gets the app's clock,
 // log, lifecycle, browsers and settings and the page calls that reach Chromium; it decorates the
-// app, runs its idle reaper, and stops its reaper and window pools when the host closes.
+// app, runs its idle reaper, and stops its reaper and window pools when the host closes. The end
+// of a handoff hands the tab back to its driver: it counts as the tab's last use (docs/spec.md
+// section 8), so the driver's re-fetch never races the reaper over a hold that outlasted the idle limit.
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { ensureAnchor, findAnchorPage } from '../browser/window-anchor.js'
@@ -11,6 +13,7 @@ import { PageWatch } from '../page-ui/page-watch.js'
 import { systemClock, type Clock } from '../core/clock.js'
 import { TabInventory } from '../tabs/tab-inventory.js'
 import type { TabRegistry } from '../tabs/types.js'
+import { HANDOFF_ENDINGS } from '../schemas/lifecycle.js'
 
 export type { ReapReport, TabCloseReason, TabRecord, TabRegistry, TabView } from '../tabs/types.js'
 
@@ -40,6 +43,7 @@ async function tabsPlugin (app: FastifyInstance): Promise<void> {
     settings: () => app.config
   })
   app.decorate('tabs', inventory)
+  for (const ending of HANDOFF_ENDINGS) app.lifecycle.on(ending, (t) => { if (t.tab_id) inventory.touch(t.tab_id) })
   inventory.startReaping()
   app.addHook('onClose', () => inventory.shutdown())
 }

@@ -48,6 +48,9 @@ t.test('handoff lifecycle from the driver side', async (t) => {
     t.equal(done.status, 200)
     t.match(done.body, { state: 'finished', finish_reason: 'driver', will_check_again: false, checks_left: 0, controller: 'agent' })
     t.equal(host.app.handoffs.peekSecret(newSecret), undefined, 'finishing revokes the unused secret')
+    // The hold lasted longer than the idle limit: the tab handed back is as fresh as a fetched one.
+    const afterFinish = await host.app.tabs.reap()
+    t.ok(host.app.tabs.find(tabId) && afterFinish.closed.every((c) => c.tab_id !== tabId), 'the reaper keeps the tab handed back for its driver')
     const twice = await json(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: action.handoff_fence }) })
     t.equal(twice.body.error.code, 'handoff_fence_stale', 'the same fence cannot finish (or begin) again')
 
@@ -76,6 +79,10 @@ t.test('handoff lifecycle from the driver side', async (t) => {
     t.equal(view.body.tab.handoff.state, 'expired')
     const late = await json(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: res.actions[0].handoff_fence }) })
     t.equal(late.body.error.code, 'handoff_expired', 'finishing an expired hold says it expired')
+    // Expiry hands the tab back too: the driver gets the idle limit to act on it, then it is reaped.
+    await host.app.tabs.reap()
+    t.ok(host.app.tabs.find(tabId), 'an expired hold leaves the driver the idle limit')
+    clock.advance(5_001)
     // The background reaper may get there first; either run reports the close in the log.
     await host.app.tabs.reap()
     t.equal(host.app.tabs.find(tabId), undefined, 'expiry removes the idle protection')

@@ -158,7 +158,15 @@ t.test('a person gets through a challenge in the panel', async (t) => {
       // Continue: the challenge is gone and the page navigated, so the handoff finishes itself.
       const go = await rectOf(tab.page, '#continue')
       await tap(go.x + go.width / 2, go.y + go.height / 2)
-      await panel.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished', { timeout: 45_000 })
+      // First the press reached the page (it navigated), then the host saw it through: a failure
+      // here says which of the two did not happen.
+      const arrived = await tab.page.waitForFunction(() => location.pathname === '/welcome', { timeout: 45_000, polling: 100 }).then(() => true, () => false)
+      // When it did not, the panel's own account (control, socket, held or refused input, zoom) says why.
+      t.ok(arrived, 'the tap on Continue reached the page', arrived ? {} : { panel: await panel.evaluate(() => JSON.stringify((window as any).afhttpPanelStats)) })
+      if (!arrived) return
+      const finished = await panel.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished', { timeout: 45_000 }).then(() => true, () => false)
+      t.ok(finished, 'the handoff finished by itself', finished ? {} : { handoff: await (await host.api(`/v1/tabs/${tabId}/handoff`)).json() })
+      if (!finished) return
       t.equal(await panel.evaluate(() => (window as any).afhttpPanelStats.finish_reason), 'auto_detected')
       const summary = await (await host.api(`/v1/tabs/${tabId}/handoff`)).json() as any
       t.match(summary, { state: 'finished', finish_reason: 'auto_detected', auto_done: true, will_check_again: false })
