@@ -3,8 +3,8 @@
 // challenge seen during it is gone and the page navigated, or when the handoff's
 // `selector-stable` target is ready. Each watch spends one of the handoff's finite
 // checks; more releases during a watch extend it instead of spending more. A page too busy
-// to answer, or a target whose text is still settling, extends it too (up to MAX_WATCH_MS):
-// on a loaded machine or a heavy page the answer comes late, not never.
+// to answer, or a target whose text is still settling, extends it too: on a loaded machine or
+// a heavy page the answer comes late, not never. How long is src/core/completion-window.ts.
 import type { Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import { recognizePage } from '../core/challenge.js'
@@ -15,10 +15,7 @@ import { sampleTarget, selectorStableTracker } from '../fetch/readiness.js'
 import type { StabilityTracker } from '../core/wait-strategy.js'
 import type { CompletionHandoffs } from '../handoffs/service.js'
 import type { TabRecord } from '../tabs/types.js'
-
-/** How long a watch keeps looking after the last release: long enough for a navigation. */
-export const WATCH_MS = 4_000
-const MAX_WATCH_MS = 15_000
+import { afterLateLook, afterRelease, windowFromRelease, type CompletionWindow } from '../core/completion-window.js'
 const FIRST_LOOK_MS = 250
 const LOOK_EVERY_MS = 500
 /** A page too busy to be looked at within this is looked at again later. */
@@ -36,8 +33,7 @@ export interface CompletionDeps {
 export class CompletionMonitor {
   readonly #deps: CompletionDeps
   #watching = false
-  #startedAt = 0
-  #until = 0
+  #window: CompletionWindow = windowFromRelease(0)
   #disposed = false
 
   constructor (deps: CompletionDeps) {
@@ -48,24 +44,19 @@ export class CompletionMonitor {
   moment (): void {
     const now = performance.now()
     if (this.#watching) {
-      this.#extend()
+      this.#window = afterRelease(this.#window, now)
       return
     }
     const { handoffs, tab } = this.#deps
     if (!handoffs.takeCheck(tab.id)) return
     handoffs.touched(tab.id)
     this.#watching = true
-    this.#startedAt = now
-    this.#until = now + WATCH_MS
+    this.#window = windowFromRelease(now)
     this.#watch().catch((err: unknown) => this.#deps.log.warn({ err, tab_id: tab.id }, 'completion check failed'))
       .finally(() => { this.#watching = false })
   }
 
   dispose (): void { this.#disposed = true }
-
-  #extend (): void {
-    this.#until = Math.min(this.#startedAt + MAX_WATCH_MS, performance.now() + WATCH_MS)
-  }
 
   async #watch (): Promise<void> {
     const { handoffs, tab } = this.#deps
@@ -88,8 +79,8 @@ export class CompletionMonitor {
         agreeing = undefined
       }
       // No answer yet (a busy page, a document loading) or a target still settling: keep looking.
-      if (!obs || obs.targetSettling) this.#extend()
-      if (performance.now() >= this.#until && agreeing === undefined) break
+      if (!obs || obs.targetSettling) this.#window = afterLateLook(this.#window, performance.now())
+      if (performance.now() >= this.#window.until && agreeing === undefined) break
       await sleep(agreeing || obs?.targetSettling ? FIRST_LOOK_MS : LOOK_EVERY_MS)
     }
     handoffs.touched(tab.id)
