@@ -1,7 +1,9 @@
 // The browser side of src/core/frame-view.ts: finds the frame that fills a page's view and reads
 // its document as observePage reads a page (title, HTML, text), with the status it was served with.
+// A fetch judges such a page by it, and so does a handoff's completion check.
 import type { Page } from 'puppeteer-core'
-import { fillsView } from '../core/frame-view.js'
+import { recognizePage, type Recognition } from '../core/challenge.js'
+import { fillsView, judgedByFrame, topSaysNothing } from '../core/frame-view.js'
 import { beforeDeadline } from './deadline.js'
 
 export interface FrameSight {
@@ -11,6 +13,11 @@ export interface FrameSight {
   title: string
   html: string
   text: string
+  /**
+   * When the frame's document began (its performance.timeOrigin): a new document in the frame has
+   * another, even at the same URL, as when a check reloads its own address once it is passed.
+   */
+  documentStarted: number
 }
 
 /** The document of the frame that fills the page's view, or undefined when none does or it cannot be read by `deadline`. */
@@ -23,14 +30,15 @@ export async function readFillingFrame (page: Page, deadline: number): Promise<F
       if (box === null || !fillsView(box, view)) continue
       const frame = await beforeDeadline(element.contentFrame(), deadline, 'a frame document')
       if (frame === null || frame.detached || !/^https?:/.test(frame.url())) return undefined
-      const [title, html, text, status] = await Promise.all([
+      const [title, html, text, status, documentStarted] = await Promise.all([
         beforeDeadline(frame.title(), deadline, 'the frame title'),
         beforeDeadline(frame.content(), deadline, 'the frame HTML'),
         beforeDeadline(frame.evaluate(() => document.body?.innerText ?? ''), deadline, 'the frame text'),
         // Chromium keeps a document's own status on its navigation entry (0 when it does not know).
-        beforeDeadline(frame.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming & { responseStatus?: number } | undefined)?.responseStatus ?? 0), deadline, 'the frame status')
+        beforeDeadline(frame.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming & { responseStatus?: number } | undefined)?.responseStatus ?? 0), deadline, 'the frame status'),
+        beforeDeadline(frame.evaluate(() => performance.timeOrigin), deadline, 'the frame document')
       ])
-      return { url: frame.url(), status: status > 0 ? status : null, title, html, text }
+      return { url: frame.url(), status: status > 0 ? status : null, title, html, text, documentStarted }
     }
     return undefined
   } catch {
@@ -39,4 +47,17 @@ export async function readFillingFrame (page: Page, deadline: number): Promise<F
   } finally {
     await Promise.all(frames.map(async (f) => await f.dispose().catch(() => undefined)))
   }
+}
+
+/**
+ * The frame's document and what it is, when it stands for the page (src/core/frame-view.ts): the
+ * top document (`top`, showing `topText`) says nothing, a frame fills the view, and its document
+ * says what it is. Otherwise undefined, and ordinary pages pay nothing: no frame is looked for.
+ */
+export async function judgeByFillingFrame (page: Page, top: Recognition, topText: string, deadline: number): Promise<{ sight: FrameSight, recognition: Recognition } | undefined> {
+  if (!topSaysNothing(top, topText)) return undefined
+  const sight = await readFillingFrame(page, deadline)
+  if (sight === undefined) return undefined
+  const recognition = recognizePage({ status: sight.status, url: sight.url, title: sight.title, html: sight.html, text: sight.text })
+  return judgedByFrame(top, topText, recognition) ? { sight, recognition } : undefined
 }

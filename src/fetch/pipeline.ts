@@ -12,8 +12,7 @@ import { blockedInspection, unlessDialog } from './blocked.js'
 import type { FetchRequest } from './request.js'
 import type { Inspection } from './inspection.js'
 import { observationDeadline } from './deadline.js'
-import { readFillingFrame } from './filling-frame.js'
-import { judgedByFrame, topSaysNothing } from '../core/frame-view.js'
+import { judgeByFillingFrame } from './filling-frame.js'
 import type { FetchResult, HumanTakeoverAction, Warning } from '../schemas/index.js'
 import { fileChooserWarning } from '../core/page-ui.js'
 import { PageWatch } from '../page-ui/page-watch.js'
@@ -67,11 +66,9 @@ export async function inspectTab (tab: TabRecord, req: Pick<FetchRequest, 'wait'
 
 /** A top document that shows nothing over a frame that fills the view is judged by the frame's document (src/core/frame-view.ts). */
 async function viewInFrame (page: TabRecord['page'], top: Recognition, topText: string, deadline: number): Promise<{ recognition: Recognition, text: string, warning: Warning } | undefined> {
-  if (!topSaysNothing(top, topText)) return undefined
-  const sight = await readFillingFrame(page, deadline)
-  if (sight === undefined) return undefined
-  const recognition = recognizePage({ status: sight.status, url: sight.url, title: sight.title, html: sight.html, text: sight.text })
-  if (!judgedByFrame(top, topText, recognition)) return undefined
+  const framed = await judgeByFillingFrame(page, top, topText, deadline)
+  if (framed === undefined) return undefined
+  const { sight, recognition } = framed
   return { recognition, text: sight.text, warning: { code: 'page_in_frame', message: `The page shows one frame that fills it (${sight.url}); page_kind and the text capture are that frame's document's, the html capture is the top document's: fetch the frame's URL for its HTML.` } }
 }
 

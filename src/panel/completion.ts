@@ -10,6 +10,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { recognizePage } from '../core/challenge.js'
 import { completionReached, isHeld, type CompletionObservation, type Handoff } from '../core/handoff.js'
 import { observePage } from '../fetch/capture.js'
+import { judgeByFillingFrame } from '../fetch/filling-frame.js'
 import { beforeDeadline } from '../fetch/deadline.js'
 import { sampleTarget, selectorStableTracker } from '../fetch/readiness.js'
 import type { StabilityTracker } from '../core/wait-strategy.js'
@@ -36,6 +37,8 @@ export class CompletionMonitor {
   #watching = false
   #window: CompletionWindow = windowFromRelease(0)
   #disposed = false
+  /** The frame document a challenge was last seen in, when the page's view is one frame. */
+  #gateFrame: string | undefined
 
   constructor (deps: CompletionDeps) {
     this.#deps = deps
@@ -97,9 +100,15 @@ export class CompletionMonitor {
     const seen = await observePage(page, deadline)
     if (seen.failed || !seen.html) return undefined
     const main = tab.lastResponse
-    const recognition = recognizePage({ status: main?.status ?? null, url: page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+    const top = recognizePage({ status: main?.status ?? null, url: page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+    const framed = await judgeByFillingFrame(page, top, seen.text, deadline)
+    const recognition = framed?.recognition ?? top
     const challengePresent = recognition.page_kind === 'challenge'
-    if (challengePresent) handoffs.noteChallenge(tab.id, recognition.widget_selector)
+    const frameDocument = framed && `${framed.sight.documentStarted} ${framed.sight.url}`
+    // The panel aims at a widget in the top document only: a selector of the frame's would miss there.
+    if (challengePresent) handoffs.noteChallenge(tab.id, framed ? undefined : recognition.widget_selector)
+    if (challengePresent && frameDocument) this.#gateFrame = frameDocument
+    const frameMoved = frameDocument !== undefined && this.#gateFrame !== undefined && frameDocument !== this.#gateFrame
     let targetReady = false
     let targetSettling = false
     if (h.readySelector !== undefined) {
@@ -108,6 +117,6 @@ export class CompletionMonitor {
       targetReady = state.stable
       targetSettling = state.targetReady && !state.stable
     }
-    return { url: page.url(), navigated: handoffs.navigatedSince(tab.id), challengePresent, targetReady, targetSettling }
+    return { url: page.url(), navigated: handoffs.navigatedSince(tab.id) || frameMoved, challengePresent, targetReady, targetSettling }
   }
 }

@@ -3,7 +3,9 @@
 // and is not absorbed into a check about to stop. The arithmetic has its own tests; this one fails
 // if the monitor stops following it (a window capped from the first release, or releases that do
 // not extend the running watch). The page is read, never shown, so a headless browser serves.
+// A page whose whole view is one frame (docs/spec.md section 6) is watched in that frame.
 import t from 'tap'
+import { readFile } from 'node:fs/promises'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pino from 'pino'
 import { CompletionMonitor } from '../../src/panel/completion.js'
@@ -57,4 +59,39 @@ t.test('releases all through a watch longer than the old 15 s cap keep one check
   while (handoffs.finishedAt === undefined && performance.now() < deadline) await sleep(100)
   t.ok(handoffs.finishedAt !== undefined, `the handoff finished after a release ${Math.round(lastRelease - started)} ms into the watch`)
   t.equal(handoffs.checksTaken, 1, 'every release extended the running watch; none started another')
+})
+
+t.test('a gate in a frame that fills the view finishes the handoff when the frame shows another document, though the top never moved', async (t) => {
+  // A real 2025 Cloudflare "Just a moment…" at its real status, in a full-size iframe of an outer
+  // page that shows nothing else (the shape of Naver Blog's, as in test/e2e/page-in-frame.test.ts).
+  const gate = await readFile(new URL('../fixtures/real/cloudflare-just-a-moment-2025-kxz-1.html', import.meta.url), 'utf8')
+  const server = await startFixtureServer(t, {
+    '/gated': { body: '<!doctype html><html><head><title>A blog</title><style>html,body{width:100%;height:100%;margin:0}</style></head><body><iframe id="mainFrame" src="/check" style="width:100%;height:99.8%;border:0"></iframe></body></html>' },
+    '/check': { status: 403, body: gate }
+  })
+  const browser = await launchViewerBrowser(t)
+  const page = await browser.newPage()
+  await page.goto(`${server.url}/gated`)
+  const startUrl = page.url()
+  const handoffs = new OneHandoff(newHandoff({ fence: 'f', tabId: 'tab-1', now: Date.now(), holdMs: 120_000, startUrl, generation: 1, challengeSeen: true }), () => page.url())
+  const monitor = new CompletionMonitor({ tab: { id: 'tab-1', page }, handoffs, now: () => Date.now(), log: pino({ level: 'silent' }) })
+  t.teardown(() => monitor.dispose())
+
+  // The person presses in the check; it is still there, so nothing finishes.
+  monitor.moment()
+  await sleep(WATCH_MS / 2)
+  t.equal(handoffs.finishedAt, undefined, 'the check is still in the frame: the handoff is still held')
+
+  // The check is passed: like Cloudflare's, it loads its own address again, which now serves the post.
+  server.route('/check', { body: '<!doctype html><title>Field notes</title><main><h1>Field notes</h1><p>Seven herons fished the weir this morning, two more than last week.</p></main>' })
+  // The capture's script rewrites the frame's address in place to the one it was captured at, so
+  // the frame is the page's only child, and it is sent back to the check's own address.
+  const [frame] = page.mainFrame().childFrames()
+  t.ok(frame, 'the check is in its own frame')
+  await frame?.evaluate((url) => { location.replace(url) }, `${server.url}/check`)
+  const deadline = performance.now() + WATCH_MS + 5_000
+  while (handoffs.finishedAt === undefined && performance.now() < deadline) await sleep(100)
+  t.ok(handoffs.finishedAt !== undefined, 'the handoff finished by itself once the frame showed the post')
+  t.equal(page.url(), startUrl, 'the top document never moved: the frame alone told the check was passed')
+  t.equal(handoffs.checksTaken, 1, 'one press, one check')
 })
