@@ -3,6 +3,7 @@
 import { findVisible, findVisibleWidget, hasSrc, type Detection, type Hit, type PageFacts, type Tag } from './page-facts.js'
 import { captchaIsThePage } from './challenge-markers.js'
 import { vendorOf } from './challenge-vendors.js'
+import { NOT_A_ROBOT } from './gate-words.js'
 
 // Google's "sorry" page (unusual traffic from your network): a reCAPTCHA inside form#captcha-form.
 // Its wording is Google's only where the page's check is Google's own (reCAPTCHA, or none in the
@@ -27,7 +28,19 @@ export function google (f: PageFacts): Detection {
   // hidden, is its only mark on a page with nothing on show (twenty-eighth review).
   const reload = f.tags.some(tag => tag.name === 'a' && /(?:[?&]|&amp;)emsg=SG_REL(?![\w-])/.test(tag.attrs.href ?? ''))
   if (reload) hits.push({ evidence: "link back to the search with emsg=SG_REL (Google Search's JavaScript check)", sufficient: f.short })
+  const youtube = youTubeRefusal(f)
+  if (youtube !== undefined) hits.push({ evidence: `YouTube's player refuses to play: "${youtube}"`, sufficient: true })
   return { hits, widget: widget !== undefined ? '.g-recaptcha' : scholar !== undefined ? '#gs_captcha_c' : undefined }
+}
+
+// YouTube's watch page for a client it takes for a robot: the served document is the app's shell
+// and the refusal is the player's state in its inline JSON, which the app draws over the player
+// ("Sign in to confirm you're not a bot"). An age check shares the status and asks something else.
+const YOUTUBE_LOGIN_REQUIRED = /"playabilityStatus":\{"status":"LOGIN_REQUIRED","reason":"((?:[^"\\]|\\.){1,200})"/
+
+function youTubeRefusal (f: PageFacts): string | undefined {
+  const reason = YOUTUBE_LOGIN_REQUIRED.exec(f.inlineScript)?.[1].replace(/\\u2019|’/g, "'")
+  return reason !== undefined && NOT_A_ROBOT.test(reason) ? reason : undefined
 }
 
 export function turnstile (f: PageFacts): Detection {

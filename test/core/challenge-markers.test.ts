@@ -268,6 +268,18 @@ t.test("Google's sorry page is named as such", async t => {
   t.notOk(other.challenge?.evidence.some(e => e.includes('Google sorry page')), 'and Google is not named in the evidence')
 })
 
+t.test("YouTube's player refusing a robot is Google's check; its age check is not", async t => {
+  // The refusal is the player's state in the watch page's inline JSON (a real one is the corpus's
+  // youtube-watch-sign-in-confirm-not-bot-2025.html); the rest of the page is the app and its list.
+  const watch = (reason: string): string => page(`<div id="masthead"><a href="/">Home</a> <a href="/feed/trending">Trending</a></div>${'<p>Up next: a video, its channel and how many saw it.</p>'.repeat(20)}`,
+    `<script>var ytInitialPlayerResponse = {"responseContext":{},"playabilityStatus":{"status":"LOGIN_REQUIRED","reason":"${reason}","errorScreen":{}}};</script>`)
+  const robot = recognizePage(observe(watch('Sign in to confirm you\\u2019re not a bot')))
+  t.equal(robot.challenge?.provider, 'google', 'the escaped apostrophe as the JSON carries it')
+  t.ok(robot.challenge?.evidence.includes('YouTube\'s player refuses to play: "Sign in to confirm you\'re not a bot"'), 'and the evidence quotes the player')
+  t.equal(provider(watch('Sign in to confirm you’re not a bot')), 'google', 'the apostrophe as it is')
+  t.not(recognizePage(observe(watch('Sign in to confirm your age'))).page_kind, 'challenge', 'an age check asks who, not what, the visitor is')
+})
+
 t.test("Google Scholar's own check is Google's, and an Akamai reference passed to a framed block page names Akamai", async t => {
   const menu = `<div id="gs_hdr">${['Profile', 'Library', 'Alerts', 'Metrics', 'Settings', 'Sign in'].map(w => `<a href="/${w}">${w}</a>`).join(' ')}</div>`
   const scholar = (container: string): string => page(`${menu}<h1>Please show you're not a robot</h1><form method="GET" id="gs_captcha_f">${container}</form>`,
