@@ -7,7 +7,7 @@
 // a heavy page the answer comes late, not never. How long is src/core/completion-window.ts.
 import type { Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
-import { recognizePage } from '../core/challenge.js'
+import { recognizePage, type Recognition } from '../core/challenge.js'
 import { completionReached, isHeld, type CompletionObservation, type Handoff } from '../core/handoff.js'
 import { observePage } from '../fetch/capture.js'
 import { judgeByFillingFrame } from '../fetch/filling-frame.js'
@@ -60,6 +60,15 @@ export class CompletionMonitor {
       .finally(() => { this.#watching = false })
   }
 
+  /**
+   * One look before any input, for a page whose view is one frame: the frame's document is known
+   * by then, so a check that lets the person through at once (a button that moves on) is seen to
+   * have gone, though it is gone before the first look after the press.
+   */
+  begin (): void {
+    this.#look(performance.now() + OBSERVE_BUDGET_MS).catch(() => undefined)
+  }
+
   dispose (): void { this.#disposed = true }
 
   async #watch (): Promise<void> {
@@ -94,20 +103,12 @@ export class CompletionMonitor {
   async #observe (h: Handoff, target: StabilityTracker): Promise<(CompletionObservation & { targetSettling: boolean }) | undefined> {
     const { tab, handoffs } = this.#deps
     const page: Page = tab.page
-    const deadline = performance.now() + OBSERVE_BUDGET_MS
-    const ready = await beforeDeadline(page.evaluate(() => document.readyState), deadline, 'the document state').catch(() => 'loading')
-    if (ready === 'loading') return undefined
-    const seen = await observePage(page, deadline)
-    if (seen.failed || !seen.html) return undefined
-    const main = tab.lastResponse
-    const top = recognizePage({ status: main?.status ?? null, url: page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
-    const framed = await judgeByFillingFrame(page, top, seen.text, deadline)
-    const recognition = framed?.recognition ?? top
+    const seen = await this.#look(performance.now() + OBSERVE_BUDGET_MS)
+    if (seen === undefined) return undefined
+    const { recognition, frameDocument } = seen
     const challengePresent = recognition.page_kind === 'challenge'
-    const frameDocument = framed && `${framed.sight.documentStarted} ${framed.sight.url}`
     // The panel aims at a widget in the top document only: a selector of the frame's would miss there.
-    if (challengePresent) handoffs.noteChallenge(tab.id, framed ? undefined : recognition.widget_selector)
-    if (challengePresent && frameDocument) this.#gateFrame = frameDocument
+    if (challengePresent) handoffs.noteChallenge(tab.id, frameDocument === undefined ? recognition.widget_selector : undefined)
     const frameMoved = frameDocument !== undefined && this.#gateFrame !== undefined && frameDocument !== this.#gateFrame
     let targetReady = false
     let targetSettling = false
@@ -118,5 +119,26 @@ export class CompletionMonitor {
       targetSettling = state.targetReady && !state.stable
     }
     return { url: page.url(), navigated: handoffs.navigatedSince(tab.id) || frameMoved, challengePresent, targetReady, targetSettling }
+  }
+
+  /**
+   * The page's recognition, judged by the frame that fills its view when the top document shows
+   * nothing (then `frameDocument` names that frame's document); remembers a frame document that
+   * holds a challenge.
+   */
+  async #look (deadline: number): Promise<{ recognition: Recognition, frameDocument?: string } | undefined> {
+    const { tab } = this.#deps
+    const page: Page = tab.page
+    const ready = await beforeDeadline(page.evaluate(() => document.readyState), deadline, 'the document state').catch(() => 'loading')
+    if (ready === 'loading') return undefined
+    const seen = await observePage(page, deadline)
+    if (seen.failed || !seen.html) return undefined
+    const main = tab.lastResponse
+    const top = recognizePage({ status: main?.status ?? null, url: page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+    const framed = await judgeByFillingFrame(page, top, seen.text, deadline)
+    if (framed === undefined) return { recognition: top }
+    const frameDocument = `${framed.sight.documentStarted} ${framed.sight.url}`
+    if (framed.recognition.page_kind === 'challenge') this.#gateFrame = frameDocument
+    return { recognition: framed.recognition, frameDocument }
   }
 }

@@ -7,6 +7,7 @@ import t from 'tap'
 import { readFile } from 'node:fs/promises'
 import { startHost } from '../helpers/host.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
+import { clientPointOf, DESKTOP, launchViewerBrowser, onHost, openViewer, waitForControl, waitForFrames } from '../helpers/panel-browser.js'
 
 const GATE_FILE = 'cloudflare-just-a-moment-2025-kxz-1.html'
 const framing = (src: string, style: string): string =>
@@ -46,4 +47,49 @@ t.test('a top document that shows nothing over a frame that fills the view is ju
   const badge = await fetchOf('/badge')
   t.equal(badge.page_kind, 'empty', 'a small frame is not the page: the page shows nothing')
   t.notOk(badge.warnings.some((w: { code: string }) => w.code === 'page_in_frame'), 'no frame stood for it')
+})
+
+// The road out of such a handoff: a person works the check in the frame through the panel, the
+// frame moves on, and the handoff finishes by itself though the top document never moved. The
+// check is a page of this test's own (it has to let a person through); its words and its one
+// button are the shape of a site's own check, which is how the fetch knows it.
+const OWN_CHECK = '<!doctype html><html><head><title>Security check</title></head><body style="margin:0;font:16px sans-serif"><h1>Verify you are human</h1><p>Press the button to continue to the site.</p><button id="continue" style="position:absolute;left:60px;top:160px;width:200px;height:60px" onclick="location.href=\'/posts\'">Continue</button></body></html>'
+
+t.test('a person passes a check in a frame that fills the view, through the panel, and the handoff finishes by itself', async (t) => {
+  const host = await startHost(t)
+  const site = await startFixtureServer(t, {
+    '/gated': { body: framing('/check', FILLS) },
+    '/check': { status: 403, body: OWN_CHECK },
+    '/posts': { body: ARTICLE }
+  })
+  const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/gated`, takeover: true }) })).json() as Record<string, any>
+  t.equal(fetched.page_kind, 'challenge', `the check in the frame is a gate (${(fetched.challenge?.evidence ?? []).join('; ')})`)
+  const secret = fetched.actions.find((a: { takeover_url_secret?: string }) => typeof a.takeover_url_secret === 'string')?.takeover_url_secret as string | undefined
+  t.ok(secret, 'a person is asked for it')
+  if (secret === undefined) return
+  const tab = host.app.tabs.get(fetched.tab_id)
+  const startUrl = tab.page.url()
+
+  const browser = await launchViewerBrowser(t)
+  const { page: panel } = await openViewer(browser, host, DESKTOP)
+  t.equal((await panel.goto(onHost(host, secret)))?.status(), 200)
+  await waitForFrames(panel)
+  await waitForControl(panel)
+  // The frame sits at the top left with no border, so the button's place in it is its place in the view.
+  const frame = tab.page.mainFrame().childFrames()[0]
+  const button = await frame.$eval('#continue', (el) => { const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 } })
+  const p = await clientPointOf(panel, button.x, button.y)
+  await panel.mouse.click(p.x, p.y)
+  const moved = await frame.waitForFunction(() => location.pathname === '/posts', { timeout: 45_000, polling: 100 }).then(() => true, () => false)
+  t.ok(moved, 'the press reached the button in the frame')
+  if (!moved) return
+  const finished = await panel.waitForFunction(() => (window as any).afhttpPanelStats.state === 'finished', { timeout: 45_000 }).then(() => true, () => false)
+  t.ok(finished, 'the handoff finished by itself', finished ? {} : { handoff: await (await host.api(`/v1/tabs/${fetched.tab_id}/handoff`)).json() })
+  t.equal(tab.page.url(), startUrl, 'while the top document stayed where it was')
+  const summary = await (await host.api(`/v1/tabs/${fetched.tab_id}/handoff`)).json() as Record<string, any>
+  t.match(summary, { state: 'finished', finish_reason: 'auto_detected', auto_done: true })
+
+  const refetch = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: fetched.tab_id }) })).json() as Record<string, any>
+  t.equal(refetch.ok, true, 'the driver\'s re-fetch of the tab gets the post')
+  t.match(refetch.artifacts.text, /Seven herons fished the weir/)
 })
