@@ -41,6 +41,8 @@ export interface Handoff {
   challengeSeen: boolean
   /** The recognised challenge widget the panel aims at when no region matches. */
   widgetSelector?: string
+  /** The frame document that held the challenge when the handoff began, on a page whose view is one frame. */
+  gateFrame?: string
   /** Warnings for the driver that arose after the mint (e.g. takeover_selector_missed). */
   warnings: HandoffWarning[]
   /** URL when the handoff began, to tell whether the page navigated. */
@@ -51,7 +53,7 @@ export interface Handoff {
 
 export type HandoffWarning = Warning
 
-export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean, widgetSelector?: string, instructions?: string, reason?: string }): Handoff {
+export function newHandoff (init: { fence: string, tabId: string, now: number, holdMs: number, startUrl: string, generation: number, readySelector?: string, region?: string, challengeSeen: boolean, widgetSelector?: string, gateFrame?: string, instructions?: string, reason?: string }): Handoff {
   return {
     fence: init.fence,
     tabId: init.tabId,
@@ -63,6 +65,7 @@ export function newHandoff (init: { fence: string, tabId: string, now: number, h
     region: init.region,
     challengeSeen: init.challengeSeen,
     widgetSelector: init.widgetSelector,
+    ...(init.gateFrame !== undefined ? { gateFrame: init.gateFrame } : {}),
     ...(init.instructions !== undefined ? { instructions: init.instructions } : {}),
     ...(init.reason !== undefined ? { reason: init.reason } : {}),
     warnings: [],

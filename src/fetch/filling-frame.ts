@@ -18,11 +18,23 @@ export interface FrameSight {
    * another, even at the same URL, as when a check reloads its own address once it is passed.
    */
   documentStarted: number
+  /** The frame's document is still being parsed: what it shows may not be all it will show. */
+  loading: boolean
+}
+
+/** Names one document of a frame: another document, even at the same address, has another name. */
+export function documentOf (sight: Pick<FrameSight, 'url' | 'documentStarted'>): string {
+  return `${sight.documentStarted} ${sight.url}`
 }
 
 /** The document of the frame that fills the page's view, or undefined when none does or it cannot be read by `deadline`. */
 export async function readFillingFrame (page: Page, deadline: number): Promise<FrameSight | undefined> {
-  const frames = await beforeDeadline(page.$$('iframe, frame'), deadline, 'the page frames').catch(() => [])
+  const query = page.$$('iframe, frame')
+  const frames = await beforeDeadline(query, deadline, 'the page frames').catch(() => {
+    // Handles that come after the deadline are let go when they come.
+    query.then(release, () => undefined)
+    return []
+  })
   try {
     const view = await beforeDeadline(page.evaluate(() => ({ width: innerWidth, height: innerHeight })), deadline, 'the viewport')
     for (const element of frames) {
@@ -30,23 +42,31 @@ export async function readFillingFrame (page: Page, deadline: number): Promise<F
       if (box === null || !fillsView(box, view)) continue
       const frame = await beforeDeadline(element.contentFrame(), deadline, 'a frame document')
       if (frame === null || frame.detached || !/^https?:/.test(frame.url())) return undefined
-      const [title, html, text, status, documentStarted] = await Promise.all([
+      const [title, html, own] = await Promise.all([
         beforeDeadline(frame.title(), deadline, 'the frame title'),
         beforeDeadline(frame.content(), deadline, 'the frame HTML'),
-        beforeDeadline(frame.evaluate(() => document.body?.innerText ?? ''), deadline, 'the frame text'),
-        // Chromium keeps a document's own status on its navigation entry (0 when it does not know).
-        beforeDeadline(frame.evaluate(() => (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming & { responseStatus?: number } | undefined)?.responseStatus ?? 0), deadline, 'the frame status'),
-        beforeDeadline(frame.evaluate(() => performance.timeOrigin), deadline, 'the frame document')
+        beforeDeadline(frame.evaluate(() => ({
+          text: document.body?.innerText ?? '',
+          // Chromium keeps a document's own status on its navigation entry (0 when it does not know).
+          status: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming & { responseStatus?: number } | undefined)?.responseStatus ?? 0,
+          documentStarted: performance.timeOrigin,
+          loading: document.readyState === 'loading'
+        })), deadline, 'the frame document')
       ])
-      return { url: frame.url(), status: status > 0 ? status : null, title, html, text, documentStarted }
+      return { url: frame.url(), status: own.status > 0 ? own.status : null, title, html, text: own.text, documentStarted: own.documentStarted, loading: own.loading }
     }
     return undefined
   } catch {
     // A frame that went away or hung while it was read shows nothing the host can judge.
     return undefined
   } finally {
-    await Promise.all(frames.map(async (f) => await f.dispose().catch(() => undefined)))
+    // Let go without waiting: a page stuck in a script would hold the release up.
+    release(frames)
   }
+}
+
+function release (handles: Array<{ dispose: () => Promise<void> }>): void {
+  for (const handle of handles) handle.dispose().catch(() => undefined)
 }
 
 /**

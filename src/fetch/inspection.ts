@@ -15,6 +15,11 @@ export interface Inspection {
   verdict: Verdict
   artifacts: Artifacts
   warnings: Warning[]
+  /**
+   * When the page was judged by the frame that fills its view (src/core/frame-view.ts), that
+   * frame's document (src/fetch/filling-frame.ts documentOf).
+   */
+  frameDocument?: string
   /** The page is blocked by this dialog: nothing in it could be observed. */
   blocked?: OpenDialog
 }

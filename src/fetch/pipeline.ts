@@ -12,7 +12,7 @@ import { blockedInspection, unlessDialog } from './blocked.js'
 import type { FetchRequest } from './request.js'
 import type { Inspection } from './inspection.js'
 import { observationDeadline } from './deadline.js'
-import { judgeByFillingFrame } from './filling-frame.js'
+import { documentOf, judgeByFillingFrame } from './filling-frame.js'
 import type { FetchResult, HumanTakeoverAction, Warning } from '../schemas/index.js'
 import { fileChooserWarning } from '../core/page-ui.js'
 import { PageWatch } from '../page-ui/page-watch.js'
@@ -61,15 +61,15 @@ export async function inspectTab (tab: TabRecord, req: Pick<FetchRequest, 'wait'
   const verdict: Verdict = seen.failed
     ? { ok: false, reclaim: false, reason: 'capture_failed', warnings: [{ code: 'page_unresponsive', message: `The page could not be observed: ${seen.failed}.` }] }
     : judged
-  return { response: main, readiness, recognition, verdict, artifacts: captured.artifacts, warnings: [...(framed ? [framed.warning] : []), ...captured.warnings, ...verdict.warnings] }
+  return { response: main, readiness, recognition, verdict, artifacts: captured.artifacts, warnings: [...(framed ? [framed.warning] : []), ...captured.warnings, ...verdict.warnings], ...(framed ? { frameDocument: framed.document } : {}) }
 }
 
 /** A top document that shows nothing over a frame that fills the view is judged by the frame's document (src/core/frame-view.ts). */
-async function viewInFrame (page: TabRecord['page'], top: Recognition, topText: string, deadline: number): Promise<{ recognition: Recognition, text: string, warning: Warning } | undefined> {
+async function viewInFrame (page: TabRecord['page'], top: Recognition, topText: string, deadline: number): Promise<{ recognition: Recognition, text: string, document: string, warning: Warning } | undefined> {
   const framed = await judgeByFillingFrame(page, top, topText, deadline)
   if (framed === undefined) return undefined
   const { sight, recognition } = framed
-  return { recognition, text: sight.text, warning: { code: 'page_in_frame', message: `The page shows one frame that fills it (${sight.url}); page_kind and the text capture are that frame's document's, the html capture is the top document's: fetch the frame's URL for its HTML.` } }
+  return { recognition, text: sight.text, document: documentOf(sight), warning: { code: 'page_in_frame', message: `The page shows one frame that fills it (${sight.url}); page_kind and the text capture are that frame's document's, the html capture is the top document's: fetch the frame's URL for its HTML.` } }
 }
 
 function readinessWarning (r: Readiness): Warning[] {
@@ -192,7 +192,10 @@ async function humanAction (deps: FetchDeps, tab: TabRecord, req: FetchRequest, 
     region: req.region,
     readySelector: req.wait.kind === 'selector-stable' ? req.wait.selector : undefined,
     challengeSeen: seen.recognition.challenge !== undefined,
-    widgetSelector: seen.recognition.widget_selector,
+    // A widget in the frame is not in the top document, where the panel aims: a frame that fills
+    // the view is aimed at as the whole view.
+    widgetSelector: seen.frameDocument === undefined ? seen.recognition.widget_selector : undefined,
+    gateFrame: seen.recognition.challenge !== undefined ? seen.frameDocument : undefined,
     instructions: req.instructions,
     reason: action.reason
   })

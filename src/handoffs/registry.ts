@@ -83,6 +83,7 @@ export class HandoffRegistry implements HandoffService {
       if (opts.challengeSeen) h.challengeSeen = true
       if (opts.region) h.region = opts.region
       if (opts.widgetSelector) h.widgetSelector = opts.widgetSelector
+      if (opts.gateFrame) h.gateFrame = opts.gateFrame
       if (opts.instructions !== undefined) h.instructions = opts.instructions
     }
     // Each mode has one usable link: a view mint leaves the control link working, and back.
@@ -294,6 +295,7 @@ export class HandoffRegistry implements HandoffService {
       region: opts.region,
       challengeSeen: opts.challengeSeen ?? false,
       widgetSelector: opts.widgetSelector,
+      gateFrame: opts.gateFrame,
       instructions: opts.instructions,
       reason: opts.reason
     })

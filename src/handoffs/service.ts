@@ -23,6 +23,11 @@ export interface MintOptions {
   readySelector?: string
   challengeSeen?: boolean
   widgetSelector?: string
+  /**
+   * The document of a frame that fills the view and holds the challenge, when the fetch judged the
+   * page by it (src/fetch/filling-frame.ts documentOf): the completion check's start in that frame.
+   */
+  gateFrame?: string
   /** Plain text for the person, shown in #afhttp-instructions. */
   instructions?: string
   /** Why a person is needed (the fetch's takeover reason), shown in the operator inbox (docs/spec.md section 20). */

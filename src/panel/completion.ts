@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { recognizePage, type Recognition } from '../core/challenge.js'
 import { completionReached, isHeld, type CompletionObservation, type Handoff } from '../core/handoff.js'
 import { observePage } from '../fetch/capture.js'
-import { judgeByFillingFrame } from '../fetch/filling-frame.js'
+import { documentOf, judgeByFillingFrame } from '../fetch/filling-frame.js'
 import { beforeDeadline } from '../fetch/deadline.js'
 import { sampleTarget, selectorStableTracker } from '../fetch/readiness.js'
 import type { StabilityTracker } from '../core/wait-strategy.js'
@@ -37,7 +37,7 @@ export class CompletionMonitor {
   #watching = false
   #window: CompletionWindow = windowFromRelease(0)
   #disposed = false
-  /** The frame document a challenge was last seen in, when the page's view is one frame. */
+  /** The frame document a challenge was last seen in, when the page's view is one frame (else the handoff's). */
   #gateFrame: string | undefined
 
   constructor (deps: CompletionDeps) {
@@ -60,15 +60,6 @@ export class CompletionMonitor {
       .finally(() => { this.#watching = false })
   }
 
-  /**
-   * One look before any input, for a page whose view is one frame: the frame's document is known
-   * by then, so a check that lets the person through at once (a button that moves on) is seen to
-   * have gone, though it is gone before the first look after the press.
-   */
-  begin (): void {
-    this.#look(performance.now() + OBSERVE_BUDGET_MS).catch(() => undefined)
-  }
-
   dispose (): void { this.#disposed = true }
 
   async #watch (): Promise<void> {
@@ -81,13 +72,13 @@ export class CompletionMonitor {
       const h = handoffs.current(tab.id)
       if (!h || !isHeld(h, this.#deps.now())) return
       const obs = await this.#observe(h, target)
-      // Two looks in a row on the same URL: a page caught between documents proves nothing.
+      // Two looks in a row at the same document: a page caught between documents proves nothing.
       if (obs && completionReached(h, obs)) {
-        if (agreeing === obs.url) {
+        if (agreeing === obs.document) {
           handoffs.autoFinish(tab.id)
           return
         }
-        agreeing = obs.url
+        agreeing = obs.document
       } else {
         agreeing = undefined
       }
@@ -100,7 +91,7 @@ export class CompletionMonitor {
   }
 
   /** What the page shows now, or undefined while it is between documents or too busy to answer. */
-  async #observe (h: Handoff, target: StabilityTracker): Promise<(CompletionObservation & { targetSettling: boolean }) | undefined> {
+  async #observe (h: Handoff, target: StabilityTracker): Promise<(CompletionObservation & { targetSettling: boolean, document: string }) | undefined> {
     const { tab, handoffs } = this.#deps
     const page: Page = tab.page
     const seen = await this.#look(performance.now() + OBSERVE_BUDGET_MS)
@@ -109,7 +100,9 @@ export class CompletionMonitor {
     const challengePresent = recognition.page_kind === 'challenge'
     // The panel aims at a widget in the top document only: a selector of the frame's would miss there.
     if (challengePresent) handoffs.noteChallenge(tab.id, frameDocument === undefined ? recognition.widget_selector : undefined)
-    const frameMoved = frameDocument !== undefined && this.#gateFrame !== undefined && frameDocument !== this.#gateFrame
+    // Moved on from the document the challenge was last seen in (by this check, or by the fetch that began the handoff).
+    const gateFrame = this.#gateFrame ?? h.gateFrame
+    const frameMoved = frameDocument !== undefined && gateFrame !== undefined && frameDocument !== gateFrame
     let targetReady = false
     let targetSettling = false
     if (h.readySelector !== undefined) {
@@ -118,7 +111,7 @@ export class CompletionMonitor {
       targetReady = state.stable
       targetSettling = state.targetReady && !state.stable
     }
-    return { url: page.url(), navigated: handoffs.navigatedSince(tab.id) || frameMoved, challengePresent, targetReady, targetSettling }
+    return { url: page.url(), document: frameDocument ?? page.url(), navigated: handoffs.navigatedSince(tab.id) || frameMoved, challengePresent, targetReady, targetSettling }
   }
 
   /**
@@ -137,7 +130,9 @@ export class CompletionMonitor {
     const top = recognizePage({ status: main?.status ?? null, url: page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
     const framed = await judgeByFillingFrame(page, top, seen.text, deadline)
     if (framed === undefined) return { recognition: top }
-    const frameDocument = `${framed.sight.documentStarted} ${framed.sight.url}`
+    // A frame document still being parsed is looked at again, as the top one is.
+    if (framed.sight.loading) return undefined
+    const frameDocument = documentOf(framed.sight)
     if (framed.recognition.page_kind === 'challenge') this.#gateFrame = frameDocument
     return { recognition: framed.recognition, frameDocument }
   }

@@ -123,7 +123,6 @@ export class PanelTab {
       grant: (origin, permission) => this.#grant(origin, permission)
     })
     this.#completion = new CompletionMonitor({ tab: deps.tab, handoffs: deps.handoffs, now: deps.now, log: deps.log })
-    this.#completion.begin()
     this.#aim = new AimTracker(deps.tab.page, () => deps.handoffs.current(deps.tab.id), (aim, resolved) => {
       deps.streamer.setAim(aim)
       if (resolved.missed) {

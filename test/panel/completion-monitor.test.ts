@@ -61,12 +61,15 @@ t.test('releases all through a watch longer than the old 15 s cap keep one check
   t.equal(handoffs.checksTaken, 1, 'every release extended the running watch; none started another')
 })
 
+const FRAMING = (src: string): string => `<!doctype html><html><head><title>A blog</title><style>html,body{width:100%;height:100%;margin:0}</style></head><body><iframe id="mainFrame" src="${src}" style="width:100%;height:99.8%;border:0"></iframe></body></html>`
+const POST = '<!doctype html><title>Field notes</title><main><h1>Field notes</h1><p>Seven herons fished the weir this morning, two more than last week.</p></main>'
+
 t.test('a gate in a frame that fills the view finishes the handoff when the frame shows another document, though the top never moved', async (t) => {
   // A real 2025 Cloudflare "Just a moment…" at its real status, in a full-size iframe of an outer
   // page that shows nothing else (the shape of Naver Blog's, as in test/e2e/page-in-frame.test.ts).
   const gate = await readFile(new URL('../fixtures/real/cloudflare-just-a-moment-2025-kxz-1.html', import.meta.url), 'utf8')
   const server = await startFixtureServer(t, {
-    '/gated': { body: '<!doctype html><html><head><title>A blog</title><style>html,body{width:100%;height:100%;margin:0}</style></head><body><iframe id="mainFrame" src="/check" style="width:100%;height:99.8%;border:0"></iframe></body></html>' },
+    '/gated': { body: FRAMING('/check') },
     '/check': { status: 403, body: gate }
   })
   const browser = await launchViewerBrowser(t)
@@ -82,16 +85,42 @@ t.test('a gate in a frame that fills the view finishes the handoff when the fram
   await sleep(WATCH_MS / 2)
   t.equal(handoffs.finishedAt, undefined, 'the check is still in the frame: the handoff is still held')
 
-  // The check is passed: like Cloudflare's, it loads its own address again, which now serves the post.
-  server.route('/check', { body: '<!doctype html><title>Field notes</title><main><h1>Field notes</h1><p>Seven herons fished the weir this morning, two more than last week.</p></main>' })
-  // The capture's script rewrites the frame's address in place to the one it was captured at, so
-  // the frame is the page's only child, and it is sent back to the check's own address.
+  // The check is passed: like Cloudflare's, it loads its own address again, which now serves the
+  // post. The capture's script rewrote the frame's address in place to the one it was captured at
+  // (a `__cf_chl_rt_tk` query on its own path), so that address is the one served the post and
+  // reloaded: the same URL, another document.
   const [frame] = page.mainFrame().childFrames()
   t.ok(frame, 'the check is in its own frame')
-  await frame?.evaluate((url) => { location.replace(url) }, `${server.url}/check`)
+  if (frame === undefined) return
+  const address = frame.url()
+  server.route(new URL(address).pathname, { body: POST })
+  await frame.evaluate(() => { location.reload() })
   const deadline = performance.now() + WATCH_MS + 5_000
   while (handoffs.finishedAt === undefined && performance.now() < deadline) await sleep(100)
   t.ok(handoffs.finishedAt !== undefined, 'the handoff finished by itself once the frame showed the post')
   t.equal(page.url(), startUrl, 'the top document never moved: the frame alone told the check was passed')
+  t.equal(page.mainFrame().childFrames()[0]?.url(), address, 'nor did the frame\'s address: its new document told it')
   t.equal(handoffs.checksTaken, 1, 'one press, one check')
+})
+
+t.test('a frame that fills the view and was never seen holding a check does not finish a handoff', async (t) => {
+  const server = await startFixtureServer(t, {
+    '/blog': { body: FRAMING('/posts') },
+    '/posts': { body: POST },
+    '/later': { body: POST.replace('Seven herons', 'Nine herons') }
+  })
+  const browser = await launchViewerBrowser(t)
+  const page = await browser.newPage()
+  await page.goto(`${server.url}/blog`)
+  // A handoff that was told of a challenge (the driver's word) over a page whose frame shows a post.
+  const handoffs = new OneHandoff(newHandoff({ fence: 'f', tabId: 'tab-1', now: Date.now(), holdMs: 120_000, startUrl: page.url(), generation: 1, challengeSeen: true }), () => page.url())
+  const monitor = new CompletionMonitor({ tab: { id: 'tab-1', page }, handoffs, now: () => Date.now(), log: pino({ level: 'silent' }) })
+  t.teardown(() => monitor.dispose())
+  monitor.moment()
+  await sleep(WATCH_MS / 4)
+  // The frame shows another document without a check: nothing shows a check was ever passed there.
+  await page.mainFrame().childFrames()[0]?.evaluate((url) => { location.replace(url) }, `${server.url}/later`)
+  await sleep(WATCH_MS + 1_000)
+  t.equal(handoffs.finishedAt, undefined, 'nothing finished: the person presses Done')
+  t.equal(handoffs.checksTaken, 1)
 })
