@@ -166,11 +166,19 @@ export function factsOf (obs: PageObservation): PageFacts {
   }
 }
 
-// Ideographic scripts do not separate words with spaces: count each character.
-const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[^\s\p{P}\p{S}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+/gu
+// Ideographic scripts do not separate words with spaces. A run of Han, Hiragana or Katakana counts
+// as one word for every two characters: a Chinese word is one to two characters and a Japanese one
+// two to three, and the word limits here were set on languages that space their words. Counting
+// each character as a word made a Chinese or Japanese notice look twice as long as the same
+// notice in English (docs/decisions.md, "Ideographs are half a word each").
+const IDEOGRAPHS = String.raw`\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}`
+const WORD = new RegExp(`([${IDEOGRAPHS}]+)|[^\\s\\p{P}\\p{S}${IDEOGRAPHS}]+`, 'gu')
+const IDEOGRAPHS_PER_WORD = 2
 
 export function countWords (text: string): number {
-  return text.match(WORD)?.length ?? 0
+  let words = 0
+  for (const [word, ideographs] of text.matchAll(WORD)) words += ideographs === undefined ? 1 : Math.ceil([...word].length / IDEOGRAPHS_PER_WORD)
+  return words
 }
 
 // A tag ends at its first '>' outside quotes, and no '<' stands outside quotes in it: an unclosed

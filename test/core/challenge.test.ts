@@ -285,15 +285,24 @@ t.test('a sign-in page is content; selector-stable readiness decides whether it 
   t.same(recognizePage(observe(page(form.replace('type="password"', 'type="password" hidden') + banner))), { page_kind: 'denied' }, 'a password field the page hides asks for nothing')
 })
 
-t.test('countWords counts ideographs one by one and ignores punctuation', async t => {
+t.test('countWords counts two ideographs as a word and ignores punctuation', async t => {
   t.equal(countWords(''), 0)
   t.equal(countWords(' … — • '), 0)
   t.equal(countWords('Hello, world! 42'), 3)
   t.equal(countWords('l\'été à Paris'), 4)
-  t.equal(countWords('东京は晴れ'), 5)
-  const chinese = '这是一篇关于面包的文章。'.repeat(10)
+  t.equal(countWords('东京は晴れ'), 3, 'five ideographs in one run: three words')
+  t.equal(countWords('东京 は晴れ'), 3, 'a run is counted by itself: one word and two')
+  t.equal(countWords('Yahoo! JAPAN ヘルプ'), 4, 'Latin words one by one beside a run of kana')
+  t.equal(countWords('𠀀𠀁'), 1, 'characters, not UTF-16 units: two ideographs outside the BMP are one word')
+  const chinese = '这是一篇关于面包的文章。'.repeat(20)
   t.same(recognizePage(observe(page(`<p>${chinese}</p>`))), { page_kind: 'content' })
   t.same(recognizePage(observe(page(`<p>${chinese}请稍候，正在检查您的浏览器</p><div id="challenge-stage"></div>`))), { page_kind: 'content' }, 'a long CJK document is not a notice')
+  // The same notice in Chinese and in English gets the same answer, short and long.
+  for (const times of [10, 20]) {
+    const zh = recognizePage(observe(page(`<p>${'这是一篇关于面包的文章。'.repeat(times)}请稍候，正在检查您的浏览器</p><div id="challenge-stage"></div>`))).page_kind
+    const en = recognizePage(observe(page(`<p>${'This is an article about bread. '.repeat(times)}Please wait, checking your browser</p><div id="challenge-stage"></div>`))).page_kind
+    t.equal(zh, en, `${times} sentences: ${en} in both`)
+  }
 })
 
 t.test('widget_selector is reported only with a challenge', async t => {
