@@ -1,6 +1,6 @@
 import t from 'tap'
 import { recognizePage, type PageObservation } from '../../src/core/challenge.js'
-import { factsOf } from '../../src/core/page-facts.js'
+import { SHORT_NOTICE_MAX_WORDS, factsOf } from '../../src/core/page-facts.js'
 import { gateShape } from '../../src/core/gate-shape.js'
 import { vendorOf } from '../../src/core/challenge-vendors.js'
 import { documentTitle, visibleText } from '../helpers/visible-text.js'
@@ -1121,9 +1121,9 @@ t.test("Ruishu's check is Ruishu's by its scripts on a blank page (thirty-sevent
 })
 
 t.test("a title that says the browser is being checked, over a request to wait, is a check at work however long its list (Knownsec's, batch 110)", async t => {
-  const items = ['异常网络链路检查', '浏览器恶意插件检查', '请求执行环境检查', '机器流量检查'].map(item => `<li>${item}</li>`).join('')
+  const items = ['异常网络链路检查', '浏览器恶意插件检查', '请求执行环境检查', '机器流量检查', '异常请求频率检查', '自动化工具特征检查', '网络代理环境检查', '页面完整性检查', '脚本注入行为检查', '跨站请求伪造检查', '恶意爬虫特征检查', '异常会话状态检查', '设备指纹一致性检查', '访问来源信誉检查'].map(item => `<li>${item}</li>`).join('')
   const check = (title: string, wait: string): string => page(`<h2>浏览器安全检查</h2><p>创宇盾将在您访问前对浏览器访问环境进行安全检查，${wait}</p><ul>${items}</ul><p>如果您对安全防护有疑问，点击进一步了解知道创宇云防御</p><p>当前网址：客户端特征：</p>`, `<title>${title}</title>`)
-  t.ok(factsOf(observe(check('x', '请等待 5 秒…'))).words > 80, 'longer than a short notice')
+  t.ok(factsOf(observe(check('x', '请等待 5 秒…'))).words > SHORT_NOTICE_MAX_WORDS, 'longer than a short notice')
   const r = recognizePage(observe(check('知道创宇云防御-浏览器安全检查', '请等待 5 秒…'), 521))
   t.equal(r.page_kind, 'challenge', 'titled so, at 521')
   t.ok(r.challenge?.evidence.includes('shape: its title says the browser is being checked'), 'the title is evidence')
@@ -1298,12 +1298,14 @@ t.test("a site's own check in its own layout, a CAPTCHA-only form, and scripts t
 
   // The same in Chinese, its image and answer named "seccode", its "another picture" and "submit"
   // links that run script (Sogou's anti-spider page, thirty-third review), under a header of eight
-  // links that go somewhere.
+  // links that go somewhere, and longer than a short notice (a short one with nothing else is a
+  // gate by its shape alone, as the same page in English is), so that what it asks decides.
   const links = Array.from({ length: 8 }, (_, i) => `<a href="/help/${i}">帮助 ${i}</a>`).join(' ')
   const seccode = (ask: string, img: string): string => page(`<div class="header">${links}</div><p>用户您好，${ask}</p>` +
     `<form id="seccodeForm" method="POST" action="/">验证码：${img}<input type="text" name="c" id="seccodeInput" placeholder="请输入验证码">` +
     '<a href="javascript:void(0);" id="change-img">换一张</a><a href="javascript:void(0);" id="submit">提交</a></form>' +
-    `<p>${'访问时间记录在此。'.repeat(6)}</p>`, '<title>搜狗搜索</title>')
+    `<p>${'访问时间记录在此。'.repeat(16)}</p>`, '<title>搜狗搜索</title>')
+  t.ok(factsOf(observe(seccode('欢迎光临本店，请留言。', '<img src="/a.png">'))).words > SHORT_NOTICE_MAX_WORDS, 'longer than a short notice')
   const sogouAsk = '您的访问过于频繁，为确认本次访问为正常用户行为，需要您协助验证。'
   const sogouImg = '<img id="seccodeImage" src="util/seccode.php?tc=1500993379" alt="请输入图中的验证码">'
   const sogou = recognizePage(observe(seccode(sogouAsk, sogouImg)))
