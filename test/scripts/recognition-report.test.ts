@@ -33,6 +33,12 @@ t.test('the held-out views: batches now, batches blind, and the blind batches po
   t.match(doc, '- d.html: looked at before rule X', 'an examined page is listed with why')
 })
 
+t.test('a batch without gates is not said to miss the target', async t => {
+  const doc = recognitionDoc({ outcomes: [gate('a.html', 1, true), other('b.html', 2, false), other('c.html', 2, false), other('d.html', 3, true)], notFound: [], sources: [], heldOutRule: 'a rule' })
+  t.match(doc, '  - batch 2 (2 pages, 0 examined), now: no gates to recognize; no false positive among 2 other pages')
+  t.match(doc, '  - batch 3 (1 pages, 0 examined), now: no gates to recognize; 1 false positive among 1 other pages')
+})
+
 t.test('one blind batch is not pooled', async t => {
   const outcomes = [gate('a.html', 1, true), gate('b.html', 2, true)]
   const firstScores = { 2: { gates: 1, recognized: 1, provider_right: 1, other_pages: 0, false_positives: 0, rules_at: 'ccccccc' } }
