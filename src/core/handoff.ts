@@ -41,7 +41,7 @@ export interface Handoff {
   challengeSeen: boolean
   /** The recognised challenge widget the panel aims at when no region matches. */
   widgetSelector?: string
-  /** The frame document that held the challenge when the handoff began, on a page whose view is one frame. */
+  /** On a page whose view is one frame, the frame document the challenge was last seen in (by the fetch that began the handoff, or a completion check). */
   gateFrame?: string
   /** Warnings for the driver that arose after the mint (e.g. takeover_selector_missed). */
   warnings: HandoffWarning[]

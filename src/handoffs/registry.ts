@@ -219,11 +219,12 @@ export class HandoffRegistry implements HandoffService {
     return true
   }
 
-  noteChallenge (tabId: string, widgetSelector?: string): void {
+  noteChallenge (tabId: string, widgetSelector?: string, gateFrame?: string): void {
     const h = this.#held(tabId)
     if (!h) return
     h.challengeSeen = true
     if (widgetSelector) h.widgetSelector = widgetSelector
+    if (gateFrame) h.gateFrame = gateFrame
   }
 
   navigatedSince (tabId: string): boolean {

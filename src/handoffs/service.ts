@@ -101,8 +101,11 @@ export interface CompletionHandoffs extends HandoffReader {
   touched (tabId: string): void
   /** Completion detection saw the page get through (docs/spec.md section 7). */
   autoFinish (tabId: string): void
-  /** A challenge showed up during the handoff: "challenge gone" now counts as completion. */
-  noteChallenge (tabId: string, widgetSelector?: string): void
+  /**
+   * A challenge showed up during the handoff: "challenge gone" now counts as completion. On a page
+   * whose view is one frame, `gateFrame` names the frame document it showed up in.
+   */
+  noteChallenge (tabId: string, widgetSelector?: string, gateFrame?: string): void
   /** A main-frame document loaded since the handoff began (or the URL changed). */
   navigatedSince (tabId: string): boolean
 }

@@ -37,8 +37,6 @@ export class CompletionMonitor {
   #watching = false
   #window: CompletionWindow = windowFromRelease(0)
   #disposed = false
-  /** The frame document a challenge was last seen in, when the page's view is one frame (else the handoff's). */
-  #gateFrame: string | undefined
 
   constructor (deps: CompletionDeps) {
     this.#deps = deps
@@ -99,10 +97,9 @@ export class CompletionMonitor {
     const { recognition, frameDocument } = seen
     const challengePresent = recognition.page_kind === 'challenge'
     // The panel aims at a widget in the top document only: a selector of the frame's would miss there.
-    if (challengePresent) handoffs.noteChallenge(tab.id, frameDocument === undefined ? recognition.widget_selector : undefined)
-    // Moved on from the document the challenge was last seen in (by this check, or by the fetch that began the handoff).
-    const gateFrame = this.#gateFrame ?? h.gateFrame
-    const frameMoved = frameDocument !== undefined && gateFrame !== undefined && frameDocument !== gateFrame
+    if (challengePresent) handoffs.noteChallenge(tab.id, frameDocument === undefined ? recognition.widget_selector : undefined, frameDocument)
+    // Moved on from the frame document the challenge was last seen in (by this check, or by the fetch that began the handoff).
+    const frameMoved = frameDocument !== undefined && h.gateFrame !== undefined && frameDocument !== h.gateFrame
     let targetReady = false
     let targetSettling = false
     if (h.readySelector !== undefined) {
@@ -116,8 +113,7 @@ export class CompletionMonitor {
 
   /**
    * The page's recognition, judged by the frame that fills its view when the top document shows
-   * nothing (then `frameDocument` names that frame's document); remembers a frame document that
-   * holds a challenge.
+   * nothing (then `frameDocument` names that frame's document).
    */
   async #look (deadline: number): Promise<{ recognition: Recognition, frameDocument?: string } | undefined> {
     const { tab } = this.#deps
@@ -132,8 +128,6 @@ export class CompletionMonitor {
     if (framed === undefined) return { recognition: top }
     // A frame document still being parsed is looked at again, as the top one is.
     if (framed.sight.loading) return undefined
-    const frameDocument = documentOf(framed.sight)
-    if (framed.recognition.page_kind === 'challenge') this.#gateFrame = frameDocument
-    return { recognition: framed.recognition, frameDocument }
+    return { recognition: framed.recognition, frameDocument: documentOf(framed.sight) }
   }
 }
