@@ -31,7 +31,8 @@ function fail (message) {
 function collected (dir) {
   const pages = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'))
   if (!Array.isArray(pages) || pages.length === 0) fail(`${dir}/meta.json: a JSON array of collected pages`)
-  return pages.map(page => ({ page, bytes: readFileSync(join(dir, page.file)) }))
+  // A page taken out of a recording brings the recording, named by `container` in the batch's directory.
+  return pages.map(page => ({ page, bytes: readFileSync(join(dir, page.file)), container: page.container === undefined ? undefined : readFileSync(join(dir, page.container)) }))
 }
 
 function scored (pages) {
@@ -68,7 +69,7 @@ if (command === 'side') {
     rulesAt = execFileSync('git', ['rev-parse', '--short=7', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()
   }
   const pages = collected(rest[0])
-  const problems = pages.flatMap(({ page, bytes }) => problemsOf(page, bytes, index.fixtures).map(p => `${page.file}: ${p}`))
+  const problems = pages.flatMap(({ page, bytes, container }) => problemsOf(page, bytes, index.fixtures, container).map(p => `${page.file}: ${p}`))
   const names = pages.map(({ page }) => page.file)
   if (new Set(names).size !== names.length) problems.push('meta.json names a page twice')
   if (problems.length > 0) fail(problems.join('\n'))

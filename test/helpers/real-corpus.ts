@@ -8,6 +8,11 @@ import { recognizePage } from '../../src/core/challenge.js'
 import { documentTitle, visibleText } from './visible-text.js'
 import type { Expected, FirstScore, Split } from './recognition-score.js'
 
+/**
+ * Where a page came from. `sha256` is the source file's. A page taken out of a recording (a
+ * cassette, a HAR, a WARC) is not the file itself: `extracted` says which entry and how it was
+ * decoded, and `sha256` is then the recording's.
+ */
 export interface Source { repository: string, path: string, commit: string, sha256: string, extracted?: string }
 
 /** One page of the corpus, as index.json lists it. */
@@ -40,7 +45,11 @@ export interface CorpusEntry {
 }
 
 /** A page as a collector hands it in (a batch directory's meta.json): an entry before it joins. */
-export type CollectedPage = Pick<CorpusEntry, 'file' | 'about' | 'status' | 'status_basis' | 'url' | 'expect' | 'year' | 'note'> & { headers?: Record<string, string>, source: Source }
+/**
+ * A page as a collector writes it in a batch's meta.json. `container` names, inside the batch's
+ * directory, the recording an extracted page was taken out of (docs/recognition-corpus.md).
+ */
+export type CollectedPage = Pick<CorpusEntry, 'file' | 'about' | 'status' | 'status_basis' | 'url' | 'expect' | 'year' | 'note'> & { headers?: Record<string, string>, source: Source, container?: string }
 
 // Sources used before issue 26: training, whatever their hash.
 const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/cloudscraper', 'VeNoMouS/cloudscraper', 'Anorov/cloudflare-scrape', 'campo1312/DataDome', 'microlinkhq/is-antibot'])
@@ -123,20 +132,40 @@ export function fieldProblems (page: Pick<CorpusEntry, 'status' | 'url' | 'year'
   return problems
 }
 
+const sha256Of = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex')
+
+/**
+ * Whether the collected bytes are their source's: the file itself, or, for a page taken out of a
+ * recording, a body of that recording as collected (whose own sha256 `source.sha256` is). Bytes the
+ * corpus already holds as a whole page are refused: a vendor's stub served byte for byte to many
+ * sites says nothing new.
+ */
+function bytesProblems (source: Source, bytes: Buffer, corpus: readonly CorpusEntry[], container?: Buffer): string[] {
+  const held = corpus.some(e => e.source.extracted === undefined && e.source.sha256 === sha256Of(bytes))
+  if (source.extracted === undefined) {
+    if (sha256Of(bytes) !== source.sha256) return ["source.sha256: not the collected bytes' sha256"]
+    return held ? ['source.sha256: the corpus already holds these bytes'] : []
+  }
+  const problems: string[] = []
+  if (source.extracted.trim() === '') problems.push('source.extracted: say which entry of the recording and how it was decoded')
+  if (container === undefined) problems.push('container: the recording the page was taken out of, to check source.sha256 against')
+  else if (sha256Of(container) !== source.sha256) problems.push("source.sha256: not the recording's sha256")
+  if (held) problems.push('source.sha256: the corpus already holds these bytes')
+  return problems
+}
+
 /**
  * Why a collected page cannot join the corpus: a malformed field (fieldProblems), bytes that are
  * not its source's or that the corpus already holds, a source on the training side or already in the corpus, a name that is taken,
  * a label the host has no name for. Empty when it can. `bytes` is the page as collected; `corpus`
- * the entries already there.
+ * the entries already there; `container` the recording an extracted page was taken out of.
  */
-export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly CorpusEntry[]): string[] {
+export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly CorpusEntry[], container?: Buffer): string[] {
   const problems = fieldProblems(page)
-  const { repository, sha256 } = page.source
+  const { repository } = page.source
   if (!FILE_NAME.test(page.file)) problems.push('file: lower case, digits, dots and hyphens, ending .html')
   if (corpus.some(e => e.file === page.file)) problems.push('file: the corpus has a page of that name')
-  if (createHash('sha256').update(bytes).digest('hex') !== sha256) problems.push("source.sha256: not the collected bytes' sha256")
-  // A vendor's stub served byte for byte to many sites says nothing new when the corpus has it.
-  else if (corpus.some(e => e.source.sha256 === sha256)) problems.push('source.sha256: the corpus already holds these bytes')
+  problems.push(...bytesProblems(page.source, bytes, corpus, container))
   if (!heldOut(repository)) problems.push(`source.repository: ${repository} is on the training side of the split`)
   if (corpus.some(e => e.source.repository.toLowerCase() === repository.toLowerCase())) problems.push(`source.repository: the corpus already holds pages of ${repository}`)
   if (page.about.trim() === '' || page.status_basis.trim() === '') problems.push('about and status_basis: say what the page is and how its status is known')
@@ -161,7 +190,7 @@ export function entryOf (page: CollectedPage, batch: number, html: string): Corp
     year: page.year,
     batch,
     ...(skip !== undefined && { browser_skip: skip }),
-    source: { repository: page.source.repository, path: page.source.path, commit: page.source.commit, sha256: page.source.sha256 },
+    source: { repository: page.source.repository, path: page.source.path, commit: page.source.commit, sha256: page.source.sha256, ...(page.source.extracted !== undefined && { extracted: page.source.extracted }) },
     note: page.note ?? ''
   }
 }

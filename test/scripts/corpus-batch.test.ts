@@ -80,6 +80,21 @@ t.test('a collected page joins only from a new held-out source, byte for byte, w
   t.same([entry.split, entry.batch, entry.csp, entry.browser_skip], ['held_out', 7, "default-src 'self' 'unsafe-inline'", undefined], 'its entry: held out, in its batch')
 })
 
+t.test('a page taken out of a recording joins with the recording it came from, whose sha256 its source records', async t => {
+  // Any bytes stand for the recording here: what is checked is that they are the ones named.
+  const body = readFileSync(join(REAL, GATE))
+  const recording = readFileSync(join(REAL, OTHER))
+  const source = { ...collectedFrom(GATE).source, sha256: collectedFrom(OTHER).source.sha256, extracted: 'vcrpy YAML cassette: interactions[0].response.body.string, written as UTF-8' }
+  const page = { ...collectedFrom(GATE), file: 'waf-block-2026.html', source }
+  t.same(problemsOf(page, body, [], recording), [], "the body, with the recording whose sha256 the source records")
+  t.match(problemsOf(page, body, [], body), [/^source\.sha256: not the recording's/], 'another recording')
+  t.match(problemsOf(page, body, []), [/^container:/], 'no recording to check against')
+  t.match(problemsOf({ ...page, source: { ...source, extracted: ' ' } }, body, [], recording), [/^source\.extracted/], 'not saying how it was taken out')
+  t.match(problemsOf(page, body, corpus.fixtures.filter(e => e.file === GATE), recording), [/already holds these bytes/, /already holds pages of/], 'a body the corpus holds as a whole page')
+  t.equal(entryOf(page, 7, body.toString('utf8')).source.extracted, source.extracted, 'its entry says how it was taken out')
+  t.equal(entryOf(collectedFrom(GATE), 7, body.toString('utf8')).source.extracted, undefined, 'a whole page says nothing of it')
+})
+
 t.test('add: checks every page, scores the batch, copies it and records its first score; refuses a batch whole', async t => {
   const dir = t.testdir({ corpus: {}, batch: {}, bad: {} })
   const corpusDir = join(dir, 'corpus')
@@ -115,6 +130,16 @@ t.test('add: checks every page, scores the batch, copies it and records its firs
   const refused = cli('add', join(dir, 'bad'), '--batch', '3', '--rules-at', 'abc1234', '--corpus', corpusDir)
   t.equal(refused.status, 1)
   t.match(refused.stderr, "portal-home.html: source.sha256: not the collected bytes' sha256")
+  t.equal(readFileSync(join(corpusDir, 'index.json'), 'utf8'), before, 'the index is unchanged')
+
+  // A page taken out of a recording is checked against the recording the batch names for it.
+  const extracted = { ...fresh[0], source: { ...fresh[0].source, extracted: 'HAR: log.entries[0].response.content.text' }, container: 'containers/portal.har' }
+  mkdirSync(join(dir, 'bad', 'containers'))
+  writeFileSync(join(dir, 'bad', 'containers', 'portal.har'), '{"log":{"entries":[]}}')
+  writeFileSync(join(dir, 'bad', 'meta.json'), JSON.stringify([extracted]))
+  const wrongRecording = cli('add', join(dir, 'bad'), '--batch', '3', '--rules-at', 'abc1234', '--corpus', corpusDir)
+  t.equal(wrongRecording.status, 1)
+  t.match(wrongRecording.stderr, "portal-home.html: source.sha256: not the recording's sha256")
   t.equal(readFileSync(join(corpusDir, 'index.json'), 'utf8'), before, 'the index is unchanged')
 
   const side = cli('side', 'VeNoMouS/cloudscraper', GATE_REPOSITORY, '--corpus', corpusDir)
