@@ -20,9 +20,13 @@ export class OutcomeWatch {
     this.#startJars.set(h, jar)
   }
 
-  /** A main-frame document loaded since `h` began (or the URL changed). */
+  /**
+   * A main-frame document loaded since `h` began (or the URL changed), or, on a page whose view is
+   * one frame, a completion check saw that frame move on (docs/spec.md section 7): the person got
+   * somewhere either way.
+   */
   navigated (h: Handoff, tab: TabRecord): boolean {
-    return tab.page.url() !== h.startUrl || tab.lastResponse !== this.#startResponses.get(h)
+    return tab.page.url() !== h.startUrl || tab.lastResponse !== this.#startResponses.get(h) || h.frameMovedOn === true
   }
 
   /** Fills `h.outcome.cookies_set` with the names the handoff set (or leaves it empty when the jar is slow). */

@@ -227,6 +227,11 @@ export class HandoffRegistry implements HandoffService {
     if (gateFrame) h.gateFrame = gateFrame
   }
 
+  noteFrameMovedOn (tabId: string): void {
+    const h = this.#held(tabId)
+    if (h) h.frameMovedOn = true
+  }
+
   navigatedSince (tabId: string): boolean {
     const h = this.#perTab.get(tabId)?.current
     const tab = this.#d.tabs.find(tabId)

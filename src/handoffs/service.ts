@@ -106,7 +106,9 @@ export interface CompletionHandoffs extends HandoffReader {
    * whose view is one frame, `gateFrame` names the frame document it showed up in.
    */
   noteChallenge (tabId: string, widgetSelector?: string, gateFrame?: string): void
-  /** A main-frame document loaded since the handoff began (or the URL changed). */
+  /** The frame that fills the view showed another document than the one the challenge was seen in. */
+  noteFrameMovedOn (tabId: string): void
+  /** A main-frame document loaded since the handoff began (or the URL changed), or the frame that fills the view moved on. */
   navigatedSince (tabId: string): boolean
 }
 

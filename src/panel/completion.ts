@@ -100,6 +100,7 @@ export class CompletionMonitor {
     if (challengePresent) handoffs.noteChallenge(tab.id, frameDocument === undefined ? recognition.widget_selector : undefined, frameDocument)
     // Moved on from the frame document the challenge was last seen in (by this check, or by the fetch that began the handoff).
     const frameMoved = frameDocument !== undefined && h.gateFrame !== undefined && frameDocument !== h.gateFrame
+    if (frameMoved) handoffs.noteFrameMovedOn(tab.id)
     let targetReady = false
     let targetSettling = false
     if (h.readySelector !== undefined) {
@@ -108,7 +109,7 @@ export class CompletionMonitor {
       targetReady = state.stable
       targetSettling = state.targetReady && !state.stable
     }
-    return { url: page.url(), document: frameDocument ?? page.url(), navigated: handoffs.navigatedSince(tab.id) || frameMoved, challengePresent, targetReady, targetSettling }
+    return { url: page.url(), document: frameDocument ?? page.url(), navigated: handoffs.navigatedSince(tab.id), challengePresent, targetReady, targetSettling }
   }
 
   /**

@@ -88,6 +88,8 @@ t.test('a person passes a check in a frame that fills the view, through the pane
   t.equal(tab.page.url(), startUrl, 'while the top document stayed where it was')
   const summary = await (await host.api(`/v1/tabs/${fetched.tab_id}/handoff`)).json() as Record<string, any>
   t.match(summary, { state: 'finished', finish_reason: 'auto_detected', auto_done: true })
+  // Its outcome tells the driver the person got somewhere, though the top's address is the same.
+  t.match(summary.outcome, { final_url: startUrl, navigated: true }, 'the outcome says the page moved on')
 
   const refetch = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ tab_id: fetched.tab_id }) })).json() as Record<string, any>
   t.equal(refetch.ok, true, 'the driver\'s re-fetch of the tab gets the post')

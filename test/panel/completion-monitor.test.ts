@@ -26,7 +26,8 @@ class OneHandoff implements CompletionHandoffs {
   touched (): void {}
   autoFinish (): void { this.finishedAt ??= performance.now() }
   noteChallenge (_tabId: string, _widget?: string, gateFrame?: string): void { if (gateFrame !== undefined) this.handoff.gateFrame = gateFrame }
-  navigatedSince (): boolean { return this.url() !== this.handoff.startUrl }
+  noteFrameMovedOn (): void { this.handoff.frameMovedOn = true }
+  navigatedSince (): boolean { return this.url() !== this.handoff.startUrl || this.handoff.frameMovedOn === true }
 }
 
 t.test('releases all through a watch longer than the old 15 s cap keep one check going, and the last one still sees the page get through', async (t) => {
@@ -100,6 +101,7 @@ t.test('a gate in a frame that fills the view finishes the handoff when the fram
   t.ok(handoffs.finishedAt !== undefined, 'the handoff finished by itself once the frame showed the post')
   t.equal(page.url(), startUrl, 'the top document never moved: the frame alone told the check was passed')
   t.equal(page.mainFrame().childFrames()[0]?.url(), address, 'nor did the frame\'s address: its new document told it')
+  t.equal(handoffs.handoff.frameMovedOn, true, 'the handoff keeps that its page moved on, for its outcome')
   t.equal(handoffs.checksTaken, 1, 'one press, one check')
 })
 
@@ -122,5 +124,6 @@ t.test('a frame that fills the view and was never seen holding a check does not 
   await page.mainFrame().childFrames()[0]?.evaluate((url) => { location.replace(url) }, `${server.url}/later`)
   await sleep(WATCH_MS + 1_000)
   t.equal(handoffs.finishedAt, undefined, 'nothing finished: the person presses Done')
+  t.equal(handoffs.handoff.frameMovedOn, undefined, 'and no frame moved on from a check')
   t.equal(handoffs.checksTaken, 1)
 })
