@@ -192,9 +192,8 @@ async function humanAction (deps: FetchDeps, tab: TabRecord, req: FetchRequest, 
     region: req.region,
     readySelector: req.wait.kind === 'selector-stable' ? req.wait.selector : undefined,
     challengeSeen: seen.recognition.challenge !== undefined,
-    // A widget in the frame is not in the top document, where the panel aims: a frame that fills
-    // the view is aimed at as the whole view.
-    widgetSelector: seen.frameDocument === undefined ? seen.recognition.widget_selector : undefined,
+    // A widget seen in the frame that fills the view is aimed at in that frame (gateFrame says so).
+    widgetSelector: seen.recognition.widget_selector,
     gateFrame: seen.recognition.challenge !== undefined ? seen.frameDocument : undefined,
     instructions: req.instructions,
     reason: action.reason

@@ -1,5 +1,6 @@
 // Keeps the stream's aim current (docs/spec.md section 10 "Aim"): the region selector, else the
-// recognised challenge widget, else the whole viewport. Rects are viewport pixels, so
+// recognised challenge widget (in the frame that fills the view when the challenge was seen
+// there), else the whole viewport. Rects are viewport pixels, so
 // they move with scrolling and layout; they are re-measured a few times a second while
 // someone watches, and the panel moves its picture by CSS alone.
 import type { Page } from 'puppeteer-core'
@@ -11,6 +12,8 @@ const MEASURE_EVERY_MS = 400
 export interface AimSource {
   region?: string
   widgetSelector?: string
+  /** Set when the challenge was seen in the frame that fills the view: its widget is looked for there. */
+  gateFrame?: string
 }
 
 export class AimTracker {
@@ -43,7 +46,7 @@ export class AimTracker {
     if (this.#busy || !source) return
     this.#busy = true
     try {
-      const resolved = await resolveAim(this.#page, source.region, source.widgetSelector)
+      const resolved = await resolveAim(this.#page, source.region, source.widgetSelector, source.gateFrame !== undefined)
       this.#apply(toFrameAim(resolved), resolved)
     } finally {
       this.#busy = false

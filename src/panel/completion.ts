@@ -96,8 +96,8 @@ export class CompletionMonitor {
     if (seen === undefined) return undefined
     const { recognition, frameDocument } = seen
     const challengePresent = recognition.page_kind === 'challenge'
-    // The panel aims at a widget in the top document only: a selector of the frame's would miss there.
-    if (challengePresent) handoffs.noteChallenge(tab.id, frameDocument === undefined ? recognition.widget_selector : undefined, frameDocument)
+    // A widget seen in the frame is aimed at there: the frame document it was seen in goes with it.
+    if (challengePresent) handoffs.noteChallenge(tab.id, recognition.widget_selector, frameDocument)
     // Moved on from the frame document the challenge was last seen in (by this check, or by the fetch that began the handoff).
     const frameMoved = frameDocument !== undefined && h.gateFrame !== undefined && frameDocument !== h.gateFrame
     if (frameMoved) handoffs.noteFrameMovedOn(tab.id)
