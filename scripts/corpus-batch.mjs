@@ -10,8 +10,8 @@
 // --corpus DIR names another corpus directory (default test/fixtures/real); --rules-at SHA records
 // the commit the caller scored with instead of HEAD.
 import { execFileSync } from 'node:child_process'
-import { copyFileSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { batchScore, entryOf, heldOut, problemsOf, recognizeCapture } from '../test/helpers/real-corpus.ts'
@@ -31,8 +31,16 @@ function fail (message) {
 function collected (dir) {
   const pages = JSON.parse(readFileSync(join(dir, 'meta.json'), 'utf8'))
   if (!Array.isArray(pages) || pages.length === 0) fail(`${dir}/meta.json: a JSON array of collected pages`)
-  // A page taken out of a recording brings the recording, named by `container` in the batch's directory.
-  return pages.map(page => ({ page, bytes: readFileSync(join(dir, page.file)), container: page.container === undefined ? undefined : readFileSync(join(dir, page.container)) }))
+  return pages.map(page => ({ page, bytes: readFileSync(join(dir, page.file)), container: recordingOf(dir, page) }))
+}
+
+// A page taken out of a recording brings the recording, named by `container` inside the batch's
+// directory; one that is missing or outside it is none, which the checks refuse.
+function recordingOf (dir, page) {
+  if (page.container === undefined) return undefined
+  const path = resolve(dir, page.container)
+  if (!path.startsWith(resolve(dir) + sep) || !existsSync(path)) return undefined
+  return readFileSync(path)
 }
 
 function scored (pages) {

@@ -1,5 +1,6 @@
-import type { ElementHandle, Frame, Page } from 'puppeteer-core'
-import { fillsView } from '../core/frame-view.js'
+import type { Frame, Page } from 'puppeteer-core'
+import { beforeDeadline } from '../fetch/deadline.js'
+import { findFillingFrame } from '../fetch/filling-frame.js'
 import { PageWatch } from '../page-ui/page-watch.js'
 
 import type { Aim, AimRect } from '../schemas/handoff.js'
@@ -28,32 +29,21 @@ export async function visibleRect (where: Page | Frame, selector: string): Promi
 }
 
 /**
+ * How long the aim waits for the frame that fills the view and the widget in it. A vendor's check
+ * can be busy or between documents; the mint and the panel's re-measuring must not wait on it.
+ */
+export const FRAME_AIM_BUDGET_MS = 1_000
+
+/**
  * Viewport rect of the first visible match in the document of the frame that fills the page's view
- * (src/core/frame-view.ts), or null. The frame's own viewport starts inside its border and padding.
+ * (src/fetch/filling-frame.ts), or null: its rect in the frame, moved by where the frame shows it.
  */
 export async function visibleRectInFillingFrame (page: Page, selector: string): Promise<AimRect | null> {
-  let elements: Array<ElementHandle<Element>> = []
-  try {
-    elements = await page.$$('iframe, frame')
-    const view = await page.evaluate(() => ({ width: innerWidth, height: innerHeight }))
-    for (const element of elements) {
-      const box = await element.evaluate((el) => {
-        const r = el.getBoundingClientRect()
-        const s = getComputedStyle(el)
-        return { width: r.width, height: r.height, x: r.x + el.clientLeft + parseFloat(s.paddingLeft), y: r.y + el.clientTop + parseFloat(s.paddingTop) }
-      })
-      if (!fillsView(box, view)) continue
-      const frame = await element.contentFrame()
-      const inner = frame === null || frame.detached ? null : await visibleRect(frame, selector)
-      return inner === null ? null : { ...inner, x: inner.x + box.x, y: inner.y + box.y }
-    }
-    return null
-  } catch {
-    return null // a frame that went away while it was measured aims nowhere
-  } finally {
-    // Let go without waiting: a page stuck in a script would hold the aim up.
-    for (const element of elements) element.dispose().catch(() => undefined)
-  }
+  const deadline = performance.now() + FRAME_AIM_BUDGET_MS
+  const found = await findFillingFrame(page, deadline)
+  if (found === undefined) return null
+  const inner = await beforeDeadline(visibleRect(found.frame, selector), deadline, 'the widget in the frame').catch(() => null)
+  return inner === null ? null : { ...inner, x: inner.x + found.origin.x, y: inner.y + found.origin.y }
 }
 
 /**

@@ -37,7 +37,7 @@ export class HandoffEndings {
     holds.stop(h, reason, byDriver)
     const tab = this.d.tabs.find(h.tabId)
     // Read before the record changes: the outcome compares with how the handoff began.
-    const navigated = tab ? outcomes.navigated(h, tab) : false
+    const navigated = tab ? outcomes.movedOn(h, tab) : false
     h.ended = { state, reason, at: clock.now() }
     if (note !== undefined && note !== '') h.humanNote = note
     h.outcome = { final_url: tab && !tab.page.isClosed() ? tab.page.url() : h.startUrl, navigated, cookies_set: [] }

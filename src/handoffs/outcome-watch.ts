@@ -20,13 +20,18 @@ export class OutcomeWatch {
     this.#startJars.set(h, jar)
   }
 
-  /**
-   * A main-frame document loaded since `h` began (or the URL changed), or, on a page whose view is
-   * one frame, a completion check saw that frame move on (docs/spec.md section 7): the person got
-   * somewhere either way.
-   */
+  /** A main-frame document loaded since `h` began (or the URL changed). */
   navigated (h: Handoff, tab: TabRecord): boolean {
-    return tab.page.url() !== h.startUrl || tab.lastResponse !== this.#startResponses.get(h) || h.frameMovedOn === true
+    return tab.page.url() !== h.startUrl || tab.lastResponse !== this.#startResponses.get(h)
+  }
+
+  /**
+   * The outcome's `navigated` (docs/spec.md section 7): the top document moved, or, on a page whose
+   * view is one frame, a completion check saw that frame move on. The person got somewhere either
+   * way. Completion itself reads only what each check sees (src/panel/completion.ts).
+   */
+  movedOn (h: Handoff, tab: TabRecord): boolean {
+    return this.navigated(h, tab) || h.frameMovedOn === true
   }
 
   /** Fills `h.outcome.cookies_set` with the names the handoff set (or leaves it empty when the jar is slow). */

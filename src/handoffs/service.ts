@@ -106,9 +106,9 @@ export interface CompletionHandoffs extends HandoffReader {
    * whose view is one frame, `gateFrame` names the frame document it showed up in.
    */
   noteChallenge (tabId: string, widgetSelector?: string, gateFrame?: string): void
-  /** The frame that fills the view showed another document than the one the challenge was seen in. */
+  /** The frame that fills the view showed another document than the one the challenge was seen in (for the outcome). */
   noteFrameMovedOn (tabId: string): void
-  /** A main-frame document loaded since the handoff began (or the URL changed), or the frame that fills the view moved on. */
+  /** A main-frame document loaded since the handoff began (or the URL changed). */
   navigatedSince (tabId: string): boolean
 }
 

@@ -5,16 +5,13 @@
 // someone watches, and the panel moves its picture by CSS alone.
 import type { Page } from 'puppeteer-core'
 import { resolveAim, type Aim } from '../browser/aim.js'
+import type { Handoff } from '../core/handoff.js'
 import type { FrameAim } from './frame-codec.js'
 
 const MEASURE_EVERY_MS = 400
 
-export interface AimSource {
-  region?: string
-  widgetSelector?: string
-  /** Set when the challenge was seen in the frame that fills the view: its widget is looked for there. */
-  gateFrame?: string
-}
+/** What the aim is worked out from: the handoff's region, its widget, and whether the challenge was seen in the frame that fills the view. */
+export type AimSource = Pick<Handoff, 'region' | 'widgetSelector' | 'gateFrame'>
 
 export class AimTracker {
   readonly #page: Page

@@ -100,6 +100,8 @@ export class CompletionMonitor {
     if (challengePresent) handoffs.noteChallenge(tab.id, recognition.widget_selector, frameDocument)
     // Moved on from the frame document the challenge was last seen in (by this check, or by the fetch that began the handoff).
     const frameMoved = frameDocument !== undefined && h.gateFrame !== undefined && frameDocument !== h.gateFrame
+    // The outcome keeps it; completion reads only what this look saw, so a frame that moved on
+    // once and then showed another challenge is not taken for a page that got through.
     if (frameMoved) handoffs.noteFrameMovedOn(tab.id)
     let targetReady = false
     let targetSettling = false
@@ -109,7 +111,7 @@ export class CompletionMonitor {
       targetReady = state.stable
       targetSettling = state.targetReady && !state.stable
     }
-    return { url: page.url(), document: frameDocument ?? page.url(), navigated: handoffs.navigatedSince(tab.id), challengePresent, targetReady, targetSettling }
+    return { url: page.url(), document: frameDocument ?? page.url(), navigated: handoffs.navigatedSince(tab.id) || frameMoved, challengePresent, targetReady, targetSettling }
   }
 
   /**

@@ -13,12 +13,14 @@ const framing = (src: string, size: string): string =>
   `<!doctype html><html><body style="margin:0"><iframe src="${src}" style="position:absolute;left:20px;top:30px;${size};border:10px solid #888;padding:5px"></iframe></body></html>`
 
 t.test('a widget in the frame that fills the view is aimed at in the view, offset by where the frame shows its document', async (t) => {
+  // Named localhost, the frame's document is another site than the page's on 127.0.0.1, as a
+  // vendor's check is.
   const inner = await startFixtureServer(t, { '/check': { body: INNER } })
-  // Another port: the frame's document is another origin than the page's, as a vendor's check is.
-  const framed = { 'content-security-policy': `default-src 'self' 'unsafe-inline'; frame-src ${inner.url}` }
+  const innerUrl = inner.url.replace('127.0.0.1', 'localhost')
+  const framed = { 'content-security-policy': `default-src 'self' 'unsafe-inline'; frame-src ${innerUrl}` }
   const outer = await startFixtureServer(t, {
-    '/fills': { body: framing(`${inner.url}/check`, 'width:calc(100% - 50px);height:calc(100% - 60px)'), headers: framed },
-    '/small': { body: framing(`${inner.url}/check`, 'width:480px;height:200px'), headers: framed },
+    '/fills': { body: framing(`${innerUrl}/check`, 'width:calc(100% - 50px);height:calc(100% - 60px)'), headers: framed },
+    '/small': { body: framing(`${innerUrl}/check`, 'width:480px;height:200px'), headers: framed },
     '/top': { body: INNER }
   })
   const browser = await launchViewerBrowser(t)

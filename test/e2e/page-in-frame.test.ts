@@ -95,3 +95,26 @@ t.test('a person passes a check in a frame that fills the view, through the pane
   t.equal(refetch.ok, true, 'the driver\'s re-fetch of the tab gets the post')
   t.match(refetch.artifacts.text, /Seven herons fished the weir/)
 })
+
+// The aim over such a page: a real 2026 DataDome CAPTCHA page (its whole view is DataDome's own
+// frame, which the CSP here keeps from loading) shown in the outer page's frame. The fetch sees
+// the widget in the frame, and the panel aims at it there rather than at the whole view.
+t.test("a challenge widget in a frame that fills the view is what a person's panel aims at", async (t) => {
+  const gate = await readFile(new URL('../fixtures/real/datadome-captcha-2026-tripadvisor.html', import.meta.url), 'utf8')
+  const host = await startHost(t)
+  const site = await startFixtureServer(t, {
+    '/gated': { body: framing('/reviews', FILLS) },
+    '/reviews': { status: 403, body: gate }
+  })
+  const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/gated`, takeover: true }) })).json() as Record<string, any>
+  t.equal(fetched.challenge?.provider, 'datadome', `the check in the frame is DataDome's (${(fetched.challenge?.evidence ?? []).join('; ')})`)
+  const secret = fetched.actions.find((a: { takeover_url_secret?: string }) => typeof a.takeover_url_secret === 'string')?.takeover_url_secret as string | undefined
+  t.ok(secret, 'a person is asked for it')
+  if (secret === undefined) return
+  const browser = await launchViewerBrowser(t)
+  const { page: panel } = await openViewer(browser, host, DESKTOP)
+  t.equal((await panel.goto(onHost(host, secret)))?.status(), 200)
+  await waitForFrames(panel)
+  const aimed = await panel.waitForFunction(() => (window as any).afhttpPanelStats.aim === 'detected', { timeout: 30_000 }).then(() => true, () => false)
+  t.ok(aimed, `the panel aims at the widget in the frame (aim: ${await panel.evaluate(() => (window as any).afhttpPanelStats.aim)})`)
+})

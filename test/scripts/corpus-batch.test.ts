@@ -140,6 +140,12 @@ t.test('add: checks every page, scores the batch, copies it and records its firs
   const wrongRecording = cli('add', join(dir, 'bad'), '--batch', '3', '--rules-at', 'abc1234', '--corpus', corpusDir)
   t.equal(wrongRecording.status, 1)
   t.match(wrongRecording.stderr, "portal-home.html: source.sha256: not the recording's sha256")
+  for (const container of ['containers/missing.har', '../bad/containers/portal.har/../../../elsewhere.har']) {
+    writeFileSync(join(dir, 'bad', 'meta.json'), JSON.stringify([{ ...extracted, container }]))
+    const none = cli('add', join(dir, 'bad'), '--batch', '3', '--rules-at', 'abc1234', '--corpus', corpusDir)
+    t.equal(none.status, 1)
+    t.match(none.stderr, 'portal-home.html: container: the recording', `a recording that is not in the batch (${container}) is none`)
+  }
   t.equal(readFileSync(join(corpusDir, 'index.json'), 'utf8'), before, 'the index is unchanged')
 
   const side = cli('side', 'VeNoMouS/cloudscraper', GATE_REPOSITORY, '--corpus', corpusDir)
