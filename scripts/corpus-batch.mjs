@@ -10,6 +10,7 @@
 // --corpus DIR names another corpus directory (default test/fixtures/real); --rules-at SHA records
 // the commit the caller scored with instead of HEAD.
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -77,7 +78,9 @@ if (command === 'side') {
     rulesAt = execFileSync('git', ['rev-parse', '--short=7', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim()
   }
   const pages = collected(rest[0])
-  const problems = pages.flatMap(({ page, bytes, container }) => problemsOf(page, bytes, index.fixtures, container).map(p => `${page.file}: ${p}`))
+  // The corpus's pages by their bytes: an extracted page's source.sha256 is its recording's.
+  const pageHashes = new Set(index.fixtures.map(e => createHash('sha256').update(readFileSync(join(corpusDir, e.file))).digest('hex')))
+  const problems = pages.flatMap(({ page, bytes, container }) => problemsOf(page, bytes, index.fixtures, container, pageHashes).map(p => `${page.file}: ${p}`))
   const names = pages.map(({ page }) => page.file)
   if (new Set(names).size !== names.length) problems.push('meta.json names a page twice')
   if (problems.length > 0) fail(problems.join('\n'))

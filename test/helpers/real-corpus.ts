@@ -137,11 +137,12 @@ const sha256Of = (bytes: Buffer): string => createHash('sha256').update(bytes).d
 /**
  * Whether the collected bytes are their source's: the file itself, or, for a page taken out of a
  * recording, a body of that recording as collected (whose own sha256 `source.sha256` is). Bytes the
- * corpus already holds as a whole page are refused: a vendor's stub served byte for byte to many
- * sites says nothing new.
+ * corpus already holds are refused: a vendor's stub served byte for byte to many sites says
+ * nothing new. `pageHashes`, the sha256 of every page file the corpus holds, also sees pages taken
+ * out of recordings, whose `source.sha256` is the recording's; without it, the entries' own say.
  */
-function bytesProblems (source: Source, bytes: Buffer, corpus: readonly CorpusEntry[], container?: Buffer): string[] {
-  const held = corpus.some(e => e.source.extracted === undefined && e.source.sha256 === sha256Of(bytes))
+function bytesProblems (source: Source, bytes: Buffer, corpus: readonly CorpusEntry[], container?: Buffer, pageHashes?: ReadonlySet<string>): string[] {
+  const held = pageHashes?.has(sha256Of(bytes)) ?? corpus.some(e => e.source.extracted === undefined && e.source.sha256 === sha256Of(bytes))
   if (source.extracted === undefined) {
     if (sha256Of(bytes) !== source.sha256) return ["source.sha256: not the collected bytes' sha256"]
     return held ? ['source.sha256: the corpus already holds these bytes'] : []
@@ -150,7 +151,7 @@ function bytesProblems (source: Source, bytes: Buffer, corpus: readonly CorpusEn
   if (source.extracted.trim() === '') problems.push('source.extracted: say which entry of the recording and how it was decoded')
   if (container === undefined) problems.push('container: the recording the page was taken out of, to check source.sha256 against')
   else if (sha256Of(container) !== source.sha256) problems.push("source.sha256: not the recording's sha256")
-  if (held) problems.push('source.sha256: the corpus already holds these bytes')
+  if (held) problems.push('file: the corpus already holds these bytes')
   return problems
 }
 
@@ -158,14 +159,15 @@ function bytesProblems (source: Source, bytes: Buffer, corpus: readonly CorpusEn
  * Why a collected page cannot join the corpus: a malformed field (fieldProblems), bytes that are
  * not its source's or that the corpus already holds, a source on the training side or already in the corpus, a name that is taken,
  * a label the host has no name for. Empty when it can. `bytes` is the page as collected; `corpus`
- * the entries already there; `container` the recording an extracted page was taken out of.
+ * the entries already there; `container` the recording an extracted page was taken out of;
+ * `pageHashes` the sha256 of the corpus's page files (see bytesProblems).
  */
-export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly CorpusEntry[], container?: Buffer): string[] {
+export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly CorpusEntry[], container?: Buffer, pageHashes?: ReadonlySet<string>): string[] {
   const problems = fieldProblems(page)
   const { repository } = page.source
   if (!FILE_NAME.test(page.file)) problems.push('file: lower case, digits, dots and hyphens, ending .html')
   if (corpus.some(e => e.file === page.file)) problems.push('file: the corpus has a page of that name')
-  problems.push(...bytesProblems(page.source, bytes, corpus, container))
+  problems.push(...bytesProblems(page.source, bytes, corpus, container, pageHashes))
   if (!heldOut(repository)) problems.push(`source.repository: ${repository} is on the training side of the split`)
   if (corpus.some(e => e.source.repository.toLowerCase() === repository.toLowerCase())) problems.push(`source.repository: the corpus already holds pages of ${repository}`)
   if (page.about.trim() === '' || page.status_basis.trim() === '') problems.push('about and status_basis: say what the page is and how its status is known')
