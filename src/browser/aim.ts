@@ -1,4 +1,5 @@
 import type { Frame, Page } from 'puppeteer-core'
+import type { Handoff } from '../core/handoff.js'
 import { beforeDeadline } from '../fetch/deadline.js'
 import { findFillingFrame } from '../fetch/filling-frame.js'
 import { PageWatch } from '../page-ui/page-watch.js'
@@ -46,12 +47,14 @@ export async function visibleRectInFillingFrame (page: Page, selector: string): 
   return inner === null ? null : { ...inner, x: inner.x + found.origin.x, y: inner.y + found.origin.y }
 }
 
+/** What the aim is worked out from: a handoff's region, its widget, and the frame document the challenge was seen in, if it was in the frame that fills the view. */
+export type AimSource = Pick<Handoff, 'region' | 'widgetSelector' | 'gateFrame'>
+
 /**
  * The aim: the driver's region, else the recognised challenge widget, else the whole viewport. A
- * widget seen in the frame that fills the view (`widgetInFrame`, a handoff with a `gateFrame`) is
- * looked for there first.
+ * widget seen in the frame that fills the view (a `gateFrame`) is looked for there first.
  */
-export async function resolveAim (page: Page, region?: string, widgetSelector?: string, widgetInFrame = false): Promise<Aim> {
+export async function resolveAim (page: Page, { region, widgetSelector, gateFrame }: AimSource): Promise<Aim> {
   // A page blocked by a JavaScript dialog cannot be measured until it is answered.
   if (PageWatch.dialogOf(page)) return { kind: 'viewport' }
   let missed = false
@@ -61,7 +64,7 @@ export async function resolveAim (page: Page, region?: string, widgetSelector?: 
     missed = true
   }
   if (widgetSelector) {
-    const rect = (widgetInFrame ? await visibleRectInFillingFrame(page, widgetSelector) : null) ?? await visibleRect(page, widgetSelector)
+    const rect = (gateFrame !== undefined ? await visibleRectInFillingFrame(page, widgetSelector) : null) ?? await visibleRect(page, widgetSelector)
     if (rect) return { kind: 'detected', selector: widgetSelector, rect, ...(missed ? { missed } : {}) }
   }
   return { kind: 'viewport', ...(missed ? { missed } : {}) }

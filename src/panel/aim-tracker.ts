@@ -4,14 +4,11 @@
 // they move with scrolling and layout; they are re-measured a few times a second while
 // someone watches, and the panel moves its picture by CSS alone.
 import type { Page } from 'puppeteer-core'
-import { resolveAim, type Aim } from '../browser/aim.js'
-import type { Handoff } from '../core/handoff.js'
+import { resolveAim, type Aim, type AimSource } from '../browser/aim.js'
 import type { FrameAim } from './frame-codec.js'
 
 const MEASURE_EVERY_MS = 400
 
-/** What the aim is worked out from: the handoff's region, its widget, and whether the challenge was seen in the frame that fills the view. */
-export type AimSource = Pick<Handoff, 'region' | 'widgetSelector' | 'gateFrame'>
 
 export class AimTracker {
   readonly #page: Page
@@ -43,7 +40,7 @@ export class AimTracker {
     if (this.#busy || !source) return
     this.#busy = true
     try {
-      const resolved = await resolveAim(this.#page, source.region, source.widgetSelector, source.gateFrame !== undefined)
+      const resolved = await resolveAim(this.#page, source)
       this.#apply(toFrameAim(resolved), resolved)
     } finally {
       this.#busy = false

@@ -7,6 +7,8 @@ import { resolveAim } from '../../src/browser/aim.js'
 import { startFixtureServer } from '../helpers/fixture-server.js'
 import { launchViewerBrowser } from '../helpers/panel-browser.js'
 
+// A handoff's word that its challenge was seen in the frame that fills the view (its document's name).
+const FRAMED = '1765000000000.5 http://localhost/check'
 const INNER = '<!doctype html><html><body style="margin:0"><div id="widget" style="position:absolute;left:100px;top:50px;width:300px;height:80px"></div></body></html>'
 // A frame at (20, 30) with a 10 px border and 5 px padding: its document starts at (35, 45).
 const framing = (src: string, size: string): string =>
@@ -28,14 +30,14 @@ t.test('a widget in the frame that fills the view is aimed at in the view, offse
   await page.setViewport({ width: 800, height: 600 })
 
   await page.goto(`${outer.url}/fills`, { waitUntil: 'load' })
-  t.same(await resolveAim(page, undefined, '#widget', true), { kind: 'detected', selector: '#widget', rect: { x: 135, y: 95, width: 300, height: 80 } }, 'the widget, where the person sees it')
-  t.same(await resolveAim(page, undefined, '#widget'), { kind: 'viewport' }, 'a widget said to be in the top document is not looked for in a frame')
-  t.same(await resolveAim(page, undefined, '#elsewhere', true), { kind: 'viewport' }, 'a widget the frame does not show: the whole view')
-  t.same(await resolveAim(page, '#nothing', '#widget', true), { kind: 'detected', selector: '#widget', rect: { x: 135, y: 95, width: 300, height: 80 }, missed: true }, "a driver's region that matched nothing falls back to the widget in the frame")
+  t.same(await resolveAim(page, { widgetSelector: '#widget', gateFrame: FRAMED }), { kind: 'detected', selector: '#widget', rect: { x: 135, y: 95, width: 300, height: 80 } }, 'the widget, where the person sees it')
+  t.same(await resolveAim(page, { widgetSelector: '#widget' }), { kind: 'viewport' }, 'a widget said to be in the top document is not looked for in a frame')
+  t.same(await resolveAim(page, { widgetSelector: '#elsewhere', gateFrame: FRAMED }), { kind: 'viewport' }, 'a widget the frame does not show: the whole view')
+  t.same(await resolveAim(page, { region: '#nothing', widgetSelector: '#widget', gateFrame: FRAMED }), { kind: 'detected', selector: '#widget', rect: { x: 135, y: 95, width: 300, height: 80 }, missed: true }, "a driver's region that matched nothing falls back to the widget in the frame")
 
   await page.goto(`${outer.url}/small`, { waitUntil: 'load' })
-  t.same(await resolveAim(page, undefined, '#widget', true), { kind: 'viewport' }, 'a small frame is not the page: nothing in it is aimed at')
+  t.same(await resolveAim(page, { widgetSelector: '#widget', gateFrame: FRAMED }), { kind: 'viewport' }, 'a small frame is not the page: nothing in it is aimed at')
 
   await page.goto(`${outer.url}/top`, { waitUntil: 'load' })
-  t.same(await resolveAim(page, undefined, '#widget', true), { kind: 'detected', selector: '#widget', rect: { x: 100, y: 50, width: 300, height: 80 } }, 'a handoff whose challenge was once in a frame still finds the widget in the top document')
+  t.same(await resolveAim(page, { widgetSelector: '#widget', gateFrame: FRAMED }), { kind: 'detected', selector: '#widget', rect: { x: 100, y: 50, width: 300, height: 80 } }, 'a handoff whose challenge was once in a frame still finds the widget in the top document')
 })

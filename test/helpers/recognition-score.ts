@@ -130,10 +130,10 @@ export interface DocInput {
 
 function targetLine (s: Score): string {
   // A batch of ordinary pages only measures the half of the target it can: no false positive.
-  if (s.gates === 0) return `no gates to recognize; ${s.falsePositives === 0 ? 'no false positive' : `${s.falsePositives} false positive${s.falsePositives === 1 ? '' : 's'}`} among ${s.nonGates.total} other pages`
-  const right = s.gates === 0 ? 0 : s.providerRight / s.gates
-  const met = right >= 0.95 && s.falsePositives === 0
-  return `${met ? 'reached' : 'not reached'} (${s.recognized}/${s.gates} gates recognized, ${s.providerRight}/${s.gates} = ${pct(s.providerRight, s.gates)} with the right provider, ${s.falsePositives} false positive${s.falsePositives === 1 ? '' : 's'} among ${s.nonGates.total} other pages)`
+  const falsePositives = `${s.falsePositives} false positive${s.falsePositives === 1 ? '' : 's'} among ${s.nonGates.total} other pages`
+  if (s.gates === 0) return `no gates to recognize; ${s.falsePositives === 0 ? `no false positive among ${s.nonGates.total} other pages` : falsePositives}`
+  const met = s.providerRight / s.gates >= 0.95 && s.falsePositives === 0
+  return `${met ? 'reached' : 'not reached'} (${s.recognized}/${s.gates} gates recognized, ${s.providerRight}/${s.gates} = ${pct(s.providerRight, s.gates)} with the right provider, ${falsePositives})`
 }
 
 /** A held-out batch's score when first scored, before any rule looked at its pages (index.json held_out_first_scores). */
