@@ -50,6 +50,8 @@ export class InputRelay {
   /** Input that arrived while the page settles after a person's answer (holdUntil), in order. */
   #waiting: InputMessage[] = []
   #holds = 0
+  /** Input sent to the page and not yet taken by it (delivered waits for these). */
+  readonly #inFlight = new Set<Promise<unknown>>()
 
   constructor (session: CDPSession, hooks: RelayHooks, log: FastifyBaseLogger) {
     this.#session = session
@@ -83,6 +85,11 @@ export class InputRelay {
       for (const m of waiting) this.relay(m)
     }
     settled.then(release, release)
+  }
+
+  /** Resolves once everything sent so far has been taken by the page (or refused by the browser). */
+  async delivered (): Promise<void> {
+    await Promise.allSettled([...this.#inFlight])
   }
 
   /** Control moved on: a move still waiting for its slot must not land, nor held input. */
@@ -120,11 +127,13 @@ export class InputRelay {
     this.sent++
     const arrived = from && this.#arrived.get(from)
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    this.#session.send(method, params as any).then(() => {
+    const sent = this.#session.send(method, params as any).then(() => {
       if (arrived !== undefined && from) this.#hooks.inputDelivered?.((performance.now() - arrived) / 1000, KIND[from.t])
     }, (err: unknown) => {
       this.#log.debug({ err, method }, 'relayed input was not delivered')
     })
+    this.#inFlight.add(sent)
+    void sent.finally(() => this.#inFlight.delete(sent))
   }
 
   #dispatch (m: InputMessage): void {

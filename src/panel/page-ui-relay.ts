@@ -23,15 +23,23 @@ const PROBE_RETRY_MS = 100
  * the popup has opened more than a second after the answer, so the looks span about 8 s.
  */
 const LATE_POPUP_LOOKS_MS = [100, 250, 500, 1000, 1500, 2000, 2500]
-/** How long the person's next input may wait for an answered list to close, and how often to look. */
-const LIST_CLOSE_WAIT_MS = 2_000
+/**
+ * How long the person's next input may wait for an answered list to close, and how often to look.
+ * A loaded machine has kept the list open for over 2 s after Enter; a press let go into it then
+ * picks whatever option lies under it, so the wait is long and ends with an Escape (below).
+ */
+const LIST_CLOSE_WAIT_MS = 6_000
 const LIST_CLOSE_POLL_MS = 40
+/** How long to look again after the Escape that closes a list still open at the end of the wait. */
+const LIST_ESCAPE_WAIT_MS = 1_000
 
 export interface UiRelayDeps {
   watch: PageWatch
   session: CDPSession
   /** Sends a named key through the panel's input relay (after the person's earlier input, before input held for the answer). */
   key: (key: string) => void
+  /** Resolves once the page has taken every key and press sent so far (src/panel/input-relay.ts delivered). */
+  delivered: () => Promise<void>
   /** The person's later input waits for `settled` (src/panel/input-relay.ts holdUntil). */
   holdInputUntil: (settled: Promise<unknown>) => void
   /** Types one character as a key press with text (date fields ignore inserted text). */
@@ -208,7 +216,14 @@ export class PageUiRelay {
         try {
           if (msg.index !== null && !await this.#listStillOpen()) throw new Error('The list closed in the page before your choice arrived; open it again.')
           for (const key of selectKeys(s.options, s.selected, msg.index)) this.#d.key(key)
-          await this.#listClosed()
+          await this.#listClosed(LIST_CLOSE_WAIT_MS)
+          // Enter has been taken and the list is still up: the choice is made, so Escape only
+          // closes it, and the held press opens the list anew instead of picking in the old one.
+          if (this.#d.watch.personPresent && await this.#listStillOpen()) {
+            this.#d.log.warn({ waited_ms: LIST_CLOSE_WAIT_MS }, 'an answered select list stayed open; closing it with Escape')
+            this.#d.key('Escape')
+            await this.#listClosed(LIST_ESCAPE_WAIT_MS)
+          }
         } finally {
           answered()
         }
@@ -267,9 +282,15 @@ export class PageUiRelay {
     }
   }
 
-  /** Resolves once the focused select's list is gone (Chromium closes it a moment after Enter), or after a bound. */
-  async #listClosed (): Promise<void> {
-    const until = performance.now() + LIST_CLOSE_WAIT_MS
+  /**
+   * Resolves once the keys sent have been taken and the focused select's list is gone (Chromium
+   * closes it a moment after Enter), or after `waitMs`.
+   */
+  async #listClosed (waitMs: number): Promise<void> {
+    const until = performance.now() + waitMs
+    const gaveUp = new AbortController()
+    await Promise.race([this.#d.delivered(), sleep(waitMs, undefined, { signal: gaveUp.signal }).catch(() => undefined)])
+    gaveUp.abort()
     while (performance.now() < until && this.#d.watch.personPresent) {
       await sleep(LIST_CLOSE_POLL_MS)
       if (!await this.#focusedOpen('SELECT')) return
@@ -333,6 +354,7 @@ export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRel
       relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 }, true)
       relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 }, true)
     },
+    delivered: () => relay.delivered(),
     holdInputUntil: (settled) => relay.holdUntil(settled),
     char: (ch) => {
       const code = /^[0-9]$/.test(ch) ? `Digit${ch}` : `Key${ch.toUpperCase()}`
