@@ -27,9 +27,24 @@ export function fieldsBesideWidget (f: PageFacts, widgetForm: Tag[], loader: boo
 // goes. Not where the page names its answer box itself: then the other field is the form's own
 // (an e-mail address under a newsletter's CAPTCHA).
 function unnamedAnswer (f: PageFacts): boolean {
-  if (f.tags.some(isCaptchaAnswer) || !f.tags.some(isCaptchaImage)) return false
+  return unnamedAnswerForm(f) !== undefined
+}
+
+function unnamedAnswerForm (f: PageFacts): Tag[] | undefined {
+  if (f.tags.some(isCaptchaAnswer) || !f.tags.some(isCaptchaImage)) return undefined
   const form = formsHolding(f.shown, tag => isCaptchaImage(tag) || (tag.name === 'form' && /captcha/i.test(tag.attrs.action ?? '')))
-  return countFields(form, () => false) === 1
+  return countFields(form, () => false) === 1 ? form : undefined
+}
+
+/**
+ * Where the page takes a CAPTCHA's answer: the forms holding a box named for it, or else the form
+ * holding the one unnamed box that answers its image (unnamedAnswer); undefined where neither is.
+ * `unnamed`: that box counts as a field (`isField`), though it answers the CAPTCHA.
+ */
+export function captchaAnswerForms (f: PageFacts): { tags: Tag[], unnamed: boolean } | undefined {
+  if (f.tags.some(isCaptchaAnswer)) return { tags: formsHolding(f.shown, isCaptchaAnswer), unnamed: false }
+  const form = unnamedAnswerForm(f)
+  return form && { tags: form, unnamed: true }
 }
 
 function isCaptchaImage (tag: Tag): boolean {

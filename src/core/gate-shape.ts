@@ -4,19 +4,24 @@
 // for one), there is little else on it (no navigation, no article), and it came back where
 // content was expected (a short notice, a challenge status, a challenge path). Vendor markers
 // only name the provider (challenge-vendors.ts). Pure, like the rest of src/core.
-import { GATE_MAX_WORDS, SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, countWords, isRefresh, loadedLink, hiddenByItsClass, isButtonInput, isCaptchaAnswer, isChoice, isField, isTickBox, looksHidden, saysLittle, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
+import { GATE_MAX_WORDS, SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, countWords, isRefresh, loadedLink, hiddenByItsClass, isButtonInput, isChoice, isField, isTickBox, looksHidden, saysLittle, statusExcusesFields, tagsOf, withoutQuotes, type PageFacts, type Tag } from './page-facts.js'
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE, infrastructureNamed, vendorCodeRuns } from './challenge-vendors.js'
 import { BOT_WORD, CHECKING_BROWSER, CHECKING_BROWSER_ALL, IN_QUEUE, NOT_A_ROBOT, POLICY_REFUSAL, REFUSED, REFUSED_OUTRIGHT, ROBOT_TRAFFIC, ROBOT_WORDS, VERIFY_STEP, WAITING, wafBlockIn, askingWords } from './gate-words.js'
 import { blockTextOf, classHiddenBlocks, dialogTexts, elements, footerBlocks, headerBlocks, headingText, headings as headingsOf, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
 import { scriptChecks } from './script-checks.js'
 import { FRAME_TAG, pageCover } from './gate-cover.js'
-import { countFields, fieldsBesideWidget, fieldsOn, formsHolding, isOtherEntry, isSearchBox } from './gate-fields.js'
+import { captchaAnswerForms, countFields, fieldsBesideWidget, fieldsOn, formsHolding, isOtherEntry, isSearchBox } from './gate-fields.js'
 import { CHALLENGE_SEGMENT, pathOf, resolve, withoutQuery } from './page-url.js'
 import { VENDOR_CONTAINER, captchaScripts, isWidget, namedForCaptcha, opensCaptcha } from './gate-widgets.js'
 
 /** Links a gate may carry (help, privacy, the vendor): a site's navigation has more. */
 const GATE_MAX_LINKS = 8
+/**
+ * Words a page whose only field answers its CAPTCHA may carry: a portal's own check explains
+ * below the CAPTCHA why it was shown and what to do about it (Yandex's "Ой!", 261 words).
+ */
+const CAPTCHA_HELP_MAX_WORDS = 2 * GATE_MAX_WORDS
 
 // A title that calls the page a challenge, read only where nothing else is on show.
 const CHALLENGE_TITLE = /\bchallenge\b/i
@@ -206,8 +211,10 @@ export function gateShape (f: PageFacts): GateShape {
   // The form that holds the answer has nothing else to fill in or choose (a court's cause-list
   // search has a date and a list beside its CAPTCHA, a guestbook an editor), and the page says it
   // wants a person's proof or names the validation in its title or a heading (fourteenth review).
-  const solves = widget && typed === 0 && fields === 0 && f.tags.some(isCaptchaAnswer) &&
-    formsHolding(f.shown, isCaptchaAnswer).every(tag => !isChoice(tag) && !isOtherEntry(tag)) &&
+  // The answer's box may be the one field on the page, unnamed (Yandex's "rep": gate-fields.ts).
+  const answer = captchaAnswerForms(f)
+  const solves = widget && answer !== undefined && typed === (answer.unnamed ? 1 : 0) && fields === 0 &&
+    answer.tags.every(tag => !isChoice(tag) && ((answer.unnamed && isField(tag)) || !isOtherEntry(tag))) &&
     (VERIFY_STEP.test(unquoted) || VALIDATION_NAMED.test(`${f.title} ${headings}`))
   if (solves) signals.push("shape: its only field answers the CAPTCHA")
 
@@ -249,7 +256,11 @@ export function gateShape (f: PageFacts): GateShape {
   const cover = pageCover(f)
   const covered = cover !== undefined
   if (covered) signals.push('shape: a challenge covers the page')
-  const gate = (step && little && cameBackWrong && (fields === 0 || statusExcusesFields(f))) || covered
+  // A page whose only field answers its CAPTCHA, with no navigation or article and no more links
+  // than a gate carries, is that CAPTCHA's page with its help below (why it was shown, what to do).
+  const captchaWithHelp = solves && !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= CAPTCHA_HELP_MAX_WORDS
+  if (captchaWithHelp && !bare) signals.push("shape: a CAPTCHA's page with its help")
+  const gate = (step && (little || captchaWithHelp) && cameBackWrong && (fields === 0 || statusExcusesFields(f))) || covered
   return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered && !refusesAutomation, ...(cover !== undefined && { cover }) }
 }
 

@@ -1085,6 +1085,27 @@ t.test("a CAPTCHA image's one field, in the form that posts to its check, is the
   t.not(recognizePage(observe(page(`<p>Enter the text from the picture</p>${image}${form('<input name="email" type="email">', '/subscribe')}`), 200)).page_kind, 'challenge', 'a form that posts elsewhere and does not hold the image')
 })
 
+t.test("a page whose only field answers its CAPTCHA is the CAPTCHA's page, with its help below, up to twice a gate's words", async t => {
+  // A portal's own image check explains why it was shown and what to do (Yandex's "Ой!", 261 words).
+  const image = '<img class="captcha-image" src="/captchaimg?k=1" alt="">'
+  const form = '<form method="get" action="/checkcaptcha"><input name="rep"><input type="hidden" name="key" value="1"><button>Отправить</button></form>'
+  const help = (sentences: number): string => '<h2>Почему так случилось?</h2><p>' + Array.from({ length: sentences }, (_, i) => `Причина ${i}: запросы с вашего адреса похожи на автоматические, поэтому доступ временно ограничен.`).join(' ') + '</p>'
+  const captchaPage = (extra = '', sentences = 18): string => page(`<h1>Ой!</h1><p>Чтобы продолжить, введите символы с картинки в поле ввода.</p>${image}${form}${help(sentences)}${extra}`)
+  const words = (html: string): number => factsOf({ status: 200, url: 'http://127.0.0.1/page', title: documentTitle(html), html, text: visibleText(html), headers: {} }).words
+  t.ok(words(captchaPage()) > 160 && words(captchaPage()) <= 320, `more words than a gate carries, within twice that (${words(captchaPage())})`)
+  const r = recognizePage(observe(captchaPage(), 200))
+  t.equal(r.page_kind, 'challenge', 'its only field answers the image, whatever else it explains')
+  t.equal(r.challenge?.provider, 'generic')
+  t.ok(r.challenge?.evidence.includes("shape: a CAPTCHA's page with its help"), 'evidence says why')
+  t.ok(r.challenge?.evidence.includes('shape: its only field answers the CAPTCHA'))
+  // Not a page with more to it: the site's navigation, an article, a second field, or more help than twice a gate.
+  const nav = '<nav>' + Array.from({ length: 6 }, (_, i) => `<a href="/section/${i}">Раздел ${i}</a>`).join('') + '</nav>'
+  t.not(recognizePage(observe(captchaPage(nav), 200)).page_kind, 'challenge', "in the site's navigation")
+  t.not(recognizePage(observe(captchaPage('', 40), 200)).page_kind, 'challenge', 'with more than twice the words of a gate')
+  const twoFields = page(`<h1>Ой!</h1><p>Чтобы продолжить, введите символы с картинки в поле ввода.</p>${image}${form.replace('<input name="rep">', '<input name="rep"><input name="email" type="email">')}${help(18)}`)
+  t.not(recognizePage(observe(twoFields, 200)).page_kind, 'challenge', 'with a second field to fill in')
+})
+
 t.test("Jiasule's JavaScript check is Jiasule's by the cookie its script sets (thirty-first review)", async t => {
   // Nothing but an obfuscated script that computes __jsl_clearance and reloads, answered 521.
   const check = page('', '<script>var x="@@join@@__jsl_clearance@cookie@location@reload".split("@");eval(x.join(""))</script>')
