@@ -224,7 +224,10 @@ export class HandoffRegistry implements HandoffService {
     if (!h) return
     h.challengeSeen = true
     if (widgetSelector) h.widgetSelector = widgetSelector
+    // Where this look saw it: in the frame that fills the view, or in the top document, which the
+    // aim then looks in first and a frame's later move no longer speaks for.
     if (gateFrame) h.gateFrame = gateFrame
+    else delete h.gateFrame
   }
 
   noteFrameMovedOn (tabId: string): void {

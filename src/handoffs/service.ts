@@ -103,7 +103,8 @@ export interface CompletionHandoffs extends HandoffReader {
   autoFinish (tabId: string): void
   /**
    * A challenge showed up during the handoff: "challenge gone" now counts as completion. On a page
-   * whose view is one frame, `gateFrame` names the frame document it showed up in.
+   * whose view is one frame, `gateFrame` names the frame document it showed up in; without one it
+   * showed up in the top document, and a frame document noted before is forgotten.
    */
   noteChallenge (tabId: string, widgetSelector?: string, gateFrame?: string): void
   /** The frame that fills the view showed another document than the one the challenge was seen in (for the outcome). */

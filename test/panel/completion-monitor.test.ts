@@ -25,7 +25,7 @@ class OneHandoff implements CompletionHandoffs {
   takeCheck (): boolean { this.checksTaken++; return true }
   touched (): void {}
   autoFinish (): void { this.finishedAt ??= performance.now() }
-  noteChallenge (_tabId: string, _widget?: string, gateFrame?: string): void { if (gateFrame !== undefined) this.handoff.gateFrame = gateFrame }
+  noteChallenge (_tabId: string, _widget?: string, gateFrame?: string): void { if (gateFrame !== undefined) this.handoff.gateFrame = gateFrame; else delete this.handoff.gateFrame }
   noteFrameMovedOn (): void { this.handoff.frameMovedOn = true }
   navigatedSince (): boolean { return this.url() !== this.handoff.startUrl }
 }
