@@ -223,11 +223,15 @@ export class HandoffRegistry implements HandoffService {
     const h = this.#held(tabId)
     if (!h) return
     h.challengeSeen = true
-    if (widgetSelector) h.widgetSelector = widgetSelector
     // Where this look saw it: in the frame that fills the view, or in the top document, which the
-    // aim then looks in first and a frame's later move no longer speaks for.
+    // aim then looks in first and a frame's later move no longer speaks for. A widget seen only
+    // in the frame is no aim in the top document.
+    if (!gateFrame && h.gateFrame !== undefined) {
+      delete h.gateFrame
+      delete h.widgetSelector
+    }
     if (gateFrame) h.gateFrame = gateFrame
-    else delete h.gateFrame
+    if (widgetSelector) h.widgetSelector = widgetSelector
   }
 
   noteFrameMovedOn (tabId: string): void {
