@@ -52,6 +52,7 @@ export class InputRelay {
   #holds = 0
   /** Input sent to the page and not yet taken by it (delivered waits for these). */
   readonly #inFlight = new Set<Promise<unknown>>()
+  #epoch = 0
 
   constructor (session: CDPSession, hooks: RelayHooks, log: FastifyBaseLogger) {
     this.#session = session
@@ -92,8 +93,14 @@ export class InputRelay {
     await Promise.allSettled([...this.#inFlight])
   }
 
+  /** Changes each time control moves on and held input is dropped (dropQueued). */
+  get epoch (): number {
+    return this.#epoch
+  }
+
   /** Control moved on: a move still waiting for its slot must not land, nor held input. */
   dropQueued (): void {
+    this.#epoch++
     this.dropped += this.#waiting.length
     this.#waiting = []
     if (this.#pacer.drop()) this.dropped++

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import type { CDPSession, Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
 import type { InputRelay } from './input-relay.js'
+import { beforeDeadline } from '../fetch/deadline.js'
 import { dialogAnswer, sameDialog, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
 import { PageWatch, type OpenChooser } from '../page-ui/page-watch.js'
 import { EarlyDialogs, type EarlyDialog } from '../page-ui/early-dialogs.js'
@@ -40,6 +41,8 @@ export interface UiRelayDeps {
   key: (key: string) => void
   /** Resolves once the page has taken every key and press sent so far (src/panel/input-relay.ts delivered). */
   delivered: () => Promise<void>
+  /** Changes when control moves on and the input held for an answer is dropped (InputRelay.epoch). */
+  inputEpoch: () => number
   /** The person's later input waits for `settled` (src/panel/input-relay.ts holdUntil). */
   holdInputUntil: (settled: Promise<unknown>) => void
   /** Types one character as a key press with text (date fields ignore inserted text). */
@@ -213,16 +216,22 @@ export class PageUiRelay {
         this.#d.holdInputUntil(settled)
         // A press held meanwhile is looked at (what did it open?) once it has gone in.
         this.#settling = settled
+        // Every look is bounded too: a busy renderer answers a look only when it can.
+        const until = performance.now() + LIST_CLOSE_WAIT_MS
+        const epoch = this.#d.inputEpoch()
         try {
-          if (msg.index !== null && !await this.#listStillOpen()) throw new Error('The list closed in the page before your choice arrived; open it again.')
+          if (msg.index !== null && !await this.#focusedOpen('SELECT', until)) throw new Error('The list closed in the page before your choice arrived; open it again.')
           for (const key of selectKeys(s.options, s.selected, msg.index)) this.#d.key(key)
-          await this.#listClosed(LIST_CLOSE_WAIT_MS)
+          const taken = await this.#listClosed(until, epoch)
           // Enter has been taken and the list is still up: the choice is made, so Escape only
           // closes it, and the held press opens the list anew instead of picking in the old one.
-          if (this.#d.watch.personPresent && await this.#listStillOpen()) {
+          // Not before Enter is known to be taken (Escape would then reach the page once the list
+          // closed), nor once control has moved on.
+          const escapeUntil = performance.now() + LIST_ESCAPE_WAIT_MS
+          if (taken && this.#present(epoch) && await this.#focusedOpen('SELECT', escapeUntil)) {
             this.#d.log.warn({ waited_ms: LIST_CLOSE_WAIT_MS }, 'an answered select list stayed open; closing it with Escape')
             this.#d.key('Escape')
-            await this.#listClosed(LIST_ESCAPE_WAIT_MS)
+            await this.#listClosed(escapeUntil, epoch)
           }
         } finally {
           answered()
@@ -283,31 +292,32 @@ export class PageUiRelay {
   }
 
   /**
-   * Resolves once the keys sent have been taken and the focused select's list is gone (Chromium
-   * closes it a moment after Enter), or after `waitMs`.
+   * Waits until the keys sent have been taken and the focused select's list is gone (Chromium
+   * closes it a moment after Enter), the person leaves or control moves on, or `until`. Says
+   * whether the keys were taken.
    */
-  async #listClosed (waitMs: number): Promise<void> {
-    const until = performance.now() + waitMs
-    const gaveUp = new AbortController()
-    await Promise.race([this.#d.delivered(), sleep(waitMs, undefined, { signal: gaveUp.signal }).catch(() => undefined)])
-    gaveUp.abort()
-    while (performance.now() < until && this.#d.watch.personPresent) {
+  async #listClosed (until: number, epoch: number): Promise<boolean> {
+    const taken = await beforeDeadline(this.#d.delivered(), until, 'the answer\'s keys').then(() => true, () => false)
+    while (performance.now() < until && this.#present(epoch)) {
       await sleep(LIST_CLOSE_POLL_MS)
-      if (!await this.#focusedOpen('SELECT')) return
+      if (!await this.#focusedOpen('SELECT', until)) break
     }
+    return taken
   }
 
-  async #listStillOpen (): Promise<boolean> {
-    return this.#focusedOpen('SELECT')
+  /** The person who answered is still here and still holds control. */
+  #present (epoch: number): boolean {
+    return this.#d.watch.personPresent && this.#d.inputEpoch() === epoch
   }
 
-  /** Whether the focused element is a `tag` whose browser popup is showing. */
-  async #focusedOpen (tag: 'SELECT' | 'INPUT'): Promise<boolean> {
-    const res = await this.#d.session.send('Runtime.evaluate', {
+  /** Whether the focused element is a `tag` whose browser popup is showing; false when the page does not answer by `until`. */
+  async #focusedOpen (tag: 'SELECT' | 'INPUT', until = Infinity): Promise<boolean> {
+    const look = this.#d.session.send('Runtime.evaluate', {
       expression: `(() => { const el = document.activeElement; if (!el || el.tagName !== '${tag}') return false; try { return el.matches(':open') } catch (e) { return ${tag === 'SELECT'} } })()`,
       returnByValue: true,
       silent: true
-    }).catch(() => undefined)
+    })
+    const res = await (until === Infinity ? look : beforeDeadline(look, until, 'a look at the open list')).catch(() => undefined)
     return res?.result?.value === true
   }
 
@@ -355,6 +365,7 @@ export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRel
       relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 }, true)
     },
     delivered: () => relay.delivered(),
+    inputEpoch: () => relay.epoch,
     holdInputUntil: (settled) => relay.holdUntil(settled),
     char: (ch) => {
       const code = /^[0-9]$/.test(ch) ? `Digit${ch}` : `Key${ch.toUpperCase()}`
