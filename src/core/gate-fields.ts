@@ -33,7 +33,16 @@ function unnamedAnswer (f: PageFacts): boolean {
 function unnamedAnswerForm (f: PageFacts): Tag[] | undefined {
   if (f.tags.some(isCaptchaAnswer) || !f.tags.some(isCaptchaImage)) return undefined
   const form = formsHolding(f.shown, tag => isCaptchaImage(tag) || (tag.name === 'form' && /captcha/i.test(tag.attrs.action ?? '')))
-  return countFields(form, () => false) === 1 ? form : undefined
+  const fields = form.filter(isField)
+  return fields.length === 1 && plainTextBox(fields[0]) ? form : undefined
+}
+
+// A CAPTCHA's characters go into a plain text box: an e-mail, password, phone or number field, or
+// one the browser fills with who the person is ("Verify your e-mail" under a logo), asks for
+// something else.
+const IDENTITY_AUTOFILL = /email|user|pass|tel|name|address|one-time-code/i
+function plainTextBox (tag: Tag): boolean {
+  return tag.name === 'input' && (typeOf(tag) === '' || typeOf(tag) === 'text') && !IDENTITY_AUTOFILL.test(tag.attrs.autocomplete ?? '')
 }
 
 /**

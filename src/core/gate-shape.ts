@@ -156,7 +156,9 @@ export function gateShape (f: PageFacts): GateShape {
     tagsOf(chrome.main).some(tag => (isWidget(tag, loader) && (tag.name === 'iframe' || VENDOR_CONTAINER.test(tag.attrs.class ?? ''))) || drawnInto(tag)))
   const article = f.tags.some(tag => tag.name === 'article')
   const nav = article || chrome.navigation
-  const bare = !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= GATE_MAX_WORDS
+  // No navigation, no more links than a gate carries and at most `maxWords`, the footer's aside.
+  const littleBut = (maxWords: number): boolean => !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= maxWords
+  const bare = littleBut(GATE_MAX_WORDS)
   // A site's own check served in its own layout (its header, menus and footer around a CAPTCHA
   // vendor's widget that asks: Google Scholar's, Bing's): on a short page with no article, the
   // widget is what there is, and the links are the site's chrome. The vendor's loader must be
@@ -258,7 +260,7 @@ export function gateShape (f: PageFacts): GateShape {
   if (covered) signals.push('shape: a challenge covers the page')
   // A page whose only field answers its CAPTCHA, with no navigation or article and no more links
   // than a gate carries, is that CAPTCHA's page with its help below (why it was shown, what to do).
-  const captchaWithHelp = solves && !nav && links - chrome.footerLinks <= GATE_MAX_LINKS && f.words - chrome.footerWords <= CAPTCHA_HELP_MAX_WORDS
+  const captchaWithHelp = solves && littleBut(CAPTCHA_HELP_MAX_WORDS)
   if (captchaWithHelp && !bare) signals.push("shape: a CAPTCHA's page with its help")
   const gate = (step && (little || captchaWithHelp) && cameBackWrong && (fields === 0 || statusExcusesFields(f))) || covered
   return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered && !refusesAutomation, ...(cover !== undefined && { cover }) }

@@ -1088,22 +1088,36 @@ t.test("a CAPTCHA image's one field, in the form that posts to its check, is the
 t.test("a page whose only field answers its CAPTCHA is the CAPTCHA's page, with its help below, up to twice a gate's words", async t => {
   // A portal's own image check explains why it was shown and what to do (Yandex's "Ой!", 261 words).
   const image = '<img class="captcha-image" src="/captchaimg?k=1" alt="">'
-  const form = '<form method="get" action="/checkcaptcha"><input name="rep"><input type="hidden" name="key" value="1"><button>Отправить</button></form>'
-  const help = (sentences: number): string => '<h2>Почему так случилось?</h2><p>' + Array.from({ length: sentences }, (_, i) => `Причина ${i}: запросы с вашего адреса похожи на автоматические, поэтому доступ временно ограничен.`).join(' ') + '</p>'
-  const captchaPage = (extra = '', sentences = 18): string => page(`<h1>Ой!</h1><p>Чтобы продолжить, введите символы с картинки в поле ввода.</p>${image}${form}${help(sentences)}${extra}`)
+  const form = (field = '<input name="rep">'): string => `<form method="get" action="/checkcaptcha">${field}<input type="hidden" name="key" value="1"><button>Отправить</button></form>`
+  const help = (sentences: number): string => '<h2>Почему так случилось?</h2><p>' + Array.from({ length: sentences }, (_, i) => `Причина ${i}: запросы с вашего адреса похожи на автоматические.`).join(' ') + '</p>'
+  const captchaPage = ({ extra = '', sentences = 24, field = '<input name="rep">' } = {}): string =>
+    page(`<h1>Ой!</h1><p>Чтобы продолжить, введите символы с картинки в поле ввода.</p>${image}${form(field)}${help(sentences)}${extra}`)
   const words = (html: string): number => factsOf({ status: 200, url: 'http://127.0.0.1/page', title: documentTitle(html), html, text: visibleText(html), headers: {} }).words
+  const kind = (html: string): string | undefined => recognizePage(observe(html, 200)).page_kind
   t.ok(words(captchaPage()) > 160 && words(captchaPage()) <= 320, `more words than a gate carries, within twice that (${words(captchaPage())})`)
   const r = recognizePage(observe(captchaPage(), 200))
   t.equal(r.page_kind, 'challenge', 'its only field answers the image, whatever else it explains')
   t.equal(r.challenge?.provider, 'generic')
   t.ok(r.challenge?.evidence.includes("shape: a CAPTCHA's page with its help"), 'evidence says why')
   t.ok(r.challenge?.evidence.includes('shape: its only field answers the CAPTCHA'))
-  // Not a page with more to it: the site's navigation, an article, a second field, or more help than twice a gate.
+  // Up to twice a gate's words, not one sentence more.
+  let most = 24
+  while (words(captchaPage({ sentences: most + 1 })) <= 320) most++
+  t.equal(kind(captchaPage({ sentences: most })), 'challenge', `at ${words(captchaPage({ sentences: most }))} words`)
+  t.not(kind(captchaPage({ sentences: most + 1 })), 'challenge', `not at ${words(captchaPage({ sentences: most + 1 }))} words`)
+  // As many links as a gate carries, not one more.
+  const links = (n: number): string => '<p>' + Array.from({ length: n }, (_, i) => `<a href="/help/${i}">?</a>`).join(' ') + '</p>'
+  t.equal(kind(captchaPage({ extra: links(8) })), 'challenge', 'with 8 links of help')
+  t.not(kind(captchaPage({ extra: links(9) })), 'challenge', 'not with 9')
+  // Not a page with more to it: the site's navigation, an article, a field elsewhere on the page, a second field in the form.
   const nav = '<nav>' + Array.from({ length: 6 }, (_, i) => `<a href="/section/${i}">Раздел ${i}</a>`).join('') + '</nav>'
-  t.not(recognizePage(observe(captchaPage(nav), 200)).page_kind, 'challenge', "in the site's navigation")
-  t.not(recognizePage(observe(captchaPage('', 40), 200)).page_kind, 'challenge', 'with more than twice the words of a gate')
-  const twoFields = page(`<h1>Ой!</h1><p>Чтобы продолжить, введите символы с картинки в поле ввода.</p>${image}${form.replace('<input name="rep">', '<input name="rep"><input name="email" type="email">')}${help(18)}`)
-  t.not(recognizePage(observe(twoFields, 200)).page_kind, 'challenge', 'with a second field to fill in')
+  t.not(kind(captchaPage({ extra: nav })), 'challenge', "in the site's navigation")
+  t.not(kind(captchaPage({ extra: '<article><p>Новости дня.</p></article>' })), 'challenge', 'beside an article')
+  t.not(kind(captchaPage({ extra: '<form action="/subscribe"><input name="city"></form>' })), 'challenge', 'with a field elsewhere on the page')
+  t.not(kind(captchaPage({ field: '<input name="rep"><input name="email" type="email">' })), 'challenge', 'with a second field in its form')
+  // The unnamed box is a plain text box: an e-mail or a code the browser fills in asks for something else.
+  t.not(kind(captchaPage({ field: '<input name="rep" type="email">' })), 'challenge', 'an e-mail box')
+  t.not(kind(captchaPage({ field: '<input name="rep" autocomplete="one-time-code">' })), 'challenge', 'a one-time code')
 })
 
 t.test("Jiasule's JavaScript check is Jiasule's by the cookie its script sets (thirty-first review)", async t => {
