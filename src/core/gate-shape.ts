@@ -8,15 +8,14 @@ import { GATE_MAX_WORDS, SHORT_NOTICE_MAX_WORDS, answeredOk, answeredRefusal, co
 import { refreshDelay, refreshTarget } from './client-redirect.js'
 import { DISTIL_TEMPLATE, infrastructureNamed, vendorCodeRuns } from './challenge-vendors.js'
 import { BOT_WORD, CHECKING_BROWSER, CHECKING_BROWSER_ALL, IN_QUEUE, NOT_A_ROBOT, POLICY_REFUSAL, REFUSED, REFUSED_OUTRIGHT, ROBOT_TRAFFIC, ROBOT_WORDS, VERIFY_STEP, WAITING, wafBlockIn, askingWords } from './gate-words.js'
-import { blockTextOf, classHiddenBlocks, dialogTexts, elements, footerBlocks, headerBlocks, headingText, headings as headingsOf, hiddenBlocks, outermost, sideBlocks, textOf } from './markup-elements.js'
+import { blockTextOf, classHiddenBlocks, dialogTexts, headingText, headings as headingsOf, hiddenBlocks, textOf } from './markup-elements.js'
 import { scriptChecks } from './script-checks.js'
 import { FRAME_TAG, pageCover } from './gate-cover.js'
 import { captchaAnswerForms, countFields, fieldsBesideWidget, fieldsOn, formsHolding, isOtherEntry, isSearchBox } from './gate-fields.js'
 import { CHALLENGE_SEGMENT, pathOf, resolve, withoutQuery } from './page-url.js'
 import { VENDOR_CONTAINER, captchaScripts, isWidget, namedForCaptcha, opensCaptcha } from './gate-widgets.js'
+import { GATE_MAX_LINKS, linksIn, siteChrome, without } from './site-chrome.js'
 
-/** Links a gate may carry (help, privacy, the vendor): a site's navigation has more. */
-const GATE_MAX_LINKS = 8
 /**
  * Words a page whose only field answers its CAPTCHA may carry: a portal's own check explains
  * below the CAPTCHA why it was shown and what to do about it (Yandex's "Ой!", 261 words).
@@ -264,60 +263,6 @@ export function gateShape (f: PageFacts): GateShape {
   if (captchaWithHelp && !bare) signals.push("shape: a CAPTCHA's page with its help")
   const gate = (step && (little || captchaWithHelp) && cameBackWrong && (fields === 0 || statusExcusesFields(f))) || covered
   return { gate, signals, document: nav && f.words > GATE_MAX_WORDS && !asks && !f.challengeStatus && !covered && !refusesAutomation, ...(cover !== undefined && { cover }) }
-}
-
-// A site's chrome around a page: its footer is the same on every page, its gate included, so the
-// footer's links are not the page's; a <nav> outside it with more than a logo's or a home link is
-// the site's navigation.
-const NAV_MAX_LINKS = 2
-
-/**
- * Links that go somewhere: anchors with an address, not a script's ("javascript:void(0)" on a
- * CAPTCHA's "another picture" and "submit", which are its controls: Sogou's check, thirty-third
- * review). Counted so everywhere a page's links are weighed.
- */
-function linksIn (tags: Tag[]): number {
-  return tags.filter(tag => tag.name === 'a' && tag.attrs.href !== undefined && !SCRIPT_ADDRESS.test(tag.attrs.href)).length
-}
-const SCRIPT_ADDRESS = /^\s*javascript:/i
-
-function siteChrome (f: PageFacts, loader: boolean): { footerLinks: number, footerWords: number, navigation: boolean, main: string, mainText: string, mainWords: number, ownWords: number } {
-  const footers = outermost([...elements(f.shown, 'footer', false), ...footerBlocks(f.shown)])
-  const outside = without(f.shown, footers)
-  const navigation = elements(outside, 'nav', true).some(([start, end]) => linksIn(tagsOf(outside.slice(start, end))) > NAV_MAX_LINKS)
-  const footerLinks = footers.reduce((sum, [start, end]) => sum + linksIn(tagsOf(f.shown.slice(start, end))), 0)
-  const footerWords = footers.reduce((sum, [start, end]) => sum + countWords(textOf(f.shown.slice(start, end))), 0)
-  // Sidebars and cookie banners, unless one holds a vendor's widget: then it is no sidebar, or it
-  // was never closed and runs over the page's own part.
-  const sides = sideBlocks(outside).filter(([start, end]) => !tagsOf(outside.slice(start, end)).some(tag => isWidget(tag, loader)))
-  const head = elements(outside, 'head', false)
-  // The words of the page's own part: all but its head, header, navigation, asides, sidebars,
-  // cookie banners and footers, hidden words counted too (so a hidden menu never makes a page
-  // look shorter than it is).
-  const main = without(outside, outermost([...head, ...['header', 'nav', 'aside'].flatMap(name => elements(outside, name, false)), ...headerBlocks(outside), ...sides]))
-  // The words of all but its head, sidebars, cookie banners and footers: a header can hold an
-  // article's hero, unless it is the site's navigation: a header dense with links, most of its
-  // words theirs (Anjuke's city lists; not a lede under a menu: fifteenth review).
-  const navHeaders = [...elements(outside, 'header', false), ...headerBlocks(outside)]
-    .filter(([start, end]) => linksIn(tagsOf(outside.slice(start, end))) > GATE_MAX_LINKS && mostlyLinks(outside.slice(start, end)))
-  const ownWords = countWords(textOf(without(outside, outermost([...head, ...sides, ...navHeaders]))))
-  const mainText = textOf(main)
-  return { footerLinks, footerWords, navigation, main, mainText, mainWords: countWords(mainText), ownWords }
-}
-
-// Most of a block's words are its links' words: a menu, not a hero with a menu in it.
-const LINK_ELEMENT = /<a\b[^<>]*>[\s\S]{0,400}?<\/a\s*>/g
-function mostlyLinks (block: string): boolean {
-  const linkWords = [...block.matchAll(LINK_ELEMENT)].reduce((sum, m) => sum + countWords(textOf(m[0])), 0)
-  return linkWords * 2 >= countWords(textOf(block))
-}
-
-// The markup with the given spans (sorted, not overlapping) cut out.
-function without (markup: string, spans: Array<[number, number]>): string {
-  let kept = ''
-  let from = 0
-  for (const [start, end] of spans) { kept += markup.slice(from, start); from = end }
-  return kept + markup.slice(from)
 }
 
 /** The sentences of a text, split after their closing stop (Latin or CJK) or at a line's end. */

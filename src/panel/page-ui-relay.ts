@@ -4,13 +4,12 @@
 // a dialog, arrow keys and Enter in the open select list (so the page sees the browser's
 // own trusted input/change), DOM.setFileInputFiles for chosen files. Never answers for anyone.
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { CDPSession, Page } from 'puppeteer-core'
+import type { CDPSession } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
-import type { InputRelay } from './input-relay.js'
 import { beforeDeadline } from '../fetch/deadline.js'
 import { dialogAnswer, sameDialog, selectKeys, SELECT_OPTIONS_MAX, UPLOAD_LIMITS, type OpenDialog, type OpenSelect } from '../core/page-ui.js'
-import { PageWatch, type OpenChooser } from '../page-ui/page-watch.js'
-import { EarlyDialogs, type EarlyDialog } from '../page-ui/early-dialogs.js'
+import type { PageWatch, OpenChooser } from '../page-ui/page-watch.js'
+import type { EarlyDialog } from '../page-ui/early-dialogs.js'
 import type { PromptedPermission } from '../vocabulary/profile.js'
 import { PICKER_KINDS, type ChooserInfo, type InputMessage, type PageUiMessage, type PickerInfo, type UiAnswer } from './messages.js'
 import { typedPickerKeys, type PickerLayout } from './picker-keys.js'
@@ -351,50 +350,8 @@ export class PageUiRelay {
   }
 }
 
-/**
- * The relay for one page the panel shows (the handed-off tab or one of its popups): keys go
- * through that page's own input relay, so they keep their order with the person's other input.
- */
-export function pageUiRelayFor (page: Page, session: CDPSession, relay: InputRelay, broadcast: UiRelayDeps['broadcast'], log: FastifyBaseLogger, now: () => number, extras: Pick<UiRelayDeps, 'early' | 'grant'> = {}): PageUiRelay {
-  return new PageUiRelay({
-    watch: PageWatch.of(page, now),
-    ...extras,
-    session,
-    key: (key) => {
-      relay.relay({ t: 'key', g: 0, type: 'down', key, mods: 0 }, true)
-      relay.relay({ t: 'key', g: 0, type: 'up', key, mods: 0 }, true)
-    },
-    delivered: () => relay.delivered(),
-    inputEpoch: () => relay.epoch,
-    holdInputUntil: (settled) => relay.holdUntil(settled),
-    char: (ch) => {
-      const code = /^[0-9]$/.test(ch) ? `Digit${ch}` : `Key${ch.toUpperCase()}`
-      const base = { key: ch, code, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), nativeVirtualKeyCode: ch.toUpperCase().charCodeAt(0) }
-      session.send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: ch, unmodifiedText: ch }).catch(() => undefined)
-      session.send('Input.dispatchKeyEvent', { type: 'keyUp', ...base }).catch(() => undefined)
-    },
-    broadcast,
-    log
-  })
-}
-
 function publicChooser (c: OpenChooser): ChooserInfo {
   return { mode: c.mode, accept: c.accept, opened_at: c.opened_at, limits: { ...UPLOAD_LIMITS, upload_files_max: c.mode === 'selectSingle' ? 1 : UPLOAD_LIMITS.upload_files_max } }
-}
-
-/**
- * Dialogs of windows `page` opened that have no page yet, except those `followed` says the panel
- * already shows (their own relay draws their dialogs).
- */
-export function earlyDialogsOf (page: Page, followed: (window: ReturnType<Page['target']>) => boolean): EarlyDialogSource | undefined {
-  const registry = EarlyDialogs.of(page.browser())
-  if (!registry) return undefined
-  const opener = page.target()
-  return {
-    current: () => registry.openedBy(opener, followed),
-    on: (listener) => registry.on('change', listener),
-    off: (listener) => registry.off('change', listener)
-  }
 }
 
 /** An http(s) page's origin, which a permission is granted to; undefined for any other page. */
