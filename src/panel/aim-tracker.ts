@@ -9,7 +9,6 @@ import type { FrameAim } from './frame-codec.js'
 
 const MEASURE_EVERY_MS = 400
 
-
 export class AimTracker {
   readonly #page: Page
   readonly #source: () => AimSource | undefined
