@@ -43,7 +43,7 @@ export interface Handoff {
   widgetSelector?: string
   /** On a page whose view is one frame, the frame document the challenge was last seen in (by the fetch that began the handoff, or a completion check). */
   gateFrame?: string
-  /** A completion check saw the frame that fills the view show another document than `gateFrame`: the page moved on, though its top document did not. */
+  /** A completion check, or the ending's last look, saw the frame that fills the view show another document than `gateFrame`: the page moved on, though its top document did not. */
   frameMovedOn?: boolean
   /** Warnings for the driver that arose after the mint (e.g. takeover_selector_missed). */
   warnings: HandoffWarning[]

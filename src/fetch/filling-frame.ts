@@ -94,6 +94,23 @@ export async function readFillingFrame (page: Page, deadline: number): Promise<F
   }
 }
 
+/**
+ * Which document the frame that fills the page's view shows now (documentOf), or undefined when
+ * none does or the page does not say by `deadline`: a lighter look than readFillingFrame, for an
+ * ending that only asks whether the frame moved on.
+ */
+export async function fillingFrameDocument (page: Page, deadline: number): Promise<string | undefined> {
+  const found = await findFillingFrame(page, deadline)
+  if (found === undefined) return undefined
+  try {
+    const documentStarted = await beforeDeadline(found.frame.evaluate(() => performance.timeOrigin), deadline, 'the frame document')
+    return documentOf({ url: found.frame.url(), documentStarted })
+  } catch {
+    // A frame that went away or hung shows nothing the ending can compare.
+    return undefined
+  }
+}
+
 function release (handles: Array<{ dispose: () => Promise<void> }>): void {
   for (const handle of handles) handle.dispose().catch(() => undefined)
 }

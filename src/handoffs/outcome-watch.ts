@@ -3,6 +3,7 @@
 import type { Handoff, JarCookie } from '../core/handoff.js'
 import { cookiesSetBetween } from '../core/handoff.js'
 import { readJar, within } from '../browser/jar-names.js'
+import { fillingFrameDocument } from '../fetch/filling-frame.js'
 import type { TabRecord } from '../tabs/types.js'
 
 /** How long an ending waits for the cookie jar before it reports the outcome without it. */
@@ -27,11 +28,25 @@ export class OutcomeWatch {
 
   /**
    * The outcome's `navigated` (docs/spec.md section 7): the top document moved, or, on a page whose
-   * view is one frame, a completion check saw that frame move on. The person got somewhere either
-   * way. Completion itself reads only what each check sees (src/panel/completion.ts).
+   * view is one frame, a completion check saw that frame move on (`frameMoved` looks once more as
+   * the handoff ends). The person got somewhere either way. Completion itself reads only what each
+   * check sees (src/panel/completion.ts).
    */
   movedOn (h: Handoff, tab: TabRecord): boolean {
     return this.navigated(h, tab) || h.frameMovedOn === true
+  }
+
+  /**
+   * On a page whose view is one frame, looks once more at that frame when the handoff ends: Done
+   * pressed before any completion check looked still tells that the frame moved on from the
+   * document the challenge was last seen in (`gateFrame`). Bounded by OUTCOME_JAR_MS, beside the jar.
+   */
+  async frameMoved (h: Handoff, tab: TabRecord): Promise<void> {
+    if (h.gateFrame === undefined || h.outcome === undefined || h.outcome.navigated) return
+    const now = await fillingFrameDocument(tab.page, performance.now() + OUTCOME_JAR_MS)
+    if (now === undefined || now === h.gateFrame) return
+    h.frameMovedOn = true
+    h.outcome.navigated = true
   }
 
   /** Fills `h.outcome.cookies_set` with the names the handoff set (or leaves it empty when the jar is slow). */

@@ -96,6 +96,41 @@ t.test('a person passes a check in a frame that fills the view, through the pane
   t.match(refetch.artifacts.text, /Seven herons fished the weir/)
 })
 
+// Done pressed before any completion check looked: nobody works the panel, so no check runs, and
+// the frame moves on by its own script (a check that lets the browser through by itself). The
+// ending looks at the frame once more; a twin handoff whose frame stayed is the control.
+t.test('a handoff ended before any check saw the frame move on still says the page moved on', async (t) => {
+  const host = await startHost(t)
+  const site = await startFixtureServer(t, {
+    '/gated': { body: framing('/check', FILLS) },
+    '/check': { status: 403, body: OWN_CHECK },
+    '/posts': { body: ARTICLE }
+  })
+  const handOff = async (): Promise<{ tabId: string, fence: string }> => {
+    const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/gated`, takeover: true }) })).json() as Record<string, any>
+    t.equal(fetched.page_kind, 'challenge', 'the check in the frame is a gate')
+    const summary = await (await host.api(`/v1/tabs/${fetched.tab_id}/handoff`)).json() as Record<string, any>
+    return { tabId: fetched.tab_id, fence: summary.handoff_fence }
+  }
+  const finish = async ({ tabId, fence }: { tabId: string, fence: string }): Promise<Record<string, any>> =>
+    await (await host.api(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: fence }) })).json() as Record<string, any>
+
+  const moving = await handOff()
+  const staying = await handOff()
+  const tab = host.app.tabs.get(moving.tabId)
+  const startUrl = tab.page.url()
+  const frame = tab.page.mainFrame().childFrames()[0]
+  await frame.evaluate(() => { location.href = '/posts' })
+  const moved = await frame.waitForFunction(() => location.pathname === '/posts' && document.readyState === 'complete', { timeout: 15_000, polling: 100 }).then(() => true, () => false)
+  t.ok(moved, 'the frame moved on to the post')
+  if (!moved) return
+  const ended = await finish(moving)
+  t.equal(ended.state, 'finished')
+  t.match(ended.outcome, { final_url: startUrl, navigated: true }, 'the outcome says the page moved on, though no check had looked')
+  const control = await finish(staying)
+  t.match(control.outcome, { navigated: false }, 'a handoff whose frame still shows its check did not move on')
+})
+
 // The aim over such a page: a real 2026 DataDome CAPTCHA page (its whole view is DataDome's own
 // frame, which the CSP here keeps from loading) shown in the outer page's frame. The fetch sees
 // the widget in the frame, and the panel aims at it there rather than at the whole view.
