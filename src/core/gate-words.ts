@@ -89,6 +89,16 @@ export const VERIFY_STEP = new RegExp([
   // An image CAPTCHA's own line: "type the text you see in the image", "введите символы с картинки".
   '(?:type|enter) the (?:text|letters|numbers|code|words?) (?:you see |shown |displayed )?(?:in|on) the (?:image|picture)',
   'введите (?:символы|текст|код|цифры) (?:с|на) (?:картинк|изображени)',
+  // The same line in the other languages above: German, French, Spanish, Portuguese, Italian,
+  // Japanese, Chinese, Korean.
+  'die (?:zeichen|buchstaben|ziffern|zahlen) (?:aus dem|im|auf dem) bild',
+  '(?:saisissez|saisir|entrez|entrer|tapez|recopiez) (?:les )?(?:caractères|lettres|chiffres) (?:affichés |visibles |présents )?(?:dans|sur|de) l[\'’]image',
+  '(?:introduce|introduzca|escribe|escriba|ingrese|ingresa) (?:los )?(?:caracteres|letras|números) (?:que (?:ves|ve|aparecen) )?(?:en|de) la imagen',
+  '(?:digite|insira|introduza) (?:os )?(?:caracteres|letras|números) (?:que (?:você vê|vê|aparecem) )?(?:na|da) imagem',
+  '(?:inserisci|inserire|digita|digitare) (?:i )?(?:caratteri|lettere|numeri) (?:che vedi |visualizzati |mostrati )?(?:nell|dell)[\'’]immagine',
+  '画像(?:に表示されて(?:いる|いた)|に表示された|に書かれている|の)[^。\n]{0,12}(?:文字|数字|英数字)を入力',
+  '输入(?:图片|图中|图像)(?:中|里|上)?的?(?:字符|文字|数字|字母)', '輸入(?:圖片|圖中|圖像)(?:中|裡|裏|上)?的?(?:字元|字符|文字|數字|字母)',
+  '(?:이미지|그림)에 (?:보이는|표시된|나타난) (?:문자|글자|숫자)(?:를|을)? 입력',
   'slide to (?:verify|complete)', 'please slide to continue', '(?:人机|访问|滑动|滑块|行为)验证(?!码)', '(?<!邮箱|邮件|短信|手机|账号|账户|订单|支付|身份|登录|实名|人脸|刷脸|授权|权限|设备)验证中', '(?:人機|訪問|滑動|滑塊|行為)驗證(?!碼)', '(?<!郵箱|郵件|簡訊|手機|帳號|帳戶|訂單|支付|身份|登入|實名|人臉|刷臉|授權|權限|設備)驗證中',
   // "To confirm this visit is a normal user's, we need your help to verify" (Sogou's anti-spider
   // page over its image CAPTCHA, thirty-third review): the visit, not an account, is to be shown normal.

@@ -1089,9 +1089,9 @@ t.test("a page whose only field answers its CAPTCHA is the CAPTCHA's page, with 
   // A portal's own image check explains why it was shown and what to do (Yandex's "Ой!", 261 words).
   const image = '<img class="captcha-image" src="/captchaimg?k=1" alt="">'
   const form = (field = '<input name="rep">'): string => `<form method="get" action="/checkcaptcha">${field}<input type="hidden" name="key" value="1"><button>Отправить</button></form>`
-  const help = (sentences: number): string => '<h2>Почему так случилось?</h2><p>' + Array.from({ length: sentences }, (_, i) => `Причина ${i}: запросы с вашего адреса похожи на автоматические.`).join(' ') + '</p>'
-  const captchaPage = ({ extra = '', sentences = 24, field = '<input name="rep">' } = {}): string =>
-    page(`<h1>Ой!</h1><p>Чтобы продолжить, введите символы с картинки в поле ввода.</p>${image}${form(field)}${help(sentences)}${extra}`)
+  const help = (sentences: number, why = 'запросы с вашего адреса похожи на автоматические'): string => '<h2>Почему так случилось?</h2><p>' + Array.from({ length: sentences }, (_, i) => `Причина ${i}: ${why}.`).join(' ') + '</p>'
+  const captchaPage = ({ extra = '', sentences = 24, field = '<input name="rep">', line = 'Чтобы продолжить, введите символы с картинки в поле ввода.', why = undefined as string | undefined } = {}): string =>
+    page(`<h1>Ой!</h1><p>${line}</p>${image}${form(field)}${help(sentences, why)}${extra}`)
   const words = (html: string): number => factsOf({ status: 200, url: 'http://127.0.0.1/page', title: documentTitle(html), html, text: visibleText(html), headers: {} }).words
   const kind = (html: string): string | undefined => recognizePage(observe(html, 200)).page_kind
   t.ok(words(captchaPage()) > 160 && words(captchaPage()) <= 320, `more words than a gate carries, within twice that (${words(captchaPage())})`)
@@ -1118,6 +1118,17 @@ t.test("a page whose only field answers its CAPTCHA is the CAPTCHA's page, with 
   // The unnamed box is a plain text box: an e-mail or a code the browser fills in asks for something else.
   t.not(kind(captchaPage({ field: '<input name="rep" type="email">' })), 'challenge', 'an e-mail box')
   t.not(kind(captchaPage({ field: '<input name="rep" autocomplete="one-time-code">' })), 'challenge', 'a one-time code')
+  // The image CAPTCHA's own line ("enter the characters in the picture") in the other languages
+  // scrapers meet says the same; without such a line the page is a form beside a picture and its help.
+  const lines = [
+    'Bitte geben Sie die Zeichen aus dem Bild ein.', 'Saisissez les caractères affichés dans l’image.', 'Introduzca los caracteres que ve en la imagen.',
+    'Digite os caracteres da imagem.', "Inserisci i caratteri dell'immagine.", '次の画像に表示されている文字を入力してください。',
+    '请输入图片中的字符。', '請輸入圖片中的字元。', '이미지에 보이는 문자를 입력하세요.'
+  ]
+  // The help here gives a reason that asks nothing (a page refreshed too often), so the line alone asks.
+  const why = 'так бывает, если очень часто обновлять страницу'
+  for (const line of lines) t.equal(kind(captchaPage({ line, why })), 'challenge', line)
+  t.not(kind(captchaPage({ line: 'Чтобы продолжить, ответьте в поле ввода.', why })), 'challenge', 'a line that asks nothing of the picture')
 })
 
 t.test("Jiasule's JavaScript check is Jiasule's by the cookie its script sets (thirty-first review)", async t => {
