@@ -57,7 +57,7 @@ export class HandoffEndings {
       told()
       return
     }
-    this.#reading.set(h.tabId, Promise.all([outcomes.cookiesSet(h, tab), outcomes.frameMoved(h, tab)]).then(() => undefined, () => undefined).finally(told))
+    this.#reading.set(h.tabId, Promise.all([outcomes.cookiesSet(h, tab), outcomes.frameMoved(h, tab)]).then(() => undefined).finally(told))
   }
 
   /** Resolves once the last ending of `tabId` was told. */
