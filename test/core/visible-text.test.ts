@@ -39,6 +39,8 @@ t.test("an element the page's own stylesheet hides by its id or a class is left 
   t.equal(visibleText(page('.box #loading-error { display: none }')), "A required part of this site couldn't load.\nShown", 'only a rule for the id alone')
   t.equal(visibleText(page('@media (max-width: 600px) { #loading-error { display: none } }')), "A required part of this site couldn't load.\nShown", 'a rule for some screens only')
   t.equal(visibleText(page('@media (max-width: 600px) { #x { color: red } } #loading-error { display: none }')), 'Shown', 'a rule beside an @media block')
+  t.equal(visibleText(page('} #loading-error { display: none }')), 'Shown', 'a rule after a stray closing brace')
+  t.equal(visibleText(page('#loading-error { display: none')), "A required part of this site couldn't load.\nShown", 'a rule never closed')
   const classed = (css: string, style = ''): string => `<head><style>${css}</style></head><body><div class="r-1 r-hv"${style}>Something went wrong.</div><p>Shown</p></body>`
   t.equal(visibleText(classed('.r-hv { display: none; }')), 'Shown', 'a rule for one of its classes')
   t.equal(visibleText(classed('.r-1.r-hv { display: none; }')), 'Something went wrong.\nShown', 'not a rule for classes together')
