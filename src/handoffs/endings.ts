@@ -1,7 +1,7 @@
 // How a handoff ends (docs/spec.md section 7 "Finish" and "Outcome"): the hold comes off at once,
 // its links die, and the ending is told — the summary and the lifecycle's finished/revoked — once
-// the outcome's cookie names are read and a frame that fills the view was looked at again (both
-// bounded by OUTCOME_JAR_MS), or at once when nothing is left to read.
+// the outcome's cookie names are read and a frame that fills the view was looked at again (bounded
+// by OUTCOME_JAR_MS and OUTCOME_FRAME_MS), or at once when nothing is left to read.
 import { applyControl } from '../core/control.js'
 import type { FinishReason, Handoff } from '../core/handoff.js'
 import type { Clock } from '../core/clock.js'

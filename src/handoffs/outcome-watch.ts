@@ -8,6 +8,12 @@ import type { TabRecord } from '../tabs/types.js'
 
 /** How long an ending waits for the cookie jar before it reports the outcome without it. */
 export const OUTCOME_JAR_MS = 500
+/**
+ * How long an ending looks for the frame that fills the view before it reports the outcome as the
+ * top document tells it: finding that frame and reading its document are five round trips to the
+ * page, which a loaded machine (three test files at once on two cores) took past 500 ms.
+ */
+export const OUTCOME_FRAME_MS = 2_000
 
 export class OutcomeWatch {
   readonly #startJars = new WeakMap<Handoff, Promise<JarCookie[]>>()
@@ -39,11 +45,11 @@ export class OutcomeWatch {
   /**
    * On a page whose view is one frame, looks once more at that frame when the handoff ends: Done
    * pressed before any completion check looked still tells that the frame moved on from the
-   * document the challenge was last seen in (`gateFrame`). Bounded by OUTCOME_JAR_MS, beside the jar.
+   * document the challenge was last seen in (`gateFrame`). Bounded by OUTCOME_FRAME_MS, beside the jar.
    */
   async frameMoved (h: Handoff, tab: TabRecord): Promise<void> {
     if (h.gateFrame === undefined || h.outcome === undefined || h.outcome.navigated) return
-    const now = await fillingFrameDocument(tab.page, performance.now() + OUTCOME_JAR_MS)
+    const now = await fillingFrameDocument(tab.page, performance.now() + OUTCOME_FRAME_MS)
     if (now === undefined || now === h.gateFrame) return
     h.frameMovedOn = true
     h.outcome.navigated = true
