@@ -18,7 +18,7 @@ export type HandoffMode = Static<typeof HandoffMode>
 /** What changed during the handoff (docs/spec.md section 7 "Outcome"): cookie names, never values. */
 export const HandoffOutcome = Type.Object({
   final_url: Type.String(),
-  navigated: Type.Boolean(),
+  navigated: Type.Boolean({ description: 'the top document changed since the handoff began, or the frame that fills the view moved on from the document its challenge was last seen in' }),
   cookies_set: Type.Array(Type.String())
 }, OPEN)
 export type HandoffOutcome = Static<typeof HandoffOutcome>
