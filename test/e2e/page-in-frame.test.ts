@@ -54,14 +54,16 @@ t.test('a top document that shows nothing over a frame that fills the view is ju
 // check is a page of this test's own (it has to let a person through); its words and its one
 // button are the shape of a site's own check, which is how the fetch knows it.
 const OWN_CHECK = '<!doctype html><html><head><title>Security check</title></head><body style="margin:0;font:16px sans-serif"><h1>Verify you are human</h1><p>Press the button to continue to the site.</p><button id="continue" style="position:absolute;left:60px;top:160px;width:200px;height:60px" onclick="location.href=\'/posts\'">Continue</button></body></html>'
+// The outer page over its frame, the check in the frame, and the post the check lets through to.
+const CHECK_IN_FRAME = {
+  '/gated': { body: framing('/check', FILLS) },
+  '/check': { status: 403, body: OWN_CHECK },
+  '/posts': { body: ARTICLE }
+}
 
 t.test('a person passes a check in a frame that fills the view, through the panel, and the handoff finishes by itself', async (t) => {
   const host = await startHost(t)
-  const site = await startFixtureServer(t, {
-    '/gated': { body: framing('/check', FILLS) },
-    '/check': { status: 403, body: OWN_CHECK },
-    '/posts': { body: ARTICLE }
-  })
+  const site = await startFixtureServer(t, CHECK_IN_FRAME)
   const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/gated`, takeover: true }) })).json() as Record<string, any>
   t.equal(fetched.page_kind, 'challenge', `the check in the frame is a gate (${(fetched.challenge?.evidence ?? []).join('; ')})`)
   const secret = fetched.actions.find((a: { takeover_url_secret?: string }) => typeof a.takeover_url_secret === 'string')?.takeover_url_secret as string | undefined
@@ -101,11 +103,7 @@ t.test('a person passes a check in a frame that fills the view, through the pane
 // ending looks at the frame once more; a twin handoff whose frame stayed is the control.
 t.test('a handoff ended before any check saw the frame move on still says the page moved on', async (t) => {
   const host = await startHost(t)
-  const site = await startFixtureServer(t, {
-    '/gated': { body: framing('/check', FILLS) },
-    '/check': { status: 403, body: OWN_CHECK },
-    '/posts': { body: ARTICLE }
-  })
+  const site = await startFixtureServer(t, CHECK_IN_FRAME)
   const handOff = async (): Promise<{ tabId: string, fence: string }> => {
     const fetched = await (await host.api('/v1/fetch', { method: 'POST', body: JSON.stringify({ url: `${site.url}/gated`, takeover: true }) })).json() as Record<string, any>
     t.equal(fetched.page_kind, 'challenge', 'the check in the frame is a gate')
