@@ -163,6 +163,16 @@ export class HandoffRegistry implements HandoffService {
   finishByViewer (tabId: string, viewerId: string): HandoffSummary { return this.#endByViewer(tabId, viewerId, 'human_done') }
   async settled (tabId: string): Promise<void> { await this.#endings.settled(tabId) }
 
+  /**
+   * The summary once its ending is told: an ended handoff whose outcome is still being read (the
+   * jar's cookie names, the last look at a filling frame; at most OUTCOME_FRAME_MS) is answered
+   * with that outcome, never with one that reads nothing happened (docs/spec.md section 7).
+   */
+  async settledSummary (tabId: string): Promise<HandoffSummary> {
+    await this.settled(tabId)
+    return this.summary(tabId)
+  }
+
   async shutdown (): Promise<void> {
     for (const rec of this.#perTab.values()) if (rec.current) this.#endings.end(rec.current, 'revoked', 'shutdown')
     await this.#endings.allSettled()

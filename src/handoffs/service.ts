@@ -58,6 +58,8 @@ export interface DriverHandoffs extends HandoffReader {
   finish (tabId: string, fence: string, reason: FinishReason, note?: string): HandoffSummary
   /** Resolves once the last ending of `tabId` has its outcome (cookie names read). */
   settled (tabId: string): Promise<void>
+  /** The summary once the last ending of `tabId` has its outcome: what every route answers. */
+  settledSummary (tabId: string): Promise<HandoffSummary>
   /** How the last handoff of a tab that has since closed ended (bounded memory), if any. */
   closedSummary (tabId: string): (HandoffSummary & { tab_closed: true }) | undefined
   /** The tab whose open handoff covers `tabId` (itself or a popup's opener), if any. */

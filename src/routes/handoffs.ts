@@ -26,7 +26,7 @@ export default async function handoffRoutes (app: FastifyInstance): Promise<void
     const closed = app.tabs.find(req.params.tab_id) ? undefined : app.handoffs.closedSummary(req.params.tab_id)
     if (closed) return closed
     app.tabs.get(req.params.tab_id)
-    return app.handoffs.summary(req.params.tab_id)
+    return await app.handoffs.settledSummary(req.params.tab_id)
   })
 
   r.post('/v1/tabs/:tab_id/handoff/finish', {
@@ -35,7 +35,6 @@ export default async function handoffRoutes (app: FastifyInstance): Promise<void
     app.tabs.get(req.params.tab_id)
     app.handoffs.finish(req.params.tab_id, req.body.handoff_fence, req.body.reason ?? 'driver', req.body.human_note?.trim())
     // The answer carries the outcome, cookie names included.
-    await app.handoffs.settled(req.params.tab_id)
-    return app.handoffs.summary(req.params.tab_id)
+    return await app.handoffs.settledSummary(req.params.tab_id)
   })
 }

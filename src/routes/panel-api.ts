@@ -122,8 +122,7 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
     const { tab, lease } = leased(req)
     if (lease.mode === 'view') throw new AfhttpError('panel_view_only')
     app.handoffs.finishByViewer(tab.id, app.panel.find(tab.id)?.holderUnder(lease) ?? 'http')
-    await app.handoffs.settled(tab.id)
-    return app.handoffs.summary(tab.id)
+    return await app.handoffs.settledSummary(tab.id)
   })
 
   // "I can't do this" without the WebSocket: the same rules as Done.
@@ -135,8 +134,7 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
     const { tab, lease } = leased(req)
     if (lease.mode === 'view') throw new AfhttpError('panel_view_only')
     app.handoffs.declineByViewer(tab.id, app.panel.find(tab.id)?.holderUnder(lease) ?? 'http', req.body?.reason?.trim())
-    await app.handoffs.settled(tab.id)
-    return app.handoffs.summary(tab.id)
+    return await app.handoffs.settledSummary(tab.id)
   })
 }
 

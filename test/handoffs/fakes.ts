@@ -38,10 +38,13 @@ export class FakePage {
   on (event: string, fn: ResponseListener): void { if (event === 'response') this.#responses.add(fn) }
   off (event: string, fn: ResponseListener): void { if (event === 'response') this.#responses.delete(fn) }
 
+  /** While set, a read of the jar answers only once it resolves (a browser slow to answer). */
+  jarAnswers: Promise<void> | undefined
+
   /** The jar the registry reads for the outcome's cookie names. */
   async createCDPSession (): Promise<{ send: () => Promise<{ cookies: JarCookie[] }>, detach: () => Promise<void> }> {
     const cookies = this.jar.map((c) => ({ ...c }))
-    return { send: async () => ({ cookies }), detach: async () => undefined }
+    return { send: async () => { await this.jarAnswers; return { cookies } }, detach: async () => undefined }
   }
 
   /** The main frame loads a document at `url` (what watchNavigations hears). */

@@ -5,6 +5,7 @@ import t from 'tap'
 import { MAX_FINISHED_PER_TAB } from '../../src/core/handoff.js'
 import type { Clock } from '../../src/core/clock.js'
 import { HandoffRegistry } from '../../src/handoffs/registry.js'
+import type { HandoffSummary } from '../../src/schemas/index.js'
 import { afhttpErrorOf, fakeRegistry, secretOf, FakeLifecycle, FakeLiveChecks, FakeLog, FakeTabs, HOLD_MS, PUBLIC_URL } from './fakes.js'
 
 t.test('a first mint opens a handoff and tells handoff.opened, the panel URL beside the payload', async (t) => {
@@ -281,6 +282,28 @@ t.test('the outcome: where the page ended, whether it navigated, which cookies t
   t.same(finished.data.outcome, { final_url: 'https://shop.example/account?id=7', navigated: true, cookies_set: ['session'] })
   tab.fake.navigate('https://elsewhere.example/')
   t.equal(lifecycle.of('handoff.navigated').length, 1, 'nothing after the ending')
+})
+
+t.test('a summary read while the ending reads its outcome answers once the outcome is read', async (t) => {
+  const { registry, tabs, lifecycle } = fakeRegistry()
+  const tab = tabs.add('t1', 'https://shop.example/login')
+  const { handoff_fence: fence } = await registry.mint('t1')
+  tab.fake.jar = [{ name: 'session', domain: 'shop.example', path: '/', value: 's' }]
+  let answer = (): void => {}
+  tab.fake.jarAnswers = new Promise((resolve) => { answer = resolve })
+
+  registry.finish('t1', fence, 'driver')
+  t.same(registry.summary('t1').outcome?.cookies_set, [], 'the record is ended before the jar answers')
+  let read: HandoffSummary | undefined
+  const reading = registry.settledSummary('t1').then((s) => { read = s })
+  await new Promise((resolve) => setImmediate(resolve))
+  t.equal(read, undefined, 'the settled summary waits for the jar')
+  t.same(lifecycle.of('handoff.finished'), [], 'and so does the ending\'s event')
+  answer()
+  await reading
+  t.equal(read?.state, 'finished')
+  t.same(read?.outcome?.cookies_set, ['session'], 'then it carries the cookie names the person set')
+  t.same(lifecycle.of('handoff.finished')[0]?.data.outcome, read?.outcome, 'the same outcome as the event')
 })
 
 t.test('completion detection: finite checks, a challenge noted, an auto finish', async (t) => {
