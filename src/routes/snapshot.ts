@@ -16,7 +16,7 @@ export default async function snapshotRoutes (app: FastifyInstance): Promise<voi
     async (req) => {
       const tab = app.tabs.get(req.params.tab_id)
       const wanted = req.body?.capture ?? ['html', 'text']
-      const handoff = app.handoffs.current(tab.id) ? app.handoffs.summary(tab.id) : null
+      const handoff = app.handoffs.current(tab.id) ? await app.handoffs.settledSummary(tab.id) : null
       const dialog = PageWatch.of(tab.page, () => app.clock.now()).dialog
       if (dialog) {
         // The page runs no script until its dialog is answered: say so instead of waiting.
