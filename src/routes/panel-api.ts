@@ -5,7 +5,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import { AfhttpError } from '../errors.js'
 import { failedCheck } from '../browser/live-checks.js'
-import { summarize } from '../core/handoff.js'
 import type { TabRecord } from '../plugins/tabs.js'
 import type { Lease } from '../panel/lease.js'
 import { noLeasePage, PAGE_CSP, unavailablePage } from '../panel/pages.js'
@@ -65,7 +64,6 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
   const sameOriginOnly = async (req: FastifyRequest): Promise<void> => {
     if (!sameOrigin(req, app.config.publicUrl)) throw new AfhttpError('panel_origin_refused')
   }
-  const summaryOf = (tab: TabRecord): ReturnType<typeof summarize> => app.handoffs.summary(tab.id)
 
   await panelFileRoutes(app, leased, sameOriginOnly)
 
@@ -93,7 +91,7 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
     const h = app.handoffs.current(tab.id)
     if (!h || h.fence !== lease.fence) throw new AfhttpError('panel_lease_invalid')
     app.panel.leases.renew(lease, app.clock.now(), h.expiresAt)
-    return { lease_expires_at: new Date(lease.expiresAt).toISOString(), handoff: summaryOf(tab) }
+    return { lease_expires_at: new Date(lease.expiresAt).toISOString(), handoff: await app.handoffs.settledSummary(tab.id) }
   })
 
   r.get('/panel/api/status', {
@@ -101,11 +99,12 @@ export default async function panelApiRoutes (app: FastifyInstance): Promise<voi
   }, async (req, reply) => {
     noStore(reply)
     const { tab, lease } = leased(req)
+    const handoff = await app.handoffs.settledSummary(tab.id)
     const panel = app.panel.find(tab.id)
     return {
       now: new Date(app.clock.now()).toISOString(),
       lease_expires_at: new Date(lease.expiresAt).toISOString(),
-      handoff: summaryOf(tab),
+      handoff,
       viewers: panel?.viewers.size ?? 0,
       mode: lease.mode,
       backend_connected: tab.page.browser().connected
