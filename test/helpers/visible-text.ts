@@ -58,6 +58,7 @@ function hiddenByStyle (html: string): Set<string> {
   }
   return hidden
 }
+
 // Every `selectors { body }` of a stylesheet with no brace inside either part, in one pass: the
 // selectors are all the text since the last brace. (A regular expression that says the same,
 // /([^{}]+)\{([^{}]*)\}/g, retries from every character of a long run that no rule closes, and
