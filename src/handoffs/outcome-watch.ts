@@ -27,6 +27,14 @@ export class OutcomeWatch {
     this.#startJars.set(h, jar)
   }
 
+  /**
+   * Resolves once the jar as `h` began was read (or after OUTCOME_JAR_MS): the mint answers after
+   * it, so a cookie set once the driver or person holds the URL counts as the handoff's.
+   */
+  async began (h: Handoff): Promise<void> {
+    await within(this.#startJars.get(h) ?? Promise.resolve([]), OUTCOME_JAR_MS, [])
+  }
+
   /** A main-frame document loaded since `h` began (or the URL changed). */
   navigated (h: Handoff, tab: TabRecord): boolean {
     return tab.page.url() !== h.startUrl || tab.lastResponse !== this.#startResponses.get(h)

@@ -90,7 +90,7 @@ export class HandoffRegistry implements HandoffService {
     const mode: HandoffMode = opts.mode ?? 'control'
     const secret = this.#links.issue(h, mode)
     tab.retained = true
-    const aim = await resolveAim(tab.page, h)
+    const [aim] = await Promise.all([resolveAim(tab.page, h), fresh ? this.#outcomes.began(h) : undefined])
     const warnings = aim.missed ? [{ code: 'takeover_selector_missed', message: `The region selector ${JSON.stringify(h.region)} matched nothing; the panel shows ${aim.kind === 'detected' ? 'the challenge widget' : 'the whole page'}.` }] : []
     for (const w of warnings) addWarning(h, w)
     this.#emitChange(h)
