@@ -16,12 +16,15 @@ export default async function snapshotRoutes (app: FastifyInstance): Promise<voi
     async (req) => {
       const tab = app.tabs.get(req.params.tab_id)
       const wanted = req.body?.capture ?? ['html', 'text']
-      const handoff = app.handoffs.current(tab.id) ? await app.handoffs.settledSummary(tab.id) : null
+      // Read beside the observation: an ending still reading its outcome (at most 2 s) delays
+      // neither, and the answer carries the outcome once read (docs/spec.md section 7 "Summary").
+      const handoffRead = app.handoffs.current(tab.id) ? app.handoffs.settledSummary(tab.id) : Promise.resolve(null)
+      handoffRead.catch(() => undefined)
       const dialog = PageWatch.of(tab.page, () => app.clock.now()).dialog
       if (dialog) {
         // The page runs no script until its dialog is answered: say so instead of waiting.
         const captured = failedCaptures(wanted, blockedByDialogReason(dialog))
-        return { tab_id: tab.id, url: tab.page.url(), title: null, status: tab.lastResponse?.status ?? null, artifacts: captured.artifacts, warnings: [dialogWarning(dialog), ...captured.warnings], dialog, handoff }
+        return { tab_id: tab.id, url: tab.page.url(), title: null, status: tab.lastResponse?.status ?? null, artifacts: captured.artifacts, warnings: [dialogWarning(dialog), ...captured.warnings], dialog, handoff: await handoffRead }
       }
       const deadline = performance.now() + SNAPSHOT_BUDGET_MS
       const seen = await observePage(tab.page, deadline)
@@ -38,7 +41,7 @@ export default async function snapshotRoutes (app: FastifyInstance): Promise<voi
         artifacts: captured.artifacts,
         warnings: captured.warnings,
         dialog: null,
-        handoff
+        handoff: await handoffRead
       }
     }
   )

@@ -168,18 +168,18 @@ t.test('handoff lifecycle from the driver side', async (t) => {
       const network = networkServicePid(host.app.browsers.status(host.config.defaultProfile).pid!)
       const ended = host.logs.raw.length
       process.kill(network, 'SIGSTOP')
-      let finished, read, described
+      let finished, read, described, snapshot
       try {
         const finishing = json(`/v1/tabs/${tabId}/handoff/finish`, { method: 'POST', body: JSON.stringify({ handoff_fence: res.actions[0].handoff_fence }) })
         await until(async () => host.logs.lines.slice(ended).some((l) => l.msg === 'handoff ended' && l.tab_id === tabId), 'the handoff ends')
-        // The driver's summary and the tab's description (which carries it), both asked meanwhile.
+        // The driver's summary, the tab's description and a snapshot (which carry it), all asked meanwhile.
         const asked = host.logs.raw.length
-        const paths = [`/v1/tabs/${tabId}/handoff`, `/v1/tabs/${tabId}`]
-        const reading = Promise.all(paths.map(async (path) => await json(path)))
-        const reached = (path: string): boolean => host.logs.lines.slice(asked).some((l) => l.msg === 'incoming request' && (l.req as { url?: string } | undefined)?.url === path)
-        await until(() => paths.every(reached), 'both routes are reached while the jar cannot answer')
+        const reads: Array<[string, RequestInit?]> = [[`/v1/tabs/${tabId}/handoff`], [`/v1/tabs/${tabId}`], [`/v1/tabs/${tabId}/snapshot`, { method: 'POST', body: JSON.stringify({ capture: ['text'] }) }]]
+        const reading = Promise.all(reads.map(async ([path, init]) => await json(path, init)))
+        const reached = ([path]: [string, RequestInit?]): boolean => host.logs.lines.slice(asked).some((l) => l.msg === 'incoming request' && (l.req as { url?: string } | undefined)?.url === path)
+        await until(() => reads.every(reached), 'every route is reached while the jar cannot answer')
         process.kill(network, 'SIGCONT')
-        ;[finished, [read, described]] = await Promise.all([finishing, reading])
+        ;[finished, [read, described, snapshot]] = await Promise.all([finishing, reading])
       } finally {
         process.kill(network, 'SIGCONT')
       }
@@ -191,6 +191,7 @@ t.test('handoff lifecycle from the driver side', async (t) => {
       }
       t.same(read.body.outcome, finished.body.outcome, 'the summary read mid-ending has the outcome the finish answered')
       t.same(described.body.tab.handoff.outcome, finished.body.outcome, 'and so has the tab described mid-ending')
+      t.same(snapshot.body.handoff.outcome, finished.body.outcome, 'and a snapshot taken mid-ending')
       t.ok(read.body.outcome.cookies_set.includes(name), 'with the cookie the page set')
       judged = true
     }
