@@ -15,7 +15,7 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { batchScore, entryOf, heldOut, problemsOf, recognizeCapture } from '../test/helpers/real-corpus.ts'
+import { batchScore, corpusHolds, entryOf, heldOut, problemsOf, recognizeCapture } from '../test/helpers/real-corpus.ts'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { corpus: { type: 'string' }, batch: { type: 'string' }, 'rules-at': { type: 'string' } } })
@@ -61,7 +61,7 @@ function printAnswers (answers) {
 
 if (command === 'side') {
   for (const repository of rest) {
-    const used = index.fixtures.some(e => e.source.repository.toLowerCase() === repository.toLowerCase())
+    const used = corpusHolds(index.fixtures, repository)
     console.log(`${repository}\t${heldOut(repository) ? 'held_out' : 'training'}\t${used ? 'in the corpus' : 'new'}`)
   }
 } else if (command === 'score' && rest.length === 1) {

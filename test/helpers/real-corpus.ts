@@ -57,11 +57,22 @@ const PRE_ISSUE_26 = new Set(['bbsetup/public-bugbounty-data', 'codemanki/clouds
 // so it is the same source and takes the first name's side of the split (index.json held_out_rule).
 const CONTINUES = new Map([['OpenTermsArchive/genai-contrib-snapshots', 'OpenTermsArchive/GenAI-snapshots']])
 
+/** The source a repository's pages belong to: itself, or the repository it carries on under a new name. */
+export function sourceNamed (repository: string): string {
+  return CONTINUES.get(repository) ?? repository
+}
+
+/** Whether the corpus already holds pages of `repository`'s source (under either name). */
+export function corpusHolds (corpus: readonly CorpusEntry[], repository: string): boolean {
+  const source = sourceNamed(repository).toLowerCase()
+  return corpus.some(e => sourceNamed(e.source.repository).toLowerCase() === source)
+}
+
 /** The pre-registered rule (index.json held_out_rule): a source is held out when the first hex
  * digit of sha256(owner/name) is a multiple of 3. Sources used before issue 26 are training; a
  * repository that continues another under a new name is judged by the first name. */
 export function heldOut (named: string): boolean {
-  const repository = CONTINUES.get(named) ?? named
+  const repository = sourceNamed(named)
   if (PRE_ISSUE_26.has(repository)) return false
   return parseInt(createHash('sha256').update(repository).digest('hex')[0], 16) % 3 === 0
 }
@@ -169,7 +180,7 @@ export function problemsOf (page: CollectedPage, bytes: Buffer, corpus: readonly
   if (corpus.some(e => e.file === page.file)) problems.push('file: the corpus has a page of that name')
   problems.push(...bytesProblems(page.source, bytes, corpus, container, pageHashes))
   if (!heldOut(repository)) problems.push(`source.repository: ${repository} is on the training side of the split`)
-  if (corpus.some(e => e.source.repository.toLowerCase() === repository.toLowerCase())) problems.push(`source.repository: the corpus already holds pages of ${repository}`)
+  if (corpusHolds(corpus, repository)) problems.push(`source.repository: the corpus already holds pages of ${repository}'s source`)
   if (page.about.trim() === '' || page.status_basis.trim() === '') problems.push('about and status_basis: say what the page is and how its status is known')
   if (page.expect.page_kind === null || !PAGE_KINDS.has(page.expect.page_kind)) problems.push(`expect.page_kind: one of ${[...PAGE_KINDS].join(', ')}`)
   if ((page.expect.page_kind === 'challenge') !== (page.expect.provider !== null)) problems.push('expect.provider: a gate names one, any other page none')

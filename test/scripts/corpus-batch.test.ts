@@ -69,6 +69,8 @@ t.test('a collected page joins only from a new held-out source, byte for byte, w
   const training = 'VeNoMouS/cloudscraper'
   t.notOk(heldOut(training))
   t.match(problemsOf({ ...page, source: { ...page.source, repository: training } }, bytes, []), [/training side/], 'a training source')
+  const first = entryOf({ ...page, file: 'other-name.html', source: { ...page.source, repository: 'OpenTermsArchive/GenAI-snapshots', sha256: '0'.repeat(64) } }, 3, '')
+  t.match(problemsOf({ ...page, source: { ...page.source, repository: 'OpenTermsArchive/genai-contrib-snapshots' } }, bytes, [first]), [/already holds pages of/], 'a source the corpus holds under the name it had before')
   const held = entryOf({ ...page, file: 'other-name.html', source: { ...page.source, repository: 'someone/else' } }, 3, bytes.toString('utf8'))
   t.match(problemsOf(page, bytes, [held]), [/already holds these bytes/], 'bytes the corpus holds from another source')
   t.match(problemsOf({ ...page, expect: { page_kind: 'challenge', provider: null } }, bytes, []), [/expect\.provider/], 'a gate that names no provider')
