@@ -306,6 +306,22 @@ t.test('a summary read while the ending reads its outcome answers once the outco
   t.same(lifecycle.of('handoff.finished')[0]?.data.outcome, read?.outcome, 'the same outcome as the event')
 })
 
+t.test('a mint answers once the jar as the handoff began is read, so a cookie set right after it is the handoff\'s', async (t) => {
+  const { registry, tabs } = fakeRegistry()
+  const tab = tabs.add('t1', 'https://shop.example/login')
+  let answer = (): void => {}
+  tab.fake.jarAnswers = new Promise((resolve) => { answer = resolve })
+  let minted = false
+  const minting = registry.mint('t1').then((m) => { minted = true; return m })
+  await new Promise((resolve) => setImmediate(resolve))
+  t.notOk(minted, 'the mint waits for the starting jar')
+  answer()
+  const { handoff_fence: fence } = await minting
+  tab.fake.jar = [{ name: 'session', domain: 'shop.example', path: '/', value: 's' }]
+  registry.finish('t1', fence, 'driver')
+  t.same((await registry.settledSummary('t1')).outcome?.cookies_set, ['session'], 'a cookie set the moment the URL is out counts')
+})
+
 t.test('completion detection: finite checks, a challenge noted, an auto finish', async (t) => {
   const { registry, tabs, lifecycle } = fakeRegistry()
   tabs.add('t1')
