@@ -38,6 +38,7 @@ import inbox from './plugins/inbox.js'
 import inboxRoutes from './routes/inbox.js'
 import audit from './plugins/audit.js'
 import auditRoutes from './routes/audit.js'
+import recognition from './plugins/recognition.js'
 
 export interface AppOptions {
   /** The resolved API token (configured or generated); never logged. */
@@ -92,6 +93,7 @@ export async function buildApp (config: Config, opts: AppOptions): Promise<Fasti
   await app.register(auth, { token: opts.token, opsToken: config.opsToken })
   await app.register(profiles)
   await app.register(lifecycle)
+  await app.register(recognition)
   await app.register(browsers)
   await app.register(tabs)
   await app.register(handoffs)

@@ -9,6 +9,12 @@ export class Listeners<A extends unknown[]> {
     this.#fns.push(fn)
   }
 
+  /** Stops calling one listener (its owner closed); the others still hear. */
+  remove (fn: (...args: A) => void): void {
+    const at = this.#fns.indexOf(fn)
+    if (at >= 0) this.#fns.splice(at, 1)
+  }
+
   emit (...args: A): void {
     for (const fn of this.#fns) {
       try { fn(...args) } catch (err) { this.onError(err, ...args) }

@@ -2,7 +2,8 @@
 // its document as observePage reads a page (title, HTML, text), with the status it was served with.
 // A fetch judges such a page by it, and so does a handoff's completion check.
 import type { Frame, Page } from 'puppeteer-core'
-import { recognizePage, type Recognition } from '../core/challenge.js'
+import type { Recognition } from '../core/challenge.js'
+import { recognize } from './recognize.js'
 import { fillsView, judgedByFrame, topSaysNothing } from '../core/frame-view.js'
 import { beforeDeadline } from './deadline.js'
 
@@ -124,6 +125,6 @@ export async function judgeByFillingFrame (page: Page, top: Recognition, topText
   if (!topSaysNothing(top, topText)) return undefined
   const sight = await readFillingFrame(page, deadline)
   if (sight === undefined) return undefined
-  const recognition = recognizePage({ status: sight.status, url: sight.url, title: sight.title, html: sight.html, text: sight.text })
+  const recognition = await recognize({ status: sight.status, url: sight.url, title: sight.title, html: sight.html, text: sight.text })
   return judgedByFrame(top, topText, recognition) ? { sight, recognition } : undefined
 }

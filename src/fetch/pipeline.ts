@@ -1,5 +1,6 @@
 import { AfhttpError, isAfhttpError } from '../errors.js'
-import { recognizePage, type Recognition } from '../core/challenge.js'
+import type { Recognition } from '../core/challenge.js'
+import { recognize } from './recognize.js'
 import { decideReclaim, type Verdict } from '../core/verdict.js'
 import type { TabRecord, TabRegistry } from '../tabs/types.js'
 import type { Clock } from '../core/clock.js'
@@ -44,7 +45,7 @@ export async function inspectTab (tab: TabRecord, req: Pick<FetchRequest, 'wait'
   const seen = await observePage(tab.page, observeBy)
   const main = response ?? tab.lastResponse
   // An unobservable page is not an empty one: recognise nothing rather than invent a kind.
-  const top: Recognition = seen.failed ? {} : recognizePage({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+  const top: Recognition = seen.failed ? {} : await recognize({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
   const framed = seen.failed ? undefined : await viewInFrame(tab.page, top, seen.text, observeBy)
   const recognition = framed?.recognition ?? top
   // The text a person reads is the frame's; the HTML stays the document the address served.

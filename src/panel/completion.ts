@@ -7,7 +7,8 @@
 // a heavy page the answer comes late, not never. How long is src/core/completion-window.ts.
 import type { Page } from 'puppeteer-core'
 import type { FastifyBaseLogger } from 'fastify'
-import { recognizePage, type Recognition } from '../core/challenge.js'
+import type { Recognition } from '../core/challenge.js'
+import { recognize } from '../fetch/recognize.js'
 import { completionReached, isHeld, type CompletionObservation, type Handoff } from '../core/handoff.js'
 import { observePage } from '../fetch/capture.js'
 import { documentOf, judgeByFillingFrame } from '../fetch/filling-frame.js'
@@ -126,7 +127,7 @@ export class CompletionMonitor {
     const seen = await observePage(page, deadline)
     if (seen.failed || !seen.html) return undefined
     const main = tab.lastResponse
-    const top = recognizePage({ status: main?.status ?? null, url: page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+    const top = await recognize({ status: main?.status ?? null, url: page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
     const framed = await judgeByFillingFrame(page, top, seen.text, deadline)
     if (framed === undefined) return { recognition: top }
     // A frame document still being parsed is looked at again, as the top one is.

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { recognizePage, type Recognition } from '../core/challenge.js'
+import type { Recognition } from '../core/challenge.js'
+import { recognize } from '../fetch/recognize.js'
 import { capture, failedCaptures, observePage } from '../fetch/capture.js'
 import { blockedByDialogReason, dialogWarning } from '../core/page-ui.js'
 import { PageWatch } from '../page-ui/page-watch.js'
@@ -29,7 +30,7 @@ export default async function snapshotRoutes (app: FastifyInstance): Promise<voi
       const deadline = performance.now() + SNAPSHOT_BUDGET_MS
       const seen = await observePage(tab.page, deadline)
       const main = tab.lastResponse
-      const recognition: Recognition = seen.failed ? {} : recognizePage({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
+      const recognition: Recognition = seen.failed ? {} : await recognize({ status: main?.status ?? null, url: tab.page.url(), title: seen.title, html: seen.html, text: seen.text, headers: main?.headers })
       const captured = await capture(tab.page, wanted, seen, deadline)
       return {
         tab_id: tab.id,

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
 import { promisify } from 'node:util'
 import '../helpers/guard.js'
+import { startFixtureServer } from '../helpers/fixture-server.js'
 
 /**
  * No Docker engine runs here, so this starts the host exactly as the image does:
@@ -91,6 +92,16 @@ t.test('the container command and environment serve an authenticated /health', a
   const { AFHTTP_OPS_TOKEN: _ops, ...withoutOps } = runEnv
   const fallback = await probe(withoutOps)
   t.match(fallback.stdout, /takeover_ready=true/, 'without an ops token it uses the generated API token')
+
+  // A large page is recognized on a recognition thread, which the built host starts from its own
+  // file (src/fetch/recognize.ts): a real capture of 0.9 MB, a Cloudflare block (test/fixtures/real).
+  const large = await readFile(new URL('../fixtures/real/cloudflare-block-custom-branded-2024-indeed-dom.html', import.meta.url), 'utf8')
+  const site = await startFixtureServer(t, { '/large-gate': { status: 403, body: large } })
+  const fetched = await fetch(`http://127.0.0.1:${port}/v1/fetch`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${site.url}/large-gate` }) })
+  const page = await fetched.json() as { page_kind?: string, challenge?: { provider: string } }
+  t.equal(page.page_kind, 'challenge', 'the large page is recognized')
+  t.equal(page.challenge?.provider, 'cloudflare')
+  t.notMatch(output, 'recognition thread was lost', 'on its thread: none was lost, so none answered inline in its place')
 
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')

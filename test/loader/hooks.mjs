@@ -25,6 +25,12 @@ export async function resolve (specifier, context, next) {
     const ts = new URL(specifier.slice(0, -3) + '.ts', parentURL)
     if (existsSync(fileURLToPath(ts))) return { url: ts.href, format: 'module', shortCircuit: true }
   }
+  // A worker thread's entry (src/fetch/recognize.ts starts one by its built `.js` address) has no
+  // parent: its `.ts` source stands in for it where the built file does not exist.
+  if (parentURL === undefined && specifier.startsWith('file:') && specifier.endsWith('.js') && !existsSync(fileURLToPath(specifier))) {
+    const ts = specifier.slice(0, -3) + '.ts'
+    if (existsSync(fileURLToPath(ts))) return { url: ts, format: 'module', shortCircuit: true }
+  }
   return next(specifier, context)
 }
 
