@@ -156,6 +156,11 @@ function datadome (f: PageFacts): Detection {
   return { hits, widget: frame ? 'iframe[src*="captcha-delivery.com"]' : undefined }
 }
 
+// PerimeterX's captcha script: from its hosts, or its first-party copy, served as
+// /<app id>/captcha/captcha.js?a=…; a site's own /js/captcha/captcha.js beside a contact form is
+// not it (eleventh review).
+const PX_CAPTCHA_SCRIPT = /px-(?:cdn|cloud)\.net\/.{0,300}captcha|\/captcha\/captcha\.js\?a=/
+
 function perimeterx (f: PageFacts): Detection {
   const hits: Hit[] = []
   // Its press-and-hold container is the page where the page is a block's (short, or a challenge
@@ -164,9 +169,12 @@ function perimeterx (f: PageFacts): Detection {
   // the page it is (ABCmouse's landing page, a training page of the twenty-ninth review).
   const widget = hasId(f, 'px-captcha')
   if (widget) hits.push({ evidence: 'element #px-captcha', sufficient: f.blocking || VERIFY_STEP.test(withoutQuotes(f.text)) || VERIFY_STEP.test(f.title) })
-  // Its first-party copy is served as /<app id>/captcha/captcha.js?a=…; a site's own
-  // /js/captcha/captcha.js beside a contact form is not it (eleventh review).
-  if (hasSrc(f, /px-(?:cdn|cloud)\.net\/.{0,300}captcha|\/captcha\/captcha\.js\?a=/)) hits.push(sure('script PerimeterX captcha.js'))
+  if (hasSrc(f, PX_CAPTCHA_SCRIPT)) hits.push(sure('script PerimeterX captcha.js'))
+  // The same script, loaded by the page's own inline script (its block page adds the tag itself,
+  // and falls back to the vendor's host): only a block page loads the captcha; the sensor snippet
+  // every protected page carries loads main.min.js (a 406 block on Hanna Andersson's store,
+  // batch 156, whose status is no challenge status and whose every word is drawn by that script).
+  if (PX_CAPTCHA_SCRIPT.test(f.inlineScript)) hits.push(sure('inline script loads PerimeterX captcha.js'))
   // Its notice says what the hold is for; a voice note's "press and hold the mic button" does not.
   if (f.short && /press (?:&|and) hold to (?:confirm|verify|prove)/i.test(f.text)) hits.push(sure('text "Press & Hold"'))
   // _pxAppId is the sensor snippet every protected page carries.

@@ -157,6 +157,12 @@ t.test('vendor sensor snippets are challenges only when they are the whole page'
   t.same(recognizePage(observe(page(shortContent, awsSdk))), { page_kind: 'content' }, 'AWS WAF SDK on content')
   t.equal(recognizePage(observe(page('<p>Access to this page has been denied.</p>', pxSensor), 403)).challenge?.provider, 'perimeterx', 'PX sensor on a short 403')
   t.same(recognizePage(observe(page(shortContent, pxSensor))), { page_kind: 'content' }, 'PX sensor on content')
+  // Its block page adds its captcha script itself: the page is the block at any status; the sensor
+  // snippet, which loads main.min.js on every page of a protected site, is not.
+  const pxLoadsCaptcha = "<script>window._pxAppId='PXabc';var s=document.createElement('script');s.src='/abc/captcha/captcha.js?a=c&u=1&v=&m=0';document.head.appendChild(s)</script>"
+  const pxLoadsSensor = "<script>window._pxAppId='PXabc';var s=document.createElement('script');s.src='//client.px-cloud.net/PXabc/main.min.js';document.head.appendChild(s)</script>"
+  t.equal(recognizePage(observe(page('', pxLoadsCaptcha), 406)).challenge?.provider, 'perimeterx', 'an inline script loading its captcha, at a status no challenge is served with')
+  t.notOk(recognizePage(observe(page('', pxLoadsSensor), 406)).challenge, 'the sensor snippet on the same blank page')
 })
 
 t.test('titles: exact interstitial titles, "Just a moment..." only on a notice answered with a challenge status', async t => {
