@@ -10,7 +10,8 @@ parentPort?.on('message', ({ id, observation }: RecognitionJob) => {
   try {
     answer = { id, recognition: recognizePage(observation) }
   } catch (err) {
-    answer = { id, error: err instanceof Error ? err.message : String(err) }
+    // An Error survives the copy to the host with its name, message and stack.
+    answer = { id, error: err }
   }
   parentPort?.postMessage(answer)
 })

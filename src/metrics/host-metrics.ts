@@ -14,6 +14,7 @@ import type { TabRegistry } from '../tabs/types.js'
 import type { HandoffService } from '../handoffs/service.js'
 import type { WebhookStats } from '../events/webhook.js'
 import type { PushStats } from '../inbox/push-sender.js'
+import type { RecognitionStats } from '../fetch/recognize.js'
 
 /**
  * What other parts of the host report as it happens. Everything else is read at scrape time
@@ -47,6 +48,8 @@ export interface MetricsSources {
   webhookStats: () => WebhookStats | undefined
   /** The inbox's push counters, when push is on. */
   pushStats: () => PushStats | undefined
+  /** How pages were recognized: on a thread, inline, inline after a lost thread, timed out (src/fetch/recognize.ts). */
+  recognitionStats: () => RecognitionStats
 }
 
 const FETCH_BUCKETS = [0.05, 0.1, 0.2, 0.35, 0.5, 0.75, 1, 2, 5, 10, 30, 60, 120]
@@ -82,6 +85,18 @@ export function createHostMetrics (d: MetricsSources): HostMetrics {
       if (!stats) return
       this.reset()
       for (const result of ['delivered', 'failed', 'dropped', 'retried'] as const) this.inc({ result }, stats[result])
+    }
+  })
+
+  new Counter({
+    name: 'afhttp_recognitions_total',
+    help: 'Pages recognized, by where: thread (a large page, on a recognition thread), inline (a small page, or threads given up), fallback (inline after its thread was lost), timed_out (answered unrecognized after the time limit). Counted for the whole process.',
+    labelNames: ['where'] as const,
+    registers,
+    collect () {
+      const stats = d.recognitionStats()
+      this.reset()
+      for (const where of ['thread', 'inline', 'fallback', 'timed_out'] as const) this.inc({ where }, stats[where])
     }
   })
 

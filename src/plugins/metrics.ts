@@ -4,6 +4,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import { createHostMetrics, type HostMetrics } from '../metrics/host-metrics.js'
+import { recognitionThreads } from '../fetch/recognize.js'
 
 export type { HostMetrics } from '../metrics/host-metrics.js'
 
@@ -23,7 +24,8 @@ async function metricsPlugin (app: FastifyInstance): Promise<void> {
     lifecycle: app.lifecycle,
     viewers: (tabId) => app.panel.find(tabId)?.viewers.size ?? 0,
     webhookStats: () => app.events.webhookStats(),
-    pushStats: () => app.inbox.push?.stats
+    pushStats: () => app.inbox.push?.stats,
+    recognitionStats: () => recognitionThreads.stats
   })
   app.decorate('metrics', metrics)
   app.addHook('onResponse', async (req, reply) => {

@@ -102,6 +102,9 @@ t.test('the container command and environment serve an authenticated /health', a
   t.equal(page.page_kind, 'challenge', 'the large page is recognized')
   t.equal(page.challenge?.provider, 'cloudflare')
   t.notMatch(output, 'recognition thread was lost', 'on its thread: none was lost, so none answered inline in its place')
+  const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${token}` } })).text()
+  t.match(metrics, /^afhttp_recognitions_total\{where="thread"\} [1-9]/m, 'read by a thread')
+  t.match(metrics, /^afhttp_recognitions_total\{where="fallback"\} 0$/m, 'and not inline in its place')
 
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve))
   child.kill('SIGTERM')

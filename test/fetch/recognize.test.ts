@@ -48,6 +48,8 @@ t.test('the event loop turns while a large page is recognized', async t => {
   while (!answered) await new Promise<void>(resolve => setImmediate(() => { turns++; resolve() }))
   t.ok(turns > 1, `the loop turned ${turns} times before the answer`)
   t.same(await answer, expected(LARGE))
+  // Read by the thread, not inline after a lost one (whose answer also comes after a few turns).
+  t.same(threads.stats, { thread: 1, inline: 0, fallback: 0, timed_out: 0 }, 'answered by the thread')
 })
 
 t.test('a small page is recognized inline: no thread starts for it', async t => {
@@ -80,8 +82,27 @@ for (const [file, what] of [['exits-on-start.mjs', 'exits as it starts'], ['thro
     t.same(await threads.recognize(SMALL_GATE), expected(SMALL_GATE))
     t.equal(reasons.length, THREAD_FAILURES_MAX, 'no thread was started to be lost again')
     t.equal(threads.threads, 0)
+    t.same(threads.stats, { thread: 0, inline: 1, fallback: THREAD_FAILURES_MAX, timed_out: 0 }, 'each lost page read inline, then every page')
   })
 }
+
+t.test('what a thread\'s recognition throws reaches the caller as it was thrown', async t => {
+  const threads = new RecognitionThreads({ size: 1, workerUrl: new URL('answers-with-error.mjs', WORKERS) })
+  t.teardown(async () => { await threads.close() })
+  await t.rejects(threads.recognize(SMALL_GATE), { name: 'TypeError', message: 'the markup could not be read' })
+  t.equal(threads.threads, 1, 'the thread answered, so it stays')
+})
+
+t.test('a page a thread reads past the time limit is answered unrecognized, and the thread ended', async t => {
+  const threads = new RecognitionThreads({ size: 1, workerUrl: new URL('never-answers.mjs', WORKERS), maxMs: 300 })
+  t.teardown(async () => { await threads.close() })
+  const reasons: string[] = []
+  threads.onFailure(reason => { reasons.push(reason) })
+  t.same(await threads.recognize(SMALL_GATE), {}, 'the host cannot tell: no page_kind, no challenge')
+  t.same(reasons, ['it read one page for over 300 ms'])
+  t.equal(threads.threads, 0, 'the thread was ended')
+  t.equal(threads.stats.timed_out, 1)
+})
 
 t.test('a listener that stops hearing is not told', async t => {
   const threads = new RecognitionThreads({ size: 1, workerUrl: new URL('exits-on-start.mjs', WORKERS) })

@@ -8,7 +8,7 @@ import type { Handoff } from '../../src/core/handoff.js'
 function sources (clock = new ManualClock()) {
   const heard = { poolTake: [] as Array<(p: string, hit: boolean) => void>, closed: [] as Array<(tab: unknown, reason: string) => void>, reaped: [] as Array<(r: { closed: string[], failed: string[] }) => void>, started: [] as Array<(p: string) => void>, lost: [] as Array<(p: string) => void> }
   const handoffs = new Map<string, Partial<Handoff>>()
-  const state = { tabs: ['t1', 't2', 't3'], connected: true, viewers: new Map([['t1', 2]]), webhook: undefined as undefined | Record<string, number>, push: undefined as undefined | Record<string, number> }
+  const state = { tabs: ['t1', 't2', 't3'], connected: true, viewers: new Map([['t1', 2]]), webhook: undefined as undefined | Record<string, number>, push: undefined as undefined | Record<string, number>, recognitions: { thread: 0, inline: 0, fallback: 0, timed_out: 0 } }
   const lifecycle = new Lifecycle(clock, (err) => { throw err })
   const d = {
     clock,
@@ -25,7 +25,8 @@ function sources (clock = new ManualClock()) {
     lifecycle,
     viewers: (id: string) => state.viewers.get(id) ?? 0,
     webhookStats: () => state.webhook,
-    pushStats: () => state.push
+    pushStats: () => state.push,
+    recognitionStats: () => state.recognitions
   } as unknown as MetricsSources
   return { d, heard, handoffs, state, lifecycle, clock }
 }
@@ -60,6 +61,12 @@ t.test('what is read at scrape time: tabs, the browser, pool levels, viewers, li
   t.equal(await sample(metrics, 'afhttp_push_notifications_total{result="removed"}'), 1)
   state.webhook.delivered = 5
   t.equal(await sample(metrics, 'afhttp_webhook_deliveries_total{result="delivered"}'), 5, 'the webhook\'s own count, not a sum of scrapes')
+  state.recognitions = { thread: 4, inline: 9, fallback: 1, timed_out: 0 }
+  t.equal(await sample(metrics, 'afhttp_recognitions_total{where="thread"}'), 4)
+  t.equal(await sample(metrics, 'afhttp_recognitions_total{where="inline"}'), 9)
+  t.equal(await sample(metrics, 'afhttp_recognitions_total{where="fallback"}'), 1)
+  state.recognitions.thread = 6
+  t.equal(await sample(metrics, 'afhttp_recognitions_total{where="thread"}'), 6, 'the threads\' own count, not a sum of scrapes')
 })
 
 t.test('what the services tell: pool takes, closes, reaps, browser starts and losses', async (t) => {
