@@ -75,43 +75,15 @@ export function createHostMetrics (d: MetricsSources): HostMetrics {
     registers,
     collect () { this.set(d.browsers.status(d.defaultProfile()).connected ? 1 : 0) }
   })
-  new Counter({
-    name: 'afhttp_webhook_deliveries_total',
-    help: 'Webhook events by outcome: delivered, failed (every attempt failed), dropped (queue full), retried (attempts after the first).',
-    labelNames: ['result'] as const,
-    registers,
-    collect () {
-      const stats = d.webhookStats()
-      if (!stats) return
-      this.reset()
-      for (const result of ['delivered', 'failed', 'dropped', 'retried'] as const) this.inc({ result }, stats[result])
-    }
-  })
-
-  new Counter({
-    name: 'afhttp_recognitions_total',
-    help: 'Pages recognized, by where: thread (a large page, on a recognition thread), inline (a small page, or threads given up), fallback (inline after its thread was lost), timed_out (answered unrecognized after the time limit). Counted for the whole process.',
-    labelNames: ['where'] as const,
-    registers,
-    collect () {
-      const stats = d.recognitionStats()
-      this.reset()
-      for (const where of ['thread', 'inline', 'fallback', 'timed_out'] as const) this.inc({ where }, stats[where])
-    }
-  })
-
-  new Counter({
-    name: 'afhttp_push_notifications_total',
-    help: 'Inbox push notifications by outcome: sent, failed, removed (the push service said the subscription is gone), denied (AFHTTP_URL_DENY refuses its address).',
-    labelNames: ['result'] as const,
-    registers,
-    collect () {
-      const stats = d.pushStats()
-      if (!stats) return
-      this.reset()
-      for (const result of ['sent', 'failed', 'removed', 'denied'] as const) this.inc({ result }, stats[result])
-    }
-  })
+  countedElsewhere(registers, 'afhttp_webhook_deliveries_total',
+    'Webhook events by outcome: delivered, failed (every attempt failed), dropped (queue full), retried (attempts after the first).',
+    'result', ['delivered', 'failed', 'dropped', 'retried'], d.webhookStats)
+  countedElsewhere(registers, 'afhttp_recognitions_total',
+    'Pages recognized, by where: thread (a large page, on a recognition thread), inline (a small page, or threads given up), fallback (inline after its thread was lost), timed_out (answered unrecognized after the time limit). Counted for the whole process.',
+    'where', ['thread', 'inline', 'fallback', 'timed_out'], d.recognitionStats)
+  countedElsewhere(registers, 'afhttp_push_notifications_total',
+    'Inbox push notifications by outcome: sent, failed, removed (the push service said the subscription is gone), denied (AFHTTP_URL_DENY refuses its address).',
+    'result', ['sent', 'failed', 'removed', 'denied'], d.pushStats)
 
   const fetches = new Counter({ name: 'afhttp_fetches_total', help: 'POST /v1/fetch answers by outcome (ok, not_ok, or the error code) and page_kind.', labelNames: ['outcome', 'page_kind'] as const, registers })
   const fetchSeconds = new Histogram({ name: 'afhttp_fetch_duration_seconds', help: 'Time from a fetch request to its answer.', labelNames: ['outcome'] as const, buckets: FETCH_BUCKETS, registers })
@@ -211,4 +183,24 @@ export function createHostMetrics (d: MetricsSources): HostMetrics {
       requests.inc({ route, status: String(status) })
     }
   }
+}
+
+/**
+ * A counter another service keeps (the webhook's, the push sender's, the recognition threads'),
+ * read at scrape time: its own count, never a sum of scrapes. No source (webhook or push off)
+ * leaves it empty.
+ */
+function countedElsewhere<K extends string> (registers: Registry[], name: string, help: string, label: string, values: readonly K[], read: () => Readonly<Record<K, number>> | undefined): void {
+  new Counter({
+    name,
+    help,
+    labelNames: [label],
+    registers,
+    collect () {
+      const stats = read()
+      if (stats === undefined) return
+      this.reset()
+      for (const value of values) this.inc({ [label]: value }, stats[value])
+    }
+  })
 }
