@@ -209,10 +209,19 @@ function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptA
 /** The elements' opening tags in a stretch of markup, with their attributes. */
 export function tagsOf (markup: string): Tag[] {
   const tags: Tag[] = []
-  for (const [, name, rawAttrs] of markup.matchAll(TAG)) {
+  // exec loops rather than matchAll: a large page has tens of thousands of tags, and the iterators
+  // and destructured arrays cost more than the matching; a value without "&" has nothing to decode.
+  const tag = new RegExp(TAG.source, TAG.flags)
+  const attr = new RegExp(ATTR.source, ATTR.flags)
+  for (let m = tag.exec(markup); m !== null; m = tag.exec(markup)) {
     const attrs: Record<string, string> = {}
-    for (const [, key, dq, sq, bare] of rawAttrs.matchAll(ATTR)) attrs[key.toLowerCase()] = decodeCharReferences(dq ?? sq ?? bare ?? '')
-    tags.push({ name: name.toLowerCase(), attrs })
+    const raw = m[2]
+    attr.lastIndex = 0
+    for (let a = attr.exec(raw); a !== null; a = attr.exec(raw)) {
+      const value = a[2] ?? a[3] ?? a[4] ?? ''
+      attrs[a[1].toLowerCase()] = value.includes('&') ? decodeCharReferences(value) : value
+    }
+    tags.push({ name: m[1].toLowerCase(), attrs })
   }
   return tags
 }
