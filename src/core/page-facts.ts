@@ -5,7 +5,7 @@ import { refreshesAtOnce, refreshTarget } from './client-redirect.js'
 import { replaceElements, textOf } from './markup-elements.js'
 import { builtAsApp } from './app-markup.js'
 import type { Tag } from './tag.js'
-import { decodeCharReferences } from './char-reference.js'
+import { tagsOf } from './markup-tags.js'
 
 // Interstitials and denial notices run to a few dozen words (Cloudflare's block
 // page, the longest common one, is ~120 but has a decisive title); a page with
@@ -77,6 +77,8 @@ export interface PageObservation {
 }
 
 export type { Tag } from './tag.js'
+// Where the detectors have always found it.
+export { tagsOf } from './markup-tags.js'
 
 /** What the detectors look at, computed once per observation. */
 export interface PageFacts {
@@ -181,11 +183,6 @@ export function countWords (text: string): number {
   return words
 }
 
-// A tag ends at its first '>' outside quotes, and no '<' stands outside quotes in it: an unclosed
-// tag is then read only up to the next one, so a page of unclosed tags costs one pass, not a pass
-// for each.
-const TAG = /<([a-zA-Z][\w:-]*)((?:[^<>"']|"[^"]*"|'[^']*')*)>/g
-const ATTR = /([^\s"'<>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g
 // Bodies whose markup is not elements of the page: script source, style, and
 // fallbacks a script-enabled Chromium does not render.
 // The name ends where the tag's name does: <style-swatch> is another element.
@@ -206,25 +203,6 @@ function scanHtml (html: string): { tags: Tag[]; inlineScript: string; noscriptA
   return { tags: tagsOf(stripped), inlineScript: scripts.join('\n'), noscriptAway, fallbackText, shown: stripped }
 }
 
-/** The elements' opening tags in a stretch of markup, with their attributes. */
-export function tagsOf (markup: string): Tag[] {
-  const tags: Tag[] = []
-  // exec loops rather than matchAll: a large page has tens of thousands of tags, and the iterators
-  // and destructured arrays cost more than the matching; a value without "&" has nothing to decode.
-  const tag = new RegExp(TAG.source, TAG.flags)
-  const attr = new RegExp(ATTR.source, ATTR.flags)
-  for (let m = tag.exec(markup); m !== null; m = tag.exec(markup)) {
-    const attrs: Record<string, string> = {}
-    const raw = m[2]
-    attr.lastIndex = 0
-    for (let a = attr.exec(raw); a !== null; a = attr.exec(raw)) {
-      const value = a[2] ?? a[3] ?? a[4] ?? ''
-      attrs[a[1].toLowerCase()] = value.includes('&') ? decodeCharReferences(value) : value
-    }
-    tags.push({ name: m[1].toLowerCase(), attrs })
-  }
-  return tags
-}
 
 // ---- small predicates --------------------------------------------------------
 
