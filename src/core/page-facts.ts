@@ -145,6 +145,11 @@ export function factsOf (obs: PageObservation): PageFacts {
   const short = words <= SHORT_NOTICE_MAX_WORDS
   const { tags, inlineScript, noscriptAway, fallbackText, shown } = scanHtml(obs.html)
   const appMarkup = builtAsApp(tags)
+  // The served markup and the inline script are lower-cased only when a detector reads them, once:
+  // most pages never need the whole markup so, and lower-casing a large page that holds any
+  // character past Latin-1 is slow (a tenth of the corpus's recognition time went to it).
+  let markup: string | undefined
+  let inlineScriptLower: string | undefined
   return {
     status: obs.status,
     url: obs.url,
@@ -158,8 +163,8 @@ export function factsOf (obs: PageObservation): PageFacts {
     headers: Object.fromEntries(Object.entries(obs.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)])),
     tags,
     inlineScript,
-    inlineScriptLower: inlineScript.toLowerCase(),
-    markup: obs.html.toLowerCase(),
+    get inlineScriptLower () { return (inlineScriptLower ??= inlineScript.toLowerCase()) },
+    get markup () { return (markup ??= obs.html.toLowerCase()) },
     shown: shown.toLowerCase(),
     appShell: words === 0 && appMarkup,
     appMarkup,
