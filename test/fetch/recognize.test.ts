@@ -86,6 +86,20 @@ for (const [file, what] of [['exits-on-start.mjs', 'exits as it starts'], ['thro
   })
 }
 
+// A thread that cannot start at all (a process out of threads: EAGAIN) throws from `new Worker`
+// itself; a URL Node refuses to start a thread from throws there the same way.
+t.test('a thread that cannot start costs only time: its page is recognized inline', async t => {
+  const threads = new RecognitionThreads({ size: 1, workerUrl: new URL('http://127.0.0.1/recognition-worker.js') })
+  t.teardown(async () => { await threads.close() })
+  const reasons: string[] = []
+  threads.onFailure(reason => { reasons.push(reason) })
+  for (let i = 0; i < THREAD_FAILURES_MAX; i++) t.same(await threads.recognize(SMALL_GATE), expected(SMALL_GATE), `page ${i + 1} answered`)
+  t.equal(reasons.length, THREAD_FAILURES_MAX, 'each failed start was told')
+  t.match(reasons[0], /^it could not start: .*scheme/)
+  t.equal(threads.threads, 0, 'no thread is counted that never started')
+  t.same(threads.stats, { thread: 0, inline: 0, fallback: THREAD_FAILURES_MAX, timed_out: 0 })
+})
+
 t.test('what a thread\'s recognition throws reaches the caller as it was thrown', async t => {
   const threads = new RecognitionThreads({ size: 1, workerUrl: new URL('answers-with-error.mjs', WORKERS) })
   t.teardown(async () => { await threads.close() })
