@@ -8,6 +8,8 @@
 // more than the loop is spared.
 import { Worker } from 'node:worker_threads'
 import { availableParallelism } from 'node:os'
+import { readFileSync } from 'node:fs'
+import { cpusAllowed, type CgroupCpuFiles } from '../core/cpu-quota.js'
 import { Listeners } from '../core/listeners.js'
 import { recognizePage, type PageObservation, type Recognition } from '../core/challenge.js'
 
@@ -66,9 +68,9 @@ export class RecognitionThreads {
 
   constructor (opts: { size?: number, workerUrl?: URL, maxMs?: number } = {}) {
     this.#url = opts.workerUrl ?? new URL('./recognition-worker.js', import.meta.url)
-    // availableParallelism() counts the machine's cores, not a container's CPU quota: a container
-    // limited to one CPU on a large machine may start THREADS_MAX threads, which then share it.
-    this.#size = opts.size ?? Math.min(THREADS_MAX, Math.max(1, availableParallelism() - 1))
+    // One core is left to the loop and the browsers: the cores a container's quota allows, not the
+    // machine's (usableCpus).
+    this.#size = opts.size ?? Math.min(THREADS_MAX, Math.max(1, usableCpus() - 1))
     this.#maxMs = opts.maxMs ?? RECOGNITION_MAX_MS
   }
 
@@ -207,6 +209,23 @@ export class RecognitionThreads {
       pending.reject(err)
     }
   }
+}
+
+/** CPUs this process may use: the machine's, or fewer where a container's CPU quota says so (src/core/cpu-quota.ts). */
+export function usableCpus (): number {
+  const read = (path: string): string | undefined => {
+    try {
+      return readFileSync(path, 'utf8')
+    } catch {
+      return undefined
+    }
+  }
+  const files: CgroupCpuFiles = {
+    cpuMax: read('/sys/fs/cgroup/cpu.max'),
+    cfsQuotaUs: read('/sys/fs/cgroup/cpu/cpu.cfs_quota_us'),
+    cfsPeriodUs: read('/sys/fs/cgroup/cpu/cpu.cfs_period_us')
+  }
+  return Math.min(availableParallelism(), cpusAllowed(files) ?? Infinity)
 }
 
 /** The host's recognition threads: one set for the process, as the pure recognition is one. */

@@ -1,7 +1,8 @@
 import t from 'tap'
 import { readFileSync } from 'node:fs'
 import { recognizePage, type PageObservation } from '../../src/core/challenge.js'
-import { INLINE_MAX_CHARS, RecognitionThreads, THREAD_FAILURES_MAX } from '../../src/fetch/recognize.js'
+import { INLINE_MAX_CHARS, RecognitionThreads, THREAD_FAILURES_MAX, usableCpus } from '../../src/fetch/recognize.js'
+import { availableParallelism } from 'node:os'
 import { documentTitle } from '../../src/core/document-title.js'
 import { visibleText } from '../helpers/visible-text.js'
 
@@ -28,6 +29,11 @@ t.test('the pages are on the sides of the inline bound the tests need', async t 
   t.ok(LARGE.html.length > 100 * INLINE_MAX_CHARS, 'the large page is large')
   for (const gate of LARGE_GATES) t.ok(gate.html.length > INLINE_MAX_CHARS, 'a large gate is above the bound')
   t.ok(SMALL_GATE.html.length > INLINE_MAX_CHARS && SMALL_GATE.html.length < 2 * INLINE_MAX_CHARS, 'the small gate, as captured, is just above it')
+})
+
+t.test('the threads are sized by the CPUs this process may use, never more than the machine has', async t => {
+  const cpus = usableCpus()
+  t.ok(Number.isInteger(cpus) && cpus >= 1 && cpus <= availableParallelism(), `${cpus} of ${availableParallelism()}`)
 })
 
 t.test('a large page is recognized on a thread, with the answer the pure recognition gives', async t => {
