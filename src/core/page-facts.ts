@@ -63,8 +63,10 @@ export function answeredRefusal (f: { status: number | null }): boolean {
 // CAPTCHA (405), go-away's check (418, its default), Akamai sec-cpt (428), Cloudflare's legacy JS
 // check (503), and Distil's block (416) and drop (456) pages — Distil's documented statuses
 // ("Creating Custom Threat Response Pages"); a top-level navigation sends no Range header, so a
-// document answered 416 is no range error.
-const CHALLENGE_STATUSES = new Set([...DENIAL_STATUSES, 405, 416, 418, 428, 456, 503])
+// document answered 416 is no range error. And 202: AWS WAF's challenge action answers it (its
+// documented status), as DuckDuckGo's, SiteGround's and a Chinese government WAF's (WZWS) checks
+// do; "accepted, not done yet" is no answer a page of content is served with.
+const CHALLENGE_STATUSES = new Set([...DENIAL_STATUSES, 202, 405, 416, 418, 428, 456, 503])
 
 /** What is observed of a page: the input of recognition (src/core/challenge.ts). */
 export interface PageObservation {

@@ -16,7 +16,7 @@ const FIRST_SCORES = Object.fromEntries(Object.entries(index.held_out_first_scor
 // The held-out pages' score with the current rules, examined pages included (their answers are
 // listed as not blind in docs/recognition.md; the blind numbers are FIRST_SCORES). A floor, not a
 // target: a change that loses ground on held-out pages fails here.
-const HELD_OUT_FLOOR = { recognized: 406, providerRight: 405, falsePositives: 0 }
+const HELD_OUT_FLOOR = { recognized: 407, providerRight: 406, falsePositives: 0 }
 
 t.test('every real page is indexed with its source, and only real sources are indexed', async t => {
   const onDisk = readdirSync(DIR).filter(f => f.endsWith('.html')).sort()

@@ -1812,3 +1812,15 @@ t.test('a page titled as checking the browser is the check, however much help it
   t.ok(recognizePage(observe(check('Verifying your browser…'))).challenge?.evidence.includes('shape: its title says the browser is being checked'))
   t.not(recognizePage(observe(check('Help center'))).page_kind, 'challenge', 'the same help under another title is a help page')
 })
+
+t.test('202 is a status checks are served with: a blank page that runs its script there is one', async t => {
+  // A WAF's JavaScript check (a Chinese court records site's, batch 162): nothing on show but a
+  // fallback asking for JavaScript, and a script that answers a question and posts the request
+  // again. AWS WAF's challenge action, DuckDuckGo's and SiteGround's checks answer 202 too.
+  const check = page('<noscript><h1>Please enable JavaScript and refresh the page.</h1></noscript><script>var wzwsquestion="x";var wzwsmethod="post";</script>')
+  const at202 = recognizePage(observe(check, 202))
+  t.equal(at202.challenge?.provider, 'generic', 'at 202 it is a check')
+  t.ok(at202.challenge?.evidence.includes('shape: status 202'), 'and the status is evidence')
+  t.same(recognizePage(observe(check, 200)), { page_kind: 'empty' }, 'the same page at 200 is a page not drawn yet')
+  t.same(recognizePage(observe(page(`<article>${PROSE}</article>`), 202)), { page_kind: 'content' }, 'an article answered 202 is still the article')
+})
