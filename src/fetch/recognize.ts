@@ -211,8 +211,11 @@ export class RecognitionThreads {
   }
 }
 
-/** CPUs this process may use: the machine's, or fewer where a container's CPU quota says so (src/core/cpu-quota.ts). */
-export function usableCpus (): number {
+/**
+ * CPUs this process may use: the machine's, or fewer where a container's CPU quota says so
+ * (src/core/cpu-quota.ts). `cgroupRoot` is where the cgroup files are mounted (a test's own directory).
+ */
+export function usableCpus (cgroupRoot = '/sys/fs/cgroup'): number {
   const read = (path: string): string | undefined => {
     try {
       return readFileSync(path, 'utf8')
@@ -221,9 +224,9 @@ export function usableCpus (): number {
     }
   }
   const files: CgroupCpuFiles = {
-    cpuMax: read('/sys/fs/cgroup/cpu.max'),
-    cfsQuotaUs: read('/sys/fs/cgroup/cpu/cpu.cfs_quota_us'),
-    cfsPeriodUs: read('/sys/fs/cgroup/cpu/cpu.cfs_period_us')
+    cpuMax: read(`${cgroupRoot}/cpu.max`),
+    cfsQuotaUs: read(`${cgroupRoot}/cpu/cpu.cfs_quota_us`),
+    cfsPeriodUs: read(`${cgroupRoot}/cpu/cpu.cfs_period_us`)
   }
   return Math.min(availableParallelism(), cpusAllowed(files) ?? Infinity)
 }

@@ -34,6 +34,13 @@ t.test('the pages are on the sides of the inline bound the tests need', async t 
 t.test('the threads are sized by the CPUs this process may use, never more than the machine has', async t => {
   const cpus = usableCpus()
   t.ok(Number.isInteger(cpus) && cpus >= 1 && cpus <= availableParallelism(), `${cpus} of ${availableParallelism()}`)
+  // A container's quota, in the files Linux writes (cgroup v2 and v1 layouts, in a directory of
+  // the test's own): one CPU allowed is one CPU, whatever the machine has.
+  const v2 = t.testdir({ 'cpu.max': '100000 100000\n' })
+  t.equal(usableCpus(v2), 1, 'cgroup v2 cpu.max')
+  const v1 = t.testdir({ cpu: { 'cpu.cfs_quota_us': '100000\n', 'cpu.cfs_period_us': '100000\n' } })
+  t.equal(usableCpus(v1), 1, 'cgroup v1 quota over period')
+  t.equal(usableCpus(t.testdir({ 'cpu.max': 'max 100000\n' })), availableParallelism(), 'no quota: the machine\'s')
 })
 
 t.test('a large page is recognized on a thread, with the answer the pure recognition gives', async t => {
